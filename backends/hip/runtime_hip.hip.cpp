@@ -1,0 +1,12 @@
+/* strata — HIP runtime glue: names only; the code is backends/gpu/runtime_gpu.inc. */
+#include "strata_kl_hip.h"
+#define STRATA_GPU_BACKEND_NAME "hip"
+#define STRATA_GPU_BACKEND_ID STRATA_BACKEND_HIP
+#define STRATA_GPU_MAX_SHARED(p) ((size_t)(p).sharedMemPerBlock)
+#define STRATA_GPU_DEVICE_PROP hipDeviceProp_t
+#ifdef __HIP_DEVICE_COMPILE__
+#define STRATA_GPU_HOST_PASS 0
+#else
+#define STRATA_GPU_HOST_PASS 1
+#endif
+#include "../gpu/runtime_gpu.inc"

@@ -1,0 +1,150 @@
+/* strata kernel language — OpenMP mapping (DESIGN §2 table): range patterns are `omp parallel`
+ * loops over static chunks (reductions and scans combine per-thread partials in thread order, so
+ * results are deterministic for a fixed thread count); a league is shared among OS threads with a
+ * dynamic schedule, one OS thread per team (team_size 1); vector lanes are `omp simd` lanes. */
+#ifndef STRATA_KL_OPENMP_H
+#define STRATA_KL_OPENMP_H
+
+#define STRATA_KL_MAPPING "openmp"
+#define STRATA_KL_BACKEND_OPENMP 1
+#define STRATA_KL_FUNC static inline
+#define STRATA_RESTRICT restrict
+
+#include <omp.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "strata/config.h"
+#include "strata/kernel.h"
+#include "strata/kl.h"
+
+strata_status_t strata_impl_host_scratch(const strata_launch_t *L, int threads, char **base,
+                                         size_t *stride);
+strata_status_t strata_impl_host_partials(const strata_launch_t *L, size_t bytes, void **buf);
+
+/* [b, e) split into nth static chunks; chunk t is [*cb, *ce). */
+static inline void strata_kl_omp_chunk(int64_t b, int64_t e, int t, int nth, int64_t *cb,
+                                       int64_t *ce) {
+  int64_t n = e - b, q = n / nth, r = n % nth;
+  *cb = b + q * t + (t < r ? t : r);
+  *ce = *cb + q + (t < r ? 1 : 0);
+}
+
+#define STRATA_FOR_KERNEL(NAME, ARGS_T, A, I)                                              \
+  static inline void NAME##__body(const ARGS_T *STRATA_RESTRICT A, int64_t I);             \
+  strata_status_t NAME##__openmp(const strata_launch_t *L, const void *args_) {            \
+    const ARGS_T *a_ = (const ARGS_T *)args_;                                              \
+    const int64_t b_ = L->begin, e_ = L->end;                                              \
+    const int nt_ = L->host_threads;                                                       \
+    STRATA_KL_PRAGMA(omp parallel for schedule(static) num_threads(nt_))                   \
+    for (int64_t i_ = b_; i_ < e_; ++i_) NAME##__body(a_, i_);                             \
+    return STRATA_SUCCESS;                                                                 \
+  }                                                                                        \
+  static inline void NAME##__body(const ARGS_T *STRATA_RESTRICT A, int64_t I)
+
+#define STRATA_REDUCE_KERNEL(NAME, ARGS_T, A, I, VT, ACC)                                      \
+  static inline void NAME##__body(const ARGS_T *STRATA_RESTRICT A, int64_t I,                  \
+                                  strata_kl_##VT *ACC);                                         \
+  strata_status_t NAME##__openmp(const strata_launch_t *L, const void *args_) {                \
+    const ARGS_T *a_ = (const ARGS_T *)args_;                                                  \
+    const int nt_ = L->host_threads, op_ = (int)L->op;                                         \
+    strata_kl_##VT *part_ = NULL;                                                              \
+    strata_status_t st_ =                                                                      \
+        strata_impl_host_partials(L, (size_t)nt_ * sizeof(strata_kl_##VT), (void **)&part_);   \
+    if (st_ != STRATA_SUCCESS) return st_;                                                     \
+    for (int t_ = 0; t_ < nt_; ++t_) part_[t_] = strata_kl_identity_##VT(op_);                 \
+    STRATA_KL_PRAGMA(omp parallel num_threads(nt_)) {                                          \
+      int64_t cb_, ce_;                                                                        \
+      strata_kl_omp_chunk(L->begin, L->end, omp_get_thread_num(), omp_get_num_threads(), &cb_, \
+                          &ce_);                                                               \
+      strata_kl_##VT acc_ = strata_kl_identity_##VT(op_);                                      \
+      for (int64_t i_ = cb_; i_ < ce_; ++i_) NAME##__body(a_, i_, &acc_);                      \
+      part_[omp_get_thread_num()] = acc_;                                                      \
+    }                                                                                          \
+    strata_kl_##VT r_ = part_[0];                                                              \
+    for (int t_ = 1; t_ < nt_; ++t_) r_ = strata_kl_join_##VT(op_, r_, part_[t_]);             \
+    *(strata_kl_##VT *)L->result = r_;                                                         \
+    return STRATA_SUCCESS;                                                                     \
+  }                                                                                            \
+  static inline void NAME##__body(const ARGS_T *STRATA_RESTRICT A, int64_t I, strata_kl_##VT *ACC)
+
+#define STRATA_SCAN_KERNEL(NAME, ARGS_T, A, I, VT, PARTIAL, FINAL)                             \
+  static inline void NAME##__body(const ARGS_T *STRATA_RESTRICT A, int64_t I,                  \
+                                  strata_kl_##VT *PARTIAL, int FINAL);                          \
+  strata_status_t NAME##__openmp(const strata_launch_t *L, const void *args_) {                \
+    const ARGS_T *a_ = (const ARGS_T *)args_;                                                  \
+    const int nt_ = L->host_threads;                                                           \
+    strata_kl_##VT *part_ = NULL;                                                              \
+    strata_status_t st_ = strata_impl_host_partials(                                           \
+        L, (size_t)(nt_ + 1) * sizeof(strata_kl_##VT), (void **)&part_);                       \
+    if (st_ != STRATA_SUCCESS) return st_;                                                     \
+    int used_ = 1;                                                                             \
+    STRATA_KL_PRAGMA(omp parallel num_threads(nt_)) {                                          \
+      const int t_ = omp_get_thread_num(), nth_ = omp_get_num_threads();                      \
+      int64_t cb_, ce_;                                                                        \
+      strata_kl_omp_chunk(L->begin, L->end, t_, nth_, &cb_, &ce_);                             \
+      strata_kl_##VT acc_ = 0;                                                                 \
+      for (int64_t i_ = cb_; i_ < ce_; ++i_) NAME##__body(a_, i_, &acc_, 0);                   \
+      part_[t_ + 1] = acc_;                                                                    \
+      STRATA_KL_PRAGMA(omp barrier)                                                            \
+      STRATA_KL_PRAGMA(omp single) {                                                           \
+        part_[0] = 0;                                                                          \
+        for (int k_ = 1; k_ <= nth_; ++k_) part_[k_] += part_[k_ - 1];                         \
+        used_ = nth_;                                                                          \
+      }                                                                                        \
+      acc_ = part_[t_];                                                                        \
+      for (int64_t i_ = cb_; i_ < ce_; ++i_) NAME##__body(a_, i_, &acc_, 1);                   \
+    }                                                                                          \
+    if (L->result) *(strata_kl_##VT *)L->result = part_[used_];                                \
+    return STRATA_SUCCESS;                                                                     \
+  }                                                                                            \
+  static inline void NAME##__body(const ARGS_T *STRATA_RESTRICT A, int64_t I,                  \
+                                  strata_kl_##VT *PARTIAL, int FINAL)
+
+#define STRATA_TEAM_KERNEL(NAME, ARGS_T, A, TEAM)                                             \
+  static inline void NAME##__body(const ARGS_T *STRATA_RESTRICT A, const strata_team_t *TEAM); \
+  strata_status_t NAME##__openmp(const strata_launch_t *L, const void *args_) {               \
+    const ARGS_T *a_ = (const ARGS_T *)args_;                                                 \
+    const int nt_ = L->host_threads;                                                          \
+    char *s_ = NULL;                                                                          \
+    size_t stride_ = 0;                                                                       \
+    strata_status_t st_ = strata_impl_host_scratch(L, nt_, &s_, &stride_);                    \
+    if (st_ != STRATA_SUCCESS) return st_;                                                    \
+    const int64_t ls_ = L->league_size;                                                       \
+    STRATA_KL_PRAGMA(omp parallel num_threads(nt_)) {                                         \
+      char *my_ = s_ + stride_ * (size_t)omp_get_thread_num();                                \
+      strata_team_t t_ = {0, ls_, 0, 1, 0, 1, my_, my_ + L->scratch_team};                    \
+      STRATA_KL_PRAGMA(omp for schedule(dynamic, 1))                                          \
+      for (int64_t r_ = 0; r_ < ls_; ++r_) {                                                  \
+        t_.league_rank = r_;                                                                  \
+        NAME##__body(a_, &t_);                                                                \
+      }                                                                                       \
+    }                                                                                         \
+    return STRATA_SUCCESS;                                                                    \
+  }                                                                                           \
+  static inline void NAME##__body(const ARGS_T *STRATA_RESTRICT A, const strata_team_t *TEAM)
+
+#define STRATA_TEAM_THREAD_RANGE(T, I, B, E) for (int64_t I = (B); I < (E); ++I)
+#define STRATA_THREAD_VECTOR_RANGE(T, J, B, E) \
+  STRATA_KL_PRAGMA(omp simd) for (int64_t J = (B); J < (E); ++J)
+#define STRATA_TEAM_VECTOR_RANGE(T, J, B, E) \
+  STRATA_KL_PRAGMA(omp simd) for (int64_t J = (B); J < (E); ++J)
+#define STRATA_THREAD_VECTOR_SUM(T, J, B, E, ACC)                          \
+  for (int strata_once_ = ((ACC) = 0, 1); strata_once_; strata_once_ = 0) \
+    STRATA_KL_PRAGMA(omp simd reduction(+ : ACC)) for (int64_t J = (B); J < (E); ++J)
+#define strata_team_barrier(T) ((void)(T))
+
+STRATA_KL_FUNC void strata_atomic_add_f64(double *p, double v) {
+  STRATA_KL_PRAGMA(omp atomic update)
+  *p += v;
+}
+STRATA_KL_FUNC void strata_atomic_add_i64(int64_t *p, int64_t v) {
+  STRATA_KL_PRAGMA(omp atomic update)
+  *p += v;
+}
+STRATA_KL_FUNC void strata_atomic_add_i32(int32_t *p, int32_t v) {
+  STRATA_KL_PRAGMA(omp atomic update)
+  *p += v;
+}
+
+#endif

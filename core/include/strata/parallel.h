@@ -1,0 +1,88 @@
+/* strata — launching kernels: range and team policies (DESIGN §2).
+ *
+ * Kernels are defined in kernel sources with <strata/kl.h> and declared to host code with
+ * STRATA_KERNEL_DECLARE(name). These calls validate the policy, run the profiling hooks and call
+ * the launcher that the exec's backend compiled. Kokkos semantics unless stated.
+ */
+#ifndef STRATA_PARALLEL_H
+#define STRATA_PARALLEL_H
+
+#include "strata/kernel.h"
+#include "strata/runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A half-open index range [begin, end); end < begin is refused, end == begin is a no-op. */
+typedef struct strata_range {
+  int64_t begin, end;
+} strata_range_t;
+
+static inline strata_range_t strata_range(int64_t begin, int64_t end) {
+  strata_range_t r;
+  r.begin = begin;
+  r.end = end;
+  return r;
+}
+
+/** A team policy. league_size teams; team_size threads per team (STRATA_AUTO: chosen by the
+ *  backend, 1 on host); vector_length lanes per thread (STRATA_AUTO; else a power of two up to the
+ *  warp size: 32 on CUDA, 64 on CDNA, 1 on host); scratch_team bytes shared by a team and
+ *  scratch_thread bytes private to each team thread. Limits are checked, never clamped:
+ *  team_size × vector_length <= 1024 on GPUs, team_size <= 1 and vector_length <= 1 on host,
+ *  scratch up to the device's maximum. league_size == 0 is a valid no-op. */
+typedef struct strata_team_policy {
+  int64_t league_size;
+  int team_size;
+  int vector_length;
+  size_t scratch_team;
+  size_t scratch_thread;
+} strata_team_policy_t;
+
+static inline strata_team_policy_t strata_team_policy(int64_t league_size, int team_size,
+                                                      int vector_length) {
+  strata_team_policy_t p;
+  p.league_size = league_size;
+  p.team_size = team_size;
+  p.vector_length = vector_length;
+  p.scratch_team = 0;
+  p.scratch_thread = 0;
+  return p;
+}
+
+/** Runs a FOR kernel over range. label NULL: the kernel's name. Asynchronous on exec's stream.
+ *  Errors: INVALID_ARGUMENT (NULL kernel/args, wrong pattern, end < begin), BACKEND_UNAVAILABLE
+ *  (the kernel was not compiled for exec's backend), DEVICE (launch failure). */
+strata_status_t strata_parallel_for(strata_exec_t *exec, const char *label, strata_range_t range,
+                                    const strata_kernel_t *kernel, const void *args);
+
+/** Runs a REDUCE kernel over range with op (SUM, MIN, MAX) and stores the result in *result
+ *  (host memory, of the kernel's value type). An empty range gives op's identity (0, +inf/max,
+ *  -inf/lowest). Deterministic for a fixed backend, device and thread count (fixed-order tree
+ *  combine, no atomics). Synchronous. */
+strata_status_t strata_parallel_reduce(strata_exec_t *exec, const char *label,
+                                       strata_range_t range, const strata_kernel_t *kernel,
+                                       const void *args, strata_reduce_op_t op, void *result);
+
+/** Runs a SCAN kernel over range (Kokkos parallel_scan: the body is called with a running partial
+ *  sum and a `final` flag; exclusive or inclusive is the body's choice). *total (host; may be
+ *  NULL) receives the sum of all contributions. Synchronous if total != NULL, else asynchronous. */
+strata_status_t strata_parallel_scan(strata_exec_t *exec, const char *label, strata_range_t range,
+                                     const strata_kernel_t *kernel, const void *args, void *total);
+
+/** Runs a TEAM kernel under a team policy. Asynchronous. Errors as strata_parallel_for plus
+ *  INVALID_POLICY (message names the value and the limit). */
+strata_status_t strata_parallel_for_team(strata_exec_t *exec, const char *label,
+                                         const strata_team_policy_t *policy,
+                                         const strata_kernel_t *kernel, const void *args);
+
+/** Resolves AUTO fields of a policy for exec's backend and validates it, without launching.
+ *  On success *resolved has team_size and vector_length >= 1. Errors: INVALID_POLICY. */
+strata_status_t strata_team_policy_resolve(strata_exec_t *exec, const strata_team_policy_t *policy,
+                                           strata_team_policy_t *resolved);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

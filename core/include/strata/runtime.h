@@ -1,0 +1,135 @@
+/* strata — initialization, execution spaces, memory, device information (DESIGN §3). */
+#ifndef STRATA_RUNTIME_H
+#define STRATA_RUNTIME_H
+
+#include "strata/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- init / finalize */
+
+typedef struct strata_init_options {
+  int device_id;    /**< GPU ordinal for the GPU backends; default 0. */
+  int host_threads; /**< OpenMP threads; 0 = OpenMP's default (OMP_NUM_THREADS or all cores). */
+  strata_backend_t default_backend; /**< STRATA_BACKEND_DEFAULT: the build's choice, unless the
+                                         environment variable STRATA_BACKEND names another. */
+} strata_init_options_t;
+
+/** Options with every field at its default. */
+strata_init_options_t strata_init_options_default(void);
+
+/** Initializes the library. opts may be NULL (defaults). GPU backends are opened lazily, on the
+ *  first execution space that needs them, so a machine without a GPU initializes fine.
+ *  Errors: STRATA_ERR_INVALID_ARGUMENT (negative device id or thread count, unknown backend name
+ *  in STRATA_BACKEND). Not thread-safe; call once before anything else. Synchronous. */
+strata_status_t strata_init(const strata_init_options_t *opts);
+/** Releases the default execution spaces and every backend. NULL-safe to call twice. */
+strata_status_t strata_finalize(void);
+/** 1 between strata_init and strata_finalize. */
+int strata_is_initialized(void);
+
+/* ---------------------------------------------------------------- backends */
+
+/** Lower-case name of a backend ("openmp"); "unknown" for other values. */
+const char *strata_backend_name(strata_backend_t backend);
+/** Parses "serial", "openmp", "cuda", "hip" or "default". Errors: STRATA_ERR_INVALID_ARGUMENT
+ *  naming the text and the accepted names. */
+strata_status_t strata_backend_from_name(const char *name, strata_backend_t *backend);
+/** 1 if the backend was compiled into this library. */
+int strata_backend_compiled(strata_backend_t backend);
+/** The backend that STRATA_BACKEND_DEFAULT stands for after strata_init. */
+strata_backend_t strata_backend_default(void);
+
+typedef struct strata_device_info {
+  char name[256];
+  int multiprocessors;       /**< SMs / CUs; host: number of cores OpenMP sees */
+  size_t memory_bytes;       /**< total device memory; host: 0 (not queried) */
+  int warp_size;             /**< 32 on NVIDIA, 64 on CDNA; 1 on host */
+  int max_threads_per_team;  /**< 1024 on GPUs; 1 on host */
+  size_t max_scratch_bytes;  /**< per team: opt-in shared memory on GPUs; host: a set limit */
+  int compute_major, compute_minor;
+} strata_device_info_t;
+
+/** Number of devices the backend sees: host backends 1; GPU backends 0 when no GPU (not an
+ *  error). Errors: STRATA_ERR_BACKEND_UNAVAILABLE if not compiled in. */
+strata_status_t strata_backend_device_count(strata_backend_t backend, int *count);
+/** Describes device `device` of a backend. Errors: BACKEND_UNAVAILABLE, NO_DEVICE (ordinal not
+ *  below the count, both named), DEVICE. */
+strata_status_t strata_backend_device_info(strata_backend_t backend, int device,
+                                           strata_device_info_t *info);
+
+/* ---------------------------------------------------------------- execution spaces */
+
+typedef struct strata_exec strata_exec_t;
+
+/** The default execution space of a backend (shared, owned by the library, never destroyed by
+ *  the caller); its stream is the backend's default stream. backend may be STRATA_BACKEND_DEFAULT.
+ *  Errors: NOT_INITIALIZED, BACKEND_UNAVAILABLE (not compiled), NO_DEVICE (compiled, but no
+ *  device: the message names the backend and the device count). */
+strata_status_t strata_exec_default(strata_backend_t backend, strata_exec_t **exec);
+/** A new execution space instance of a backend with its own stream (GPU) — work on different
+ *  instances may overlap. Destroy with strata_exec_destroy. Errors as strata_exec_default. */
+strata_status_t strata_exec_create(strata_backend_t backend, strata_exec_t **exec);
+/** Destroys an instance made by strata_exec_create (fences it first). NULL-safe; sets *exec NULL.
+ *  Passing a default space is refused with STRATA_ERR_INVALID_ARGUMENT. */
+strata_status_t strata_exec_destroy(strata_exec_t **exec);
+/** Waits for all work submitted to this instance. Errors: DEVICE (an asynchronous fault surfaced,
+ *  named). */
+strata_status_t strata_exec_fence(strata_exec_t *exec);
+/** Waits for all work on every instance of every opened backend. */
+strata_status_t strata_fence_all(void);
+/** The instance's backend. */
+strata_backend_t strata_exec_backend(const strata_exec_t *exec);
+/** 1 if memory allocated with STRATA_MEM_DEVICE on this instance is host-accessible (host backends). */
+int strata_exec_is_host(const strata_exec_t *exec);
+/** Threads the host backends use (1 for serial); for GPU backends the host threads available. */
+int strata_exec_concurrency(const strata_exec_t *exec);
+
+/* ---------------------------------------------------------------- memory */
+
+typedef enum strata_mem_space {
+  STRATA_MEM_HOST = 0,        /**< pageable host memory (malloc, 64-byte aligned) */
+  STRATA_MEM_HOST_PINNED = 1, /**< page-locked host memory (cudaMallocHost); host backends: HOST */
+  STRATA_MEM_DEVICE = 2       /**< the execution space's memory: GPU memory, or host memory on host backends */
+} strata_mem_space_t;
+
+/** Allocates `bytes` in a memory space of the exec's backend; *ptr = NULL for bytes == 0.
+ *  Errors: OUT_OF_MEMORY (message gives the bytes asked for and, on GPUs, the bytes free).
+ *  Synchronous. */
+strata_status_t strata_mem_alloc(strata_exec_t *exec, strata_mem_space_t space, size_t bytes,
+                                 void **ptr);
+/** Frees memory from strata_mem_alloc with the same exec and space. NULL-safe; sets *ptr NULL. */
+strata_status_t strata_mem_free(strata_exec_t *exec, strata_mem_space_t space, void **ptr);
+/** Copies `bytes` between any two pointers allocated by strata (or plain host memory), ordered
+ *  on exec's stream. Synchronous: returns when the copy is complete. bytes == 0 is a no-op. */
+strata_status_t strata_mem_copy(strata_exec_t *exec, void *dst, const void *src, size_t bytes);
+/** As strata_mem_copy but asynchronous on exec's stream (host memory should be pinned for true
+ *  overlap). The caller fences before reading dst on the host. */
+strata_status_t strata_mem_copy_async(strata_exec_t *exec, void *dst, const void *src,
+                                      size_t bytes);
+/** Sets `bytes` bytes at dst (memory of exec's space) to `value`, ordered on exec's stream;
+ *  asynchronous. */
+strata_status_t strata_mem_set_async(strata_exec_t *exec, void *dst, int value, size_t bytes);
+
+/* ---------------------------------------------------------------- device-wide primitives */
+
+/** Sorts n (key, value) pairs by key, ascending and stable, in place (exec memory). Keys must be
+ *  non-negative and below 2^key_bits (key_bits <= 63 lets GPU radix sorts skip bits); values
+ *  travel with their keys. CUB on CUDA, rocPRIM on HIP, a parallel merge sort on OpenMP, a merge
+ *  sort on serial. Temporary memory is taken from exec's space. Errors: INVALID_ARGUMENT (n < 0,
+ *  key_bits outside 1..63), OUT_OF_MEMORY. Synchronous. */
+strata_status_t strata_sort_pairs_i64(strata_exec_t *exec, int64_t n, int key_bits, int64_t *keys,
+                                       int64_t *values);
+
+/** Exclusive prefix sum of n int64 values (exec memory) into out (may alias in); out[n] is not
+ *  written; *total (host) receives the sum of all n when total != NULL. Synchronous when total is
+ *  requested. Built on the parallel_scan pattern. */
+strata_status_t strata_scan_exclusive_i64(strata_exec_t *exec, int64_t n, const int64_t *in,
+                                          int64_t *out, int64_t *total);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

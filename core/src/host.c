@@ -1,0 +1,137 @@
+/* strata — host memory, host scratch and the serial merge sort, shared by the host backends. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+strata_status_t strata_impl_host_alloc(int device, strata_mem_space_t space, size_t bytes, void **p) {
+  (void)device;
+  (void)space;
+  size_t rounded = (bytes + 63) & ~(size_t)63;
+  if (rounded < bytes) return strata_impl_error(STRATA_ERR_OUT_OF_MEMORY, "host allocation of %zu bytes overflows", bytes);
+  *p = aligned_alloc(64, rounded);
+  if (!*p) return strata_impl_error(STRATA_ERR_OUT_OF_MEMORY, "host allocation of %zu bytes failed", bytes);
+  return STRATA_SUCCESS;
+}
+
+strata_status_t strata_impl_host_dealloc(int device, strata_mem_space_t space, void *p) {
+  (void)device;
+  (void)space;
+  free(p);
+  return STRATA_SUCCESS;
+}
+
+strata_status_t strata_impl_host_copy(int device, void *stream, void *dst, const void *src,
+                                      size_t bytes, int async) {
+  (void)device;
+  (void)stream;
+  (void)async;
+  if (dst != src) memmove(dst, src, bytes);
+  return STRATA_SUCCESS;
+}
+
+strata_status_t strata_impl_host_set(int device, void *stream, void *dst, int value, size_t bytes) {
+  (void)device;
+  (void)stream;
+  memset(dst, value, bytes);
+  return STRATA_SUCCESS;
+}
+
+static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
+
+strata_status_t strata_impl_host_scratch(const strata_launch_t *L, int threads, char **base,
+                                         size_t *stride) {
+  strata_exec_t *e = L->exec;
+  size_t s = (align16(L->scratch_team) + align16(L->scratch_thread) + 63) & ~(size_t)63;
+  if (s == 0) s = 64;
+  size_t need = s * (size_t)threads;
+  if (need > e->host_scratch_bytes) {
+    free(e->host_scratch);
+    e->host_scratch = (char *)aligned_alloc(64, need);
+    e->host_scratch_bytes = e->host_scratch ? need : 0;
+    if (!e->host_scratch)
+      return strata_impl_error(STRATA_ERR_OUT_OF_MEMORY, "team scratch: %zu bytes for %d threads", need, threads);
+  }
+  *base = e->host_scratch;
+  *stride = s;
+  return STRATA_SUCCESS;
+}
+
+strata_status_t strata_impl_host_partials(const strata_launch_t *L, size_t bytes, void **buf) {
+  strata_exec_t *e = L->exec;
+  if (bytes > e->host_partials_bytes) {
+    free(e->host_partials);
+    e->host_partials = malloc(bytes);
+    e->host_partials_bytes = e->host_partials ? bytes : 0;
+    if (!e->host_partials)
+      return strata_impl_error(STRATA_ERR_OUT_OF_MEMORY, "reduction partials: %zu bytes", bytes);
+  }
+  *buf = e->host_partials;
+  return STRATA_SUCCESS;
+}
+
+void strata_impl_merge_pairs(const int64_t *ka, const int64_t *va, int64_t na, const int64_t *kb,
+                             const int64_t *vb, int64_t nb, int64_t *ko, int64_t *vo) {
+  int64_t i = 0, j = 0, o = 0;
+  while (i < na && j < nb) {
+    if (kb[j] < ka[i]) {
+      ko[o] = kb[j];
+      vo[o++] = vb[j++];
+    } else {
+      ko[o] = ka[i];
+      vo[o++] = va[i++];
+    }
+  }
+  while (i < na) {
+    ko[o] = ka[i];
+    vo[o++] = va[i++];
+  }
+  while (j < nb) {
+    ko[o] = kb[j];
+    vo[o++] = vb[j++];
+  }
+}
+
+strata_status_t strata_impl_host_sort_pairs_serial(strata_exec_t *exec, int64_t n, int key_bits,
+                                                   int64_t *keys, int64_t *values) {
+  (void)exec;
+  (void)key_bits;
+  int64_t *tk = (int64_t *)malloc((size_t)n * sizeof *tk), *tv = (int64_t *)malloc((size_t)n * sizeof *tv);
+  if (!tk || !tv) {
+    free(tk);
+    free(tv);
+    return strata_impl_error(STRATA_ERR_OUT_OF_MEMORY, "sort: %lld pairs need %lld bytes of buffer",
+                             (long long)n, (long long)(16 * n));
+  }
+  /* bottom-up merge sort: insertion-sorted runs of 32, then merges, ping-ponging buffers */
+  const int64_t run = 32;
+  for (int64_t s = 0; s < n; s += run) {
+    int64_t e = s + run < n ? s + run : n;
+    for (int64_t i = s + 1; i < e; ++i) {
+      int64_t k = keys[i], v = values[i], j = i - 1;
+      while (j >= s && keys[j] > k) {
+        keys[j + 1] = keys[j];
+        values[j + 1] = values[j];
+        --j;
+      }
+      keys[j + 1] = k;
+      values[j + 1] = v;
+    }
+  }
+  int64_t *sk = keys, *sv = values, *dk = tk, *dv = tv;
+  for (int64_t w = run; w < n; w *= 2) {
+    for (int64_t s = 0; s < n; s += 2 * w) {
+      int64_t m = s + w < n ? s + w : n, e = s + 2 * w < n ? s + 2 * w : n;
+      strata_impl_merge_pairs(sk + s, sv + s, m - s, sk + m, sv + m, e - m, dk + s, dv + s);
+    }
+    int64_t *t = sk; sk = dk; dk = t;
+    t = sv; sv = dv; dv = t;
+  }
+  if (sk != keys) {
+    memcpy(keys, sk, (size_t)n * sizeof *keys);
+    memcpy(values, sv, (size_t)n * sizeof *values);
+  }
+  free(tk);
+  free(tv);
+  return STRATA_SUCCESS;
+}

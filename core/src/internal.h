@@ -1,0 +1,80 @@
+/* strata — private runtime declarations shared by core/src and backends/ (never installed). */
+#ifndef STRATA_INTERNAL_H
+#define STRATA_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "strata/strata.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Sets this thread's error message (printf format) and returns status. */
+strata_status_t strata_impl_error(strata_status_t status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/** A backend's runtime operations (libCEED-style: one table per backend, listed in registry.c). */
+typedef struct strata_impl_backend {
+  strata_backend_t id;
+  const char *name;
+  int compiled;
+  int is_host;
+  strata_status_t (*device_count)(int *count);
+  strata_status_t (*device_info)(int device, strata_device_info_t *info);
+  strata_status_t (*stream_create)(int device, void **stream);
+  strata_status_t (*stream_destroy)(int device, void *stream);
+  strata_status_t (*fence)(int device, void *stream);
+  strata_status_t (*alloc)(int device, strata_mem_space_t space, size_t bytes, void **p);
+  strata_status_t (*dealloc)(int device, strata_mem_space_t space, void *p);
+  strata_status_t (*copy)(int device, void *stream, void *dst, const void *src, size_t bytes,
+                          int async);
+  strata_status_t (*set)(int device, void *stream, void *dst, int value, size_t bytes);
+  strata_status_t (*sort_pairs_i64)(strata_exec_t *exec, int64_t n, int key_bits, int64_t *keys,
+                                    int64_t *values);
+} strata_impl_backend_t;
+
+/** The table of a backend (a "not compiled" stub for the others). */
+const strata_impl_backend_t *strata_impl_backend(strata_backend_t backend);
+
+struct strata_exec {
+  strata_backend_t backend;
+  int device;
+  void *stream;
+  int is_default;
+  int host_threads;
+  strata_device_info_t info;
+  /* scratch owned by the instance, reused across launches (launches on one instance are ordered) */
+  void *temp;          /* device temporary (GPU reduce/scan partials, sort buffers) */
+  size_t temp_bytes;
+  char *host_scratch;  /* host team scratch, one block per OS thread */
+  size_t host_scratch_bytes;
+  void *host_partials; /* host per-thread reduce/scan partials */
+  size_t host_partials_bytes;
+};
+
+/** Grows (never shrinks) the instance's device temporary to at least `bytes`. */
+strata_status_t strata_impl_exec_temp(strata_exec_t *exec, size_t bytes, void **p);
+
+/* Host memory shared by the host backends. */
+strata_status_t strata_impl_host_alloc(int device, strata_mem_space_t space, size_t bytes, void **p);
+strata_status_t strata_impl_host_dealloc(int device, strata_mem_space_t space, void *p);
+strata_status_t strata_impl_host_copy(int device, void *stream, void *dst, const void *src,
+                                      size_t bytes, int async);
+strata_status_t strata_impl_host_set(int device, void *stream, void *dst, int value, size_t bytes);
+/** Stable merge sort of (key, value) pairs on one thread (the serial backend's sort). */
+strata_status_t strata_impl_host_sort_pairs_serial(strata_exec_t *exec, int64_t n, int key_bits,
+                                                   int64_t *keys, int64_t *values);
+/** Merges sorted runs [a, a+na) and [b, b+nb) of pairs into out (stable: a first on ties). */
+void strata_impl_merge_pairs(const int64_t *ka, const int64_t *va, int64_t na, const int64_t *kb,
+                             const int64_t *vb, int64_t nb, int64_t *ko, int64_t *vo);
+
+int strata_impl_host_thread_count(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,176 @@
+/* strata — the launch path: validate, resolve the policy, call the backend's launcher. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *pattern_name(strata_pattern_t p) {
+  switch (p) {
+    case STRATA_PATTERN_FOR: return "for";
+    case STRATA_PATTERN_REDUCE: return "reduce";
+    case STRATA_PATTERN_SCAN: return "scan";
+    case STRATA_PATTERN_TEAM: return "team";
+  }
+  return "unknown";
+}
+
+static strata_status_t prepare(strata_exec_t *exec, const char *label, const strata_kernel_t *k,
+                               const void *args, strata_pattern_t want, strata_launch_t *L,
+                               strata_kernel_fn_t *fn) {
+  if (!exec || !k)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "launch '%s': NULL %s",
+                             label ? label : (k ? k->name : "?"), exec ? "kernel" : "exec");
+  if (!args && k->args_size > 0)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "launch '%s': NULL arguments", k->name);
+  if (k->pattern != want)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT,
+                             "kernel '%s' is a %s kernel, launched as parallel_%s", k->name,
+                             pattern_name(k->pattern), pattern_name(want));
+  *fn = k->launch[exec->backend];
+  if (!*fn)
+    return strata_impl_error(STRATA_ERR_BACKEND_UNAVAILABLE,
+                             "kernel '%s' was not compiled for backend '%s'", k->name,
+                             strata_backend_name(exec->backend));
+  memset(L, 0, sizeof *L);
+  L->label = label ? label : k->name;
+  L->exec = exec;
+  L->stream = exec->stream;
+  L->device = exec->device;
+  L->host_threads = exec->host_threads;
+  L->team_size = 1;
+  L->vector_length = 1;
+  return STRATA_SUCCESS;
+}
+
+static strata_status_t check_range(const char *name, strata_range_t r) {
+  if (r.end < r.begin)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "launch '%s': range end %lld < begin %lld",
+                             name, (long long)r.end, (long long)r.begin);
+  return STRATA_SUCCESS;
+}
+
+static strata_status_t run(const strata_launch_t *L, strata_kernel_fn_t fn, const void *args) {
+  strata_status_t st = fn(L, args);
+  if (st != STRATA_SUCCESS && strata_error_message()[0] == '\0')
+    strata_impl_error(st, "launch '%s' on '%s' failed", L->label, strata_backend_name(L->exec->backend));
+  return st;
+}
+
+strata_status_t strata_parallel_for(strata_exec_t *exec, const char *label, strata_range_t range,
+                                    const strata_kernel_t *kernel, const void *args) {
+  strata_launch_t L;
+  strata_kernel_fn_t fn;
+  strata_status_t st = prepare(exec, label, kernel, args, STRATA_PATTERN_FOR, &L, &fn);
+  if (st == STRATA_SUCCESS) st = check_range(L.label, range);
+  if (st != STRATA_SUCCESS || range.end == range.begin) return st;
+  L.begin = range.begin;
+  L.end = range.end;
+  return run(&L, fn, args);
+}
+
+strata_status_t strata_parallel_reduce(strata_exec_t *exec, const char *label,
+                                       strata_range_t range, const strata_kernel_t *kernel,
+                                       const void *args, strata_reduce_op_t op, void *result) {
+  strata_launch_t L;
+  strata_kernel_fn_t fn;
+  strata_status_t st = prepare(exec, label, kernel, args, STRATA_PATTERN_REDUCE, &L, &fn);
+  if (st == STRATA_SUCCESS) st = check_range(L.label, range);
+  if (st != STRATA_SUCCESS) return st;
+  if (!result) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "reduce '%s': NULL result", L.label);
+  if ((int)op < STRATA_REDUCE_SUM || (int)op > STRATA_REDUCE_MAX)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "reduce '%s': op %d is not SUM, MIN or MAX",
+                             L.label, (int)op);
+  L.begin = range.begin;
+  L.end = range.end;
+  L.op = op;
+  L.result = result;
+  return run(&L, fn, args);
+}
+
+strata_status_t strata_parallel_scan(strata_exec_t *exec, const char *label, strata_range_t range,
+                                     const strata_kernel_t *kernel, const void *args, void *total) {
+  strata_launch_t L;
+  strata_kernel_fn_t fn;
+  strata_status_t st = prepare(exec, label, kernel, args, STRATA_PATTERN_SCAN, &L, &fn);
+  if (st == STRATA_SUCCESS) st = check_range(L.label, range);
+  if (st != STRATA_SUCCESS) return st;
+  L.begin = range.begin;
+  L.end = range.end;
+  L.op = STRATA_REDUCE_SUM;
+  L.result = total;
+  return run(&L, fn, args);
+}
+
+static int is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
+
+strata_status_t strata_team_policy_resolve(strata_exec_t *exec, const strata_team_policy_t *p,
+                                           strata_team_policy_t *out) {
+  if (!exec || !p || !out) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "team policy: NULL argument");
+  const strata_device_info_t *d = &exec->info;
+  const char *b = strata_backend_name(exec->backend);
+  const int host = strata_exec_is_host(exec);
+  strata_team_policy_t r = *p;
+  if (r.league_size < 0)
+    return strata_impl_error(STRATA_ERR_INVALID_POLICY, "league_size %lld is negative", (long long)r.league_size);
+  if (r.team_size < 0 || r.vector_length < 0)
+    return strata_impl_error(STRATA_ERR_INVALID_POLICY, "team_size %d / vector_length %d: negative",
+                             r.team_size, r.vector_length);
+  const int max_vl = host ? 1 : d->warp_size;
+  const int max_threads = host ? 1 : d->max_threads_per_team;
+  if (r.vector_length != STRATA_AUTO) {
+    if (!is_pow2(r.vector_length))
+      return strata_impl_error(STRATA_ERR_INVALID_POLICY,
+                               "vector_length %d is not a power of two (backend '%s', limit %d)",
+                               r.vector_length, b, max_vl);
+    if (r.vector_length > max_vl)
+      return strata_impl_error(STRATA_ERR_INVALID_POLICY,
+                               "vector_length %d exceeds the limit %d of backend '%s' (%s)",
+                               r.vector_length, max_vl, b, host ? "host: one lane per thread, omp simd inside" : "warp size");
+  } else {
+    r.vector_length = 1;
+  }
+  if (r.team_size == STRATA_AUTO) {
+    r.team_size = host ? 1 : (r.vector_length >= 128 ? 1 : 128 / r.vector_length);
+    if (r.team_size < 1) r.team_size = 1;
+  }
+  if ((long long)r.team_size * r.vector_length > max_threads)
+    return strata_impl_error(STRATA_ERR_INVALID_POLICY,
+                             "team_size %d x vector_length %d = %lld exceeds the limit %d threads per team of backend '%s'",
+                             r.team_size, r.vector_length, (long long)r.team_size * r.vector_length,
+                             max_threads, b);
+  size_t a16 = 15;
+  r.scratch_team = (r.scratch_team + a16) & ~a16;
+  r.scratch_thread = (r.scratch_thread + a16) & ~a16;
+  size_t scratch = r.scratch_team + (size_t)r.team_size * r.scratch_thread;
+  if (scratch > d->max_scratch_bytes)
+    return strata_impl_error(STRATA_ERR_INVALID_POLICY,
+                             "scratch %zu bytes per team (team %zu + %d threads x %zu) exceeds the limit %zu of backend '%s'",
+                             scratch, p->scratch_team, r.team_size, p->scratch_thread,
+                             d->max_scratch_bytes, b);
+  *out = r;
+  return STRATA_SUCCESS;
+}
+
+strata_status_t strata_parallel_for_team(strata_exec_t *exec, const char *label,
+                                         const strata_team_policy_t *policy,
+                                         const strata_kernel_t *kernel, const void *args) {
+  strata_launch_t L;
+  strata_kernel_fn_t fn;
+  strata_status_t st = prepare(exec, label, kernel, args, STRATA_PATTERN_TEAM, &L, &fn);
+  if (st != STRATA_SUCCESS) return st;
+  strata_team_policy_t r;
+  st = strata_team_policy_resolve(exec, policy, &r);
+  if (st != STRATA_SUCCESS) {
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", strata_error_message());
+    return strata_impl_error(st, "launch '%s': %s", L.label, msg);
+  }
+  if (r.league_size == 0) return STRATA_SUCCESS;
+  L.league_size = r.league_size;
+  L.team_size = r.team_size;
+  L.vector_length = r.vector_length;
+  L.scratch_team = r.scratch_team;
+  L.scratch_thread = r.scratch_thread;
+  return run(&L, fn, args);
+}

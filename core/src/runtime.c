@@ -1,0 +1,303 @@
+/* strata — init/finalize, backends, execution spaces, memory, device-wide primitives. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static struct {
+  int initialized;
+  strata_init_options_t opts;
+  strata_backend_t default_backend;
+  strata_exec_t *defaults[STRATA_NUM_BACKENDS];
+} g;
+
+strata_init_options_t strata_init_options_default(void) {
+  strata_init_options_t o;
+  o.device_id = 0;
+  o.host_threads = 0;
+  o.default_backend = STRATA_BACKEND_DEFAULT;
+  return o;
+}
+
+const char *strata_backend_name(strata_backend_t backend) {
+  const strata_impl_backend_t *b = strata_impl_backend(backend);
+  return b ? b->name : "unknown";
+}
+
+strata_status_t strata_backend_from_name(const char *name, strata_backend_t *backend) {
+  if (!name || !backend) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "backend name: NULL argument");
+  if (strcmp(name, "default") == 0) {
+    *backend = STRATA_BACKEND_DEFAULT;
+    return STRATA_SUCCESS;
+  }
+  for (int i = 0; i < STRATA_NUM_BACKENDS; ++i)
+    if (strcmp(name, strata_backend_name((strata_backend_t)i)) == 0) {
+      *backend = (strata_backend_t)i;
+      return STRATA_SUCCESS;
+    }
+  return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT,
+                           "unknown backend '%s' (accepted: serial, openmp, cuda, hip, default)", name);
+}
+
+int strata_backend_compiled(strata_backend_t backend) {
+  const strata_impl_backend_t *b = strata_impl_backend(backend);
+  return b && b->compiled;
+}
+
+strata_backend_t strata_backend_default(void) {
+  return g.initialized ? g.default_backend : (strata_backend_t)STRATA_DEFAULT_BACKEND_ID;
+}
+
+strata_status_t strata_init(const strata_init_options_t *opts) {
+  if (g.initialized) return STRATA_SUCCESS;
+  g.opts = opts ? *opts : strata_init_options_default();
+  if (g.opts.device_id < 0)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "device_id %d is negative", g.opts.device_id);
+  if (g.opts.host_threads < 0)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "host_threads %d is negative",
+                             g.opts.host_threads);
+  strata_backend_t def = g.opts.default_backend;
+  if (def == STRATA_BACKEND_DEFAULT) {
+    const char *env = getenv("STRATA_BACKEND");
+    def = (strata_backend_t)STRATA_DEFAULT_BACKEND_ID;
+    if (env && *env) {
+      strata_status_t st = strata_backend_from_name(env, &def);
+      if (st != STRATA_SUCCESS)
+        return strata_impl_error(st, "environment STRATA_BACKEND='%s' is not a backend (accepted: serial, openmp, cuda, hip)", env);
+      if (def == STRATA_BACKEND_DEFAULT) def = (strata_backend_t)STRATA_DEFAULT_BACKEND_ID;
+    }
+  }
+  if (!strata_impl_backend(def))
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "default backend %d is not a backend", (int)def);
+  g.default_backend = def;
+  g.initialized = 1;
+  return STRATA_SUCCESS;
+}
+
+int strata_is_initialized(void) { return g.initialized; }
+
+static void exec_release(strata_exec_t *e) {
+  const strata_impl_backend_t *b = strata_impl_backend(e->backend);
+  if (e->stream || !b->is_host) b->fence(e->device, e->stream);
+  if (e->temp) b->dealloc(e->device, STRATA_MEM_DEVICE, e->temp);
+  if (e->stream) b->stream_destroy(e->device, e->stream);
+  free(e->host_scratch);
+  free(e->host_partials);
+  free(e);
+}
+
+strata_status_t strata_finalize(void) {
+  if (!g.initialized) return STRATA_SUCCESS;
+  for (int i = 0; i < STRATA_NUM_BACKENDS; ++i)
+    if (g.defaults[i]) {
+      exec_release(g.defaults[i]);
+      g.defaults[i] = NULL;
+    }
+  g.initialized = 0;
+  return STRATA_SUCCESS;
+}
+
+int strata_impl_host_thread_count(void);
+
+strata_status_t strata_backend_device_count(strata_backend_t backend, int *count) {
+  if (backend == STRATA_BACKEND_DEFAULT) backend = strata_backend_default();
+  const strata_impl_backend_t *b = strata_impl_backend(backend);
+  if (!count) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "device count: NULL output");
+  *count = 0;
+  if (!b) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "backend %d is not a backend", (int)backend);
+  if (!b->compiled)
+    return strata_impl_error(STRATA_ERR_BACKEND_UNAVAILABLE,
+                             "backend '%s' is not compiled into this build (rebuild with -DBACKEND=%s)",
+                             b->name, b->name);
+  return b->device_count(count);
+}
+
+strata_status_t strata_backend_device_info(strata_backend_t backend, int device,
+                                           strata_device_info_t *info) {
+  int n = 0;
+  strata_status_t st = strata_backend_device_count(backend, &n);
+  if (st != STRATA_SUCCESS) return st;
+  if (backend == STRATA_BACKEND_DEFAULT) backend = strata_backend_default();
+  if (!info) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "device info: NULL output");
+  if (device < 0 || device >= n)
+    return strata_impl_error(STRATA_ERR_NO_DEVICE, "backend '%s': device %d requested, %d device(s) present",
+                             strata_backend_name(backend), device, n);
+  memset(info, 0, sizeof *info);
+  return strata_impl_backend(backend)->device_info(device, info);
+}
+
+static strata_status_t exec_new(strata_backend_t backend, int is_default, strata_exec_t **out) {
+  if (!g.initialized)
+    return strata_impl_error(STRATA_ERR_NOT_INITIALIZED, "strata_init has not been called");
+  if (backend == STRATA_BACKEND_DEFAULT) backend = g.default_backend;
+  int n = 0;
+  strata_status_t st = strata_backend_device_count(backend, &n);
+  if (st != STRATA_SUCCESS) return st;
+  const strata_impl_backend_t *b = strata_impl_backend(backend);
+  int dev = b->is_host ? 0 : g.opts.device_id;
+  if (dev >= n)
+    return strata_impl_error(STRATA_ERR_NO_DEVICE,
+                             "backend '%s' has no device %d: %d device(s) found", b->name, dev, n);
+  strata_exec_t *e = (strata_exec_t *)calloc(1, sizeof *e);
+  if (!e) return strata_impl_error(STRATA_ERR_OUT_OF_MEMORY, "execution space: %zu bytes", sizeof *e);
+  e->backend = backend;
+  e->device = dev;
+  e->is_default = is_default;
+  e->host_threads = backend == STRATA_BACKEND_SERIAL ? 1
+                    : g.opts.host_threads > 0        ? g.opts.host_threads
+                                                     : strata_impl_host_thread_count();
+  st = b->device_info(dev, &e->info);
+  if (st == STRATA_SUCCESS && (!b->is_host || !is_default)) st = b->stream_create(dev, &e->stream);
+  if (st != STRATA_SUCCESS) {
+    free(e);
+    return st;
+  }
+  *out = e;
+  return STRATA_SUCCESS;
+}
+
+strata_status_t strata_exec_default(strata_backend_t backend, strata_exec_t **exec) {
+  if (!exec) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "exec: NULL output");
+  if (!g.initialized)
+    return strata_impl_error(STRATA_ERR_NOT_INITIALIZED, "strata_init has not been called");
+  if (backend == STRATA_BACKEND_DEFAULT) backend = g.default_backend;
+  if (!strata_impl_backend(backend))
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "backend %d is not a backend", (int)backend);
+  if (!g.defaults[backend]) {
+    strata_status_t st = exec_new(backend, 1, &g.defaults[backend]);
+    if (st != STRATA_SUCCESS) return st;
+  }
+  *exec = g.defaults[backend];
+  return STRATA_SUCCESS;
+}
+
+strata_status_t strata_exec_create(strata_backend_t backend, strata_exec_t **exec) {
+  if (!exec) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "exec: NULL output");
+  return exec_new(backend, 0, exec);
+}
+
+strata_status_t strata_exec_destroy(strata_exec_t **exec) {
+  if (!exec || !*exec) return STRATA_SUCCESS;
+  if ((*exec)->is_default)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT,
+                             "the default execution space of '%s' is owned by the library",
+                             strata_backend_name((*exec)->backend));
+  exec_release(*exec);
+  *exec = NULL;
+  return STRATA_SUCCESS;
+}
+
+strata_status_t strata_exec_fence(strata_exec_t *exec) {
+  if (!exec) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "fence: NULL exec");
+  return strata_impl_backend(exec->backend)->fence(exec->device, exec->stream);
+}
+
+strata_status_t strata_fence_all(void) {
+  for (int i = 0; i < STRATA_NUM_BACKENDS; ++i)
+    if (g.defaults[i]) {
+      strata_status_t st = strata_impl_backend(g.defaults[i]->backend)->fence(g.defaults[i]->device, NULL);
+      if (st != STRATA_SUCCESS) return st;
+    }
+  return STRATA_SUCCESS;
+}
+
+strata_backend_t strata_exec_backend(const strata_exec_t *exec) { return exec->backend; }
+int strata_exec_is_host(const strata_exec_t *exec) { return strata_impl_backend(exec->backend)->is_host; }
+int strata_exec_concurrency(const strata_exec_t *exec) { return exec->host_threads; }
+
+strata_status_t strata_mem_alloc(strata_exec_t *exec, strata_mem_space_t space, size_t bytes,
+                                 void **ptr) {
+  if (!exec || !ptr) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "mem_alloc: NULL argument");
+  *ptr = NULL;
+  if (space < STRATA_MEM_HOST || space > STRATA_MEM_DEVICE)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "memory space %d is not 0..2", (int)space);
+  if (bytes == 0) return STRATA_SUCCESS;
+  if (space == STRATA_MEM_HOST) return strata_impl_host_alloc(0, space, bytes, ptr);
+  return strata_impl_backend(exec->backend)->alloc(exec->device, space, bytes, ptr);
+}
+
+strata_status_t strata_mem_free(strata_exec_t *exec, strata_mem_space_t space, void **ptr) {
+  if (!ptr || !*ptr) return STRATA_SUCCESS;
+  if (!exec) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "mem_free: NULL exec");
+  strata_status_t st = space == STRATA_MEM_HOST
+                           ? strata_impl_host_dealloc(0, space, *ptr)
+                           : strata_impl_backend(exec->backend)->dealloc(exec->device, space, *ptr);
+  *ptr = NULL;
+  return st;
+}
+
+static strata_status_t copy_common(strata_exec_t *exec, void *dst, const void *src, size_t bytes,
+                                   int async) {
+  if (!exec) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "mem_copy: NULL exec");
+  if (bytes == 0) return STRATA_SUCCESS;
+  if (!dst || !src)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "mem_copy: %zu bytes with a NULL %s", bytes,
+                             dst ? "source" : "destination");
+  return strata_impl_backend(exec->backend)->copy(exec->device, exec->stream, dst, src, bytes, async);
+}
+
+strata_status_t strata_mem_copy(strata_exec_t *exec, void *dst, const void *src, size_t bytes) {
+  return copy_common(exec, dst, src, bytes, 0);
+}
+strata_status_t strata_mem_copy_async(strata_exec_t *exec, void *dst, const void *src, size_t bytes) {
+  return copy_common(exec, dst, src, bytes, 1);
+}
+
+strata_status_t strata_mem_set_async(strata_exec_t *exec, void *dst, int value, size_t bytes) {
+  if (!exec) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "mem_set: NULL exec");
+  if (bytes == 0) return STRATA_SUCCESS;
+  if (!dst) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "mem_set: %zu bytes at NULL", bytes);
+  return strata_impl_backend(exec->backend)->set(exec->device, exec->stream, dst, value, bytes);
+}
+
+strata_status_t strata_impl_exec_temp(strata_exec_t *exec, size_t bytes, void **p) {
+  if (bytes > exec->temp_bytes) {
+    const strata_impl_backend_t *b = strata_impl_backend(exec->backend);
+    if (exec->temp) {
+      b->fence(exec->device, exec->stream);
+      b->dealloc(exec->device, STRATA_MEM_DEVICE, exec->temp);
+      exec->temp = NULL;
+      exec->temp_bytes = 0;
+    }
+    size_t want = bytes < 4096 ? 4096 : bytes + bytes / 4;
+    strata_status_t st = b->alloc(exec->device, STRATA_MEM_DEVICE, want, &exec->temp);
+    if (st != STRATA_SUCCESS) return st;
+    exec->temp_bytes = want;
+  }
+  *p = exec->temp;
+  return STRATA_SUCCESS;
+}
+
+strata_status_t strata_sort_pairs_i64(strata_exec_t *exec, int64_t n, int key_bits, int64_t *keys,
+                                       int64_t *values) {
+  if (!exec) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "sort: NULL exec");
+  if (n < 0) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "sort: n = %lld is negative", (long long)n);
+  if (key_bits < 1 || key_bits > 63)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "sort: key_bits = %d outside 1..63", key_bits);
+  if (n <= 1) return STRATA_SUCCESS;
+  if (!keys || !values) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "sort: NULL keys or values with n = %lld", (long long)n);
+  return strata_impl_backend(exec->backend)->sort_pairs_i64(exec, n, key_bits, keys, values);
+}
+
+int strata_impl_host_thread_count(void) {
+  const strata_impl_backend_t *b = strata_impl_backend(STRATA_BACKEND_OPENMP);
+  strata_device_info_t info;
+  if (b->compiled && b->device_info(0, &info) == STRATA_SUCCESS && info.multiprocessors > 0)
+    return info.multiprocessors;
+  return 1;
+}
+
+#include "../kernels/scan_args.h"
+STRATA_KERNEL_DECLARE(strata_impl_scan_exclusive_i64);
+
+strata_status_t strata_scan_exclusive_i64(strata_exec_t *exec, int64_t n, const int64_t *in,
+                                          int64_t *out, int64_t *total) {
+  if (n < 0) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "scan: n = %lld is negative", (long long)n);
+  if (n == 0) {
+    if (total) *total = 0;
+    return STRATA_SUCCESS;
+  }
+  strata_impl_scan_args_t a = {in, out};
+  return strata_parallel_scan(exec, "strata_scan_exclusive_i64", strata_range(0, n),
+                              &strata_impl_scan_exclusive_i64, &a, total);
+}

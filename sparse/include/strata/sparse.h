@@ -1,0 +1,128 @@
+/* strata — the sparse module: CrsMatrix, SpMV, pack / unpack-and-combine (DESIGN §4).
+ *
+ * Index types: local row and column indices are int32_t; offsets into the entries are int64_t
+ * (nnz beyond 2^31 works). Values are double. All arrays named "exec memory" live in the memory
+ * of the execution space passed to the call (GPU memory on GPU backends, host memory on host
+ * backends). Zero rows, zero columns and nnz = 0 are valid everywhere.
+ */
+#ifndef STRATA_SPARSE_H
+#define STRATA_SPARSE_H
+
+#include "strata/strata.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A compressed-sparse-row matrix (Kokkos Kernels CrsMatrix / Tpetra local matrix layout).
+ *  row_offsets [num_rows + 1], col_indices [nnz], values [nnz], all exec memory owned by the
+ *  matrix. fill_complete = 1: every row's columns are sorted ascending and unique. */
+typedef struct strata_crs_matrix {
+  strata_exec_t *exec;
+  int32_t num_rows;
+  int32_t num_cols;
+  int64_t nnz;
+  int64_t *row_offsets;
+  int32_t *col_indices;
+  double *values;
+  int fill_complete;
+} strata_crs_matrix_t;
+
+/** Builds a fill-complete CrsMatrix from coordinate (COO) entries in any order, duplicates summed
+ *  in their input order (deterministic), entirely on the device: keys row*num_cols+col, device
+ *  sort by key, run-length merge, row offsets by binary search.
+ *  rows, cols [nnz_in] (int32, exec memory); vals [nnz_in] (exec memory) or NULL for a pattern
+ *  whose values are all zero. Errors: INVALID_ARGUMENT (negative sizes; NULL arrays with
+ *  nnz_in > 0); INVALID_DATA (an entry outside num_rows × num_cols: the message gives how many
+ *  and the first one, with the limits). Synchronous. */
+strata_status_t strata_crs_create_from_coo(strata_exec_t *exec, int32_t num_rows, int32_t num_cols,
+                                           int64_t nnz_in, const int32_t *rows, const int32_t *cols,
+                                           const double *vals, strata_crs_matrix_t **A);
+
+/** Copies a matrix to another execution space (any backend); the copy is fill-complete if the
+ *  source is. Synchronous. */
+strata_status_t strata_crs_copy(strata_exec_t *exec, const strata_crs_matrix_t *src,
+                                strata_crs_matrix_t **dst);
+
+/** Frees the matrix and its arrays. NULL-safe; sets *A to NULL. */
+strata_status_t strata_crs_destroy(strata_crs_matrix_t **A);
+
+/** y = alpha·A·x + beta·y (DESIGN §4): beta == 0 means y is not read (NaN in y never leaks);
+ *  alpha == 0 means A and x are not read. x [num_cols], y [num_rows], exec memory.
+ *  One plain kernel, a thread per row (the row-class plan is a later issue).
+ *  Errors: INVALID_ARGUMENT (NULL matrix; NULL x or y with a nonzero extent). Asynchronous. */
+strata_status_t strata_crs_spmv(strata_exec_t *exec, double alpha, const strata_crs_matrix_t *A,
+                                const double *x, double beta, double *y);
+
+/* ------------------------------------------------------------------ pack / unpack-and-combine */
+
+/** Packed rows (the "packet" format). For packed row k, the bytes at data + offsets[k] hold
+ *    int64_t count; int64_t global_cols[count]; double values[count];
+ *  every field naturally aligned (offsets are multiples of 8). offsets [num_rows + 1] are byte
+ *  offsets, offsets[num_rows] = the buffer length. Both arrays in exec memory. */
+typedef struct strata_packets {
+  strata_exec_t *exec;
+  int64_t num_rows;
+  int64_t *offsets;
+  unsigned char *data;
+  int64_t num_bytes;
+} strata_packets_t;
+
+/** Packs rows `rows[0..num_rows)` (int32 local row ids, exec memory; NULL = rows 0..num_rows-1)
+ *  of A: counts, a device scan for the offsets, then a copy per row. col_gids [A->num_cols]
+ *  maps local to global column ids (exec memory; NULL = identity). *out is allocated (destroy with
+ *  strata_packets_destroy). Errors: INVALID_ARGUMENT (num_rows < 0, or NULL rows with num_rows >
+ *  A->num_rows), INVALID_DATA (a row id outside [0, A->num_rows): count and first one named).
+ *  Synchronous. Source: Tpetra CrsMatrix::packAndPrepare, with aligned fields. */
+strata_status_t strata_sparse_pack(strata_exec_t *exec, const strata_crs_matrix_t *A, int64_t num_rows,
+                                   const int32_t *rows, const int64_t *col_gids,
+                                   strata_packets_t **out);
+/** NULL-safe; sets *p to NULL. */
+strata_status_t strata_packets_destroy(strata_packets_t **p);
+
+typedef enum strata_combine_mode {
+  STRATA_COMBINE_ADD = 0,     /**< target += incoming */
+  STRATA_COMBINE_REPLACE = 1, /**< target = incoming (several packets for one entry: one wins) */
+  STRATA_COMBINE_ABSMAX = 2,  /**< target = the value of larger magnitude */
+  STRATA_COMBINE_INSERT = 3,  /**< new columns merged into a non-fill-complete row (later issue) */
+  STRATA_COMBINE_ZERO = 4     /**< nothing is combined; the packets are still validated */
+} strata_combine_mode_t;
+
+#define STRATA_UNPACK_MAX_EXAMPLES 8
+
+/** What unpack_combine did, and every entry it could not apply. */
+typedef struct strata_unpack_report {
+  int64_t rows_unpacked;     /**< packets applied */
+  int64_t entries_combined;  /**< entries applied to the target */
+  int64_t invalid_entries;   /**< column not in a fill-complete target row's pattern */
+  int64_t invalid_rows;      /**< target row outside [0, A->num_rows) (all its entries skipped) */
+  int64_t malformed_packets; /**< count or offsets inconsistent with the buffer length */
+  int32_t num_examples;      /**< how many of examples[] are filled */
+  struct {
+    int64_t row;             /**< target row (local) */
+    int64_t col;             /**< global column id; -1 for a bad row or packet */
+  } examples[STRATA_UNPACK_MAX_EXAMPLES]; /**< some of the invalid entries (which ones may vary
+                                               from run to run on parallel backends) */
+} strata_unpack_report_t;
+
+/** Combines packets into A: packet k goes into local row import_rows[k] (exec memory,
+ *  [packets->num_rows]); global column ids map to local ones by col_lids [num_global] (exec memory;
+ *  NULL = identity, global id == local column id). The same target row may arrive in many packets
+ *  (several senders): ADD stays correct (atomic adds). This is the one-level form: a thread per
+ *  incoming row, a binary search per entry in the fill-complete target row.
+ *  Nothing is dropped silently: every invalid entry is counted in *report (may be NULL) and the
+ *  call then returns STRATA_ERR_INVALID_DATA with the counts and the first example in the message;
+ *  valid entries are applied all the same. Errors also: INVALID_ARGUMENT (A not fill-complete,
+ *  mode INSERT: not available yet, named). Synchronous.
+ *  Source: Tpetra CrsMatrix::unpackAndCombine (combine modes), without its silent drops. */
+strata_status_t strata_sparse_unpack_combine(strata_exec_t *exec, strata_crs_matrix_t *A,
+                                             const int32_t *import_rows,
+                                             const strata_packets_t *packets,
+                                             const int32_t *col_lids, int64_t num_global,
+                                             strata_combine_mode_t mode,
+                                             strata_unpack_report_t *report);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
