@@ -15,7 +15,9 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#if FEM_HAVE_GMSH
 #include <gmshc.h>
+#endif
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -79,6 +81,7 @@ static void *alloc_array(size_t count, size_t elem, int *failed)
  * generation
  * ------------------------------------------------------------------------------------------- */
 
+#if FEM_HAVE_GMSH
 /* Writes "gmsh: <what> failed (ierr=N): <Gmsh's last error>" into msg. */
 static void gmsh_msg(char *msg, size_t msg_len, const char *what, int ierr)
 {
@@ -401,6 +404,17 @@ done:
   if (status != FEM_MESH_OK) fem_mesh_destroy(mesh);
   return status;
 }
+#else /* !FEM_HAVE_GMSH */
+int fem_mesh_generate(double h, int verbose, fem_mesh_t *mesh, char *msg, size_t msg_len)
+{
+  (void)h;
+  (void)verbose;
+  if (mesh) memset(mesh, 0, sizeof *mesh);
+  set_msg(msg, msg_len, "this build has no Gmsh (libgmsh-dev was not found at configure time): "
+                        "load a saved mesh with --mesh FILE instead of --h");
+  return FEM_MESH_ERR_UNSUPPORTED;
+}
+#endif /* FEM_HAVE_GMSH */
 
 /* ---------------------------------------------------------------------------------------------
  * binary I/O

@@ -41,6 +41,8 @@
 #error "kernel sources are compiled through strata_add_kernels(), which includes a backend mapping header first"
 #endif
 
+#include <math.h>
+
 #include "strata/kernel.h"
 
 #ifdef __cplusplus

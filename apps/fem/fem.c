@@ -1,0 +1,440 @@
+/* strata fem — the main job (see fem.h). Host code orchestrates; every loop over nodes, elements,
+ * rows or entries runs in a kernel (fem_kernels.kl.c) or in the sparse module. */
+#include "fem.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fem_kernels.h"
+
+STRATA_KERNEL_DECLARE(fem_graph_coo);
+STRATA_KERNEL_DECLARE(fem_element_laplace);
+STRATA_KERNEL_DECLARE(fem_dirichlet);
+STRATA_KERNEL_DECLARE(fem_u_exact);
+STRATA_KERNEL_DECLARE(fem_diag_inv);
+STRATA_KERNEL_DECLARE(fem_axpby);
+STRATA_KERNEL_DECLARE(fem_mul);
+STRATA_KERNEL_DECLARE(fem_dot);
+STRATA_KERNEL_DECLARE(fem_absdiff_max);
+
+const char *const fem_phase_names[FEM_NUM_PHASES] = {"mesh", "graph", "element", "pack",
+                                                      "unpack_combine", "solve"};
+
+fem_options_t fem_options_default(void) {
+  fem_options_t o;
+  memset(&o, 0, sizeof o);
+  o.h = 0;
+  o.backend = STRATA_BACKEND_DEFAULT;
+  o.tol = 1e-10;
+  o.max_iter = 5000;
+  o.compare = 1;
+  return o;
+}
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+#define CHECK(call)                            \
+  do {                                         \
+    st = (call);                               \
+    if (st != STRATA_SUCCESS) goto done;       \
+  } while (0)
+
+int fem_mesh_box(int n, fem_mesh_t *mesh, char *msg, size_t msg_len) {
+  memset(mesh, 0, sizeof *mesh);
+  if (n < 1 || n > 400) {
+    snprintf(msg, msg_len, "box size %d outside 1..400", n);
+    return FEM_MESH_ERR_INVALID_ARG;
+  }
+  const int64_t np = (int64_t)(n + 1) * (n + 1) * (n + 1), nt = 6 * (int64_t)n * n * n;
+  mesh->num_nodes = np;
+  mesh->num_tets = nt;
+  mesh->xyz = (double *)malloc((size_t)np * 3 * sizeof(double));
+  mesh->tets = (int32_t *)malloc((size_t)nt * 4 * sizeof(int32_t));
+  mesh->on_boundary = (uint8_t *)malloc((size_t)np);
+  if (!mesh->xyz || !mesh->tets || !mesh->on_boundary) {
+    fem_mesh_destroy(mesh);
+    snprintf(msg, msg_len, "box mesh: out of memory");
+    return FEM_MESH_ERR_ALLOC;
+  }
+  for (int k = 0; k <= n; ++k)
+    for (int j = 0; j <= n; ++j)
+      for (int i = 0; i <= n; ++i) {
+        int64_t v = ((int64_t)k * (n + 1) + j) * (n + 1) + i;
+        mesh->xyz[3 * v] = (double)i / n;
+        mesh->xyz[3 * v + 1] = (double)j / n;
+        mesh->xyz[3 * v + 2] = (double)k / n;
+        mesh->on_boundary[v] = i == 0 || j == 0 || k == 0 || i == n || j == n || k == n;
+      }
+  /* Kuhn split: the 6 tets of a cube along its main diagonal, one per permutation of axes */
+  static const int perm[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  int64_t t = 0;
+  for (int k = 0; k < n; ++k)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i)
+        for (int p = 0; p < 6; ++p) {
+          int c[3] = {i, j, k};
+          int32_t ids[4];
+          for (int s = 0; s < 4; ++s) {
+            if (s > 0) c[perm[p][s - 1]] += 1;
+            ids[s] = (int32_t)(((int64_t)c[2] * (n + 1) + c[1]) * (n + 1) + c[0]);
+          }
+          /* orientation: swap two nodes where the volume is negative */
+          double J[3][3];
+          for (int s = 0; s < 3; ++s)
+            for (int dd = 0; dd < 3; ++dd) J[s][dd] = mesh->xyz[3 * ids[s + 1] + dd] - mesh->xyz[3 * ids[0] + dd];
+          const double det = J[0][0] * (J[1][1] * J[2][2] - J[1][2] * J[2][1]) -
+                             J[0][1] * (J[1][0] * J[2][2] - J[1][2] * J[2][0]) +
+                             J[0][2] * (J[1][0] * J[2][1] - J[1][1] * J[2][0]);
+          if (det < 0) {
+            int32_t x = ids[2];
+            ids[2] = ids[3];
+            ids[3] = x;
+          }
+          memcpy(mesh->tets + 4 * t, ids, sizeof ids);
+          ++t;
+        }
+  return FEM_MESH_OK;
+}
+
+typedef struct dev_mesh {
+  double *xyz;
+  int32_t *tets;
+  uint8_t *bnd;
+} dev_mesh_t;
+
+static void dev_mesh_free(strata_exec_t *e, dev_mesh_t *d) {
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&d->xyz);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&d->tets);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&d->bnd);
+}
+
+static strata_status_t upload(strata_exec_t *e, void **dst, const void *src, size_t bytes) {
+  strata_status_t st = strata_mem_alloc(e, STRATA_MEM_DEVICE, bytes, dst);
+  if (st == STRATA_SUCCESS) st = strata_mem_copy(e, *dst, src, bytes);
+  return st;
+}
+
+/* Graph, element kernel, pack, unpack_combine(ADD), Dirichlet rows: the assembled matrix. */
+static strata_status_t assemble(strata_exec_t *e, const fem_mesh_t *m, const dev_mesh_t *d,
+                                strata_crs_matrix_t **Aout, double *sec, int64_t *invalid) {
+  strata_status_t st = STRATA_SUCCESS;
+  const int64_t n = m->num_nodes, nt = m->num_tets;
+  int32_t *rows = NULL, *cols = NULL, *import_rows = NULL;
+  strata_crs_matrix_t *A = NULL;
+  strata_crs_matrix_t E;
+  memset(&E, 0, sizeof E);
+  strata_packets_t *packets = NULL;
+  strata_unpack_report_t rep;
+  memset(&rep, 0, sizeof rep);
+  double t0;
+  if (n > INT32_MAX) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mesh has %lld nodes, above the 32-bit local index limit %d", (long long)n, INT32_MAX);
+
+  /* graph: COO of every node pair of every element -> sort -> unique (on the device) */
+  t0 = now();
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(16 * nt) * sizeof(int32_t), (void **)&rows));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(16 * nt) * sizeof(int32_t), (void **)&cols));
+  fem_graph_args_t ga = {d->tets, rows, cols};
+  CHECK(strata_parallel_for(e, NULL, strata_range(0, 16 * nt), &fem_graph_coo, &ga));
+  CHECK(strata_crs_create_from_coo(e, (int32_t)n, (int32_t)n, 16 * nt, rows, cols, NULL, &A));
+  CHECK(strata_exec_fence(e));
+  sec[FEM_PHASE_GRAPH] += now() - t0;
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&rows);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&cols);
+
+  /* element kernel: E [4m x n], row 4e+i = row i of the element matrix of tet e */
+  t0 = now();
+  E.exec = e;
+  E.num_rows = (int32_t)(4 * nt);
+  E.num_cols = (int32_t)n;
+  E.nnz = 16 * nt;
+  if (4 * nt > INT32_MAX) {
+    st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%lld element rows exceed the 32-bit local index limit %d", (long long)(4 * nt), INT32_MAX);
+    goto done;
+  }
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(4 * nt + 1) * sizeof(int64_t), (void **)&E.row_offsets));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(16 * nt) * sizeof(int32_t), (void **)&E.col_indices));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(16 * nt) * sizeof(double), (void **)&E.values));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(4 * nt) * sizeof(int32_t), (void **)&import_rows));
+  if (nt == 0) {
+    int64_t zero = 0;
+    CHECK(strata_mem_copy(e, E.row_offsets, &zero, sizeof zero));
+  }
+  fem_element_args_t ea = {d->xyz, d->tets, E.row_offsets, E.col_indices, E.values, import_rows, nt};
+  CHECK(strata_parallel_for(e, NULL, strata_range(0, nt), &fem_element_laplace, &ea));
+  CHECK(strata_exec_fence(e));
+  sec[FEM_PHASE_ELEMENT] += now() - t0;
+
+  /* pack the element rows, then unpack-and-combine them into A with ADD */
+  t0 = now();
+  CHECK(strata_sparse_pack(e, &E, E.num_rows, NULL, NULL, &packets));
+  CHECK(strata_exec_fence(e));
+  sec[FEM_PHASE_PACK] += now() - t0;
+  t0 = now();
+  st = strata_sparse_unpack_combine(e, A, import_rows, packets, NULL, n, STRATA_COMBINE_ADD, &rep);
+  *invalid = rep.invalid_entries + rep.invalid_rows + rep.malformed_packets;
+  if (st != STRATA_SUCCESS) goto done;
+  CHECK(strata_exec_fence(e));
+  sec[FEM_PHASE_UNPACK] += now() - t0;
+
+  fem_dirichlet_args_t da = {A->row_offsets, A->col_indices, A->values, d->bnd};
+  CHECK(strata_parallel_for(e, NULL, strata_range(0, n), &fem_dirichlet, &da));
+  CHECK(strata_exec_fence(e));
+  *Aout = A;
+  A = NULL;
+done:
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&rows);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&cols);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&import_rows);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&E.row_offsets);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&E.col_indices);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&E.values);
+  strata_packets_destroy(&packets);
+  strata_crs_destroy(&A);
+  return st;
+}
+
+static strata_status_t dot(strata_exec_t *e, int64_t n, const double *x, const double *w, double *r) {
+  fem_vec_args_t v = {0, 0, x, w, NULL};
+  return strata_parallel_reduce(e, NULL, strata_range(0, n), &fem_dot, &v, STRATA_REDUCE_SUM, r);
+}
+static strata_status_t axpby(strata_exec_t *e, int64_t n, double a, const double *x, double b, double *y) {
+  fem_vec_args_t v = {a, b, x, NULL, y};
+  return strata_parallel_for(e, NULL, strata_range(0, n), &fem_axpby, &v);
+}
+
+/* Jacobi-preconditioned CG for A u = b from u = 0. */
+static strata_status_t cg(strata_exec_t *e, const strata_crs_matrix_t *A, const double *b, double *u,
+                          double tol, int max_iter, int *iters, int *converged) {
+  strata_status_t st = STRATA_SUCCESS;
+  const int64_t n = A->num_rows;
+  double *r = NULL, *z = NULL, *p = NULL, *q = NULL, *dinv = NULL;
+  int32_t *missing = NULL;
+  size_t vb = (size_t)n * sizeof(double);
+  *iters = 0;
+  *converged = 0;
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&r));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&z));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&p));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&q));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&dinv));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, sizeof(int32_t), (void **)&missing));
+  CHECK(strata_mem_set_async(e, missing, 0, sizeof(int32_t)));
+  fem_diag_args_t dg = {A->row_offsets, A->col_indices, A->values, dinv, missing};
+  CHECK(strata_parallel_for(e, NULL, strata_range(0, n), &fem_diag_inv, &dg));
+  int32_t nmiss = 0;
+  CHECK(strata_mem_copy(e, &nmiss, missing, sizeof nmiss));
+  if (nmiss) {
+    st = strata_error_set(STRATA_ERR_INVALID_DATA, "Jacobi: %d row(s) have a zero or missing diagonal", nmiss);
+    goto done;
+  }
+  CHECK(axpby(e, n, 0.0, b, 0.0, u));     /* u = 0 */
+  CHECK(axpby(e, n, 1.0, b, 0.0, r));     /* r = b */
+  double bb = 0, rz = 0, rr = 0;
+  CHECK(dot(e, n, b, b, &bb));
+  if (bb == 0.0) {
+    *converged = 1;
+    goto done;
+  }
+  fem_vec_args_t mv = {0, 0, r, dinv, z};
+  CHECK(strata_parallel_for(e, NULL, strata_range(0, n), &fem_mul, &mv)); /* z = D^-1 r */
+  CHECK(axpby(e, n, 1.0, z, 0.0, p));
+  CHECK(dot(e, n, r, z, &rz));
+  for (int it = 1; it <= max_iter; ++it) {
+    CHECK(strata_crs_spmv(e, 1.0, A, p, 0.0, q));
+    double pq = 0;
+    CHECK(dot(e, n, p, q, &pq));
+    if (!(pq > 0)) {
+      st = strata_error_set(STRATA_ERR_NOT_CONVERGED, "CG breakdown at iteration %d: p.Ap = %g is not positive", it, pq);
+      goto done;
+    }
+    const double alpha = rz / pq;
+    CHECK(axpby(e, n, alpha, p, 1.0, u));
+    CHECK(axpby(e, n, -alpha, q, 1.0, r));
+    CHECK(dot(e, n, r, r, &rr));
+    *iters = it;
+    if (sqrt(rr / bb) <= tol) {
+      *converged = 1;
+      break;
+    }
+    CHECK(strata_parallel_for(e, NULL, strata_range(0, n), &fem_mul, &mv));
+    double rz_new = 0;
+    CHECK(dot(e, n, r, z, &rz_new));
+    CHECK(axpby(e, n, 1.0, z, rz_new / rz, p));
+    rz = rz_new;
+  }
+done:
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&r);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&z);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&p);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&q);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&dinv);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&missing);
+  return st;
+}
+
+/* max_ij |a_ij - s_ij| / max(|s_ij|, 1e-12 max|s|), matrices with the same pattern (host arrays) */
+static strata_status_t compare_matrices(strata_exec_t *host, const strata_crs_matrix_t *A,
+                                        const strata_crs_matrix_t *S, double *diff) {
+  strata_crs_matrix_t *Ah = NULL;
+  strata_status_t st = strata_crs_copy(host, A, &Ah);
+  if (st != STRATA_SUCCESS) return st;
+  if (Ah->nnz != S->nnz || Ah->num_rows != S->num_rows ||
+      memcmp(Ah->row_offsets, S->row_offsets, (size_t)(S->num_rows + 1) * sizeof(int64_t)) != 0 ||
+      (S->nnz && memcmp(Ah->col_indices, S->col_indices, (size_t)S->nnz * sizeof(int32_t)) != 0)) {
+    strata_crs_destroy(&Ah);
+    *diff = INFINITY;
+    return STRATA_SUCCESS; /* different patterns: reported as an infinite difference */
+  }
+  double smax = 0, d = 0;
+  for (int64_t k = 0; k < S->nnz; ++k) smax = fmax(smax, fabs(S->values[k]));
+  for (int64_t k = 0; k < S->nnz; ++k) {
+    double den = fmax(fabs(S->values[k]), 1e-12 * smax);
+    if (den > 0) d = fmax(d, fabs(Ah->values[k] - S->values[k]) / den);
+  }
+  strata_crs_destroy(&Ah);
+  *diff = d;
+  return STRATA_SUCCESS;
+}
+
+strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
+  strata_status_t st = STRATA_SUCCESS;
+  strata_exec_t *e = NULL, *ser = NULL;
+  fem_mesh_t mesh;
+  memset(&mesh, 0, sizeof mesh);
+  memset(res, 0, sizeof *res);
+  res->matrix_diff = -1;
+  dev_mesh_t d, ds;
+  memset(&d, 0, sizeof d);
+  memset(&ds, 0, sizeof ds);
+  strata_crs_matrix_t *A = NULL, *S = NULL;
+  double *u = NULL, *ue = NULL, *b = NULL, *res_vec = NULL;
+  char msg[512] = "";
+
+  CHECK(strata_exec_default(o->backend, &e));
+  snprintf(res->backend, sizeof res->backend, "%s", strata_backend_name(strata_exec_backend(e)));
+  strata_device_info_t info;
+  if (strata_backend_device_info(strata_exec_backend(e), 0, &info) == STRATA_SUCCESS)
+    snprintf(res->device, sizeof res->device, "%s", info.name);
+
+  /* mesh */
+  double t0 = now();
+  int mrc;
+  if (o->mesh_path)
+    mrc = fem_mesh_load(o->mesh_path, &mesh, msg, sizeof msg);
+  else if (o->box > 0)
+    mrc = fem_mesh_box(o->box, &mesh, msg, sizeof msg);
+  else
+    mrc = fem_mesh_generate(o->h > 0 ? o->h : (strata_exec_is_host(e) ? 0.04 : 0.0147), o->verbose, &mesh, msg, sizeof msg);
+  if (mrc != 0) {
+    st = strata_error_set(mrc == FEM_MESH_ERR_IO ? STRATA_ERR_IO : STRATA_ERR_INVALID_DATA, "mesh: %s", msg);
+    goto done;
+  }
+  if (o->save_mesh && fem_mesh_save(&mesh, o->save_mesh, msg, sizeof msg) != 0) {
+    st = strata_error_set(STRATA_ERR_IO, "save mesh: %s", msg);
+    goto done;
+  }
+  res->seconds[FEM_PHASE_MESH] = now() - t0;
+  res->num_nodes = mesh.num_nodes;
+  res->num_tets = mesh.num_tets;
+  for (int64_t i = 0; i < mesh.num_nodes; ++i) res->num_boundary += mesh.on_boundary[i];
+  const int64_t n = mesh.num_nodes;
+
+  CHECK(upload(e, (void **)&d.xyz, mesh.xyz, (size_t)n * 3 * sizeof(double)));
+  CHECK(upload(e, (void **)&d.tets, mesh.tets, (size_t)mesh.num_tets * 4 * sizeof(int32_t)));
+  CHECK(upload(e, (void **)&d.bnd, mesh.on_boundary, (size_t)n));
+
+  CHECK(assemble(e, &mesh, &d, &A, res->seconds, &res->unpack_invalid));
+  res->nnz = A->nnz;
+
+  /* b = A u_exact, then solve A u = b */
+  size_t vb = (size_t)n * sizeof(double);
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&u));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&ue));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&b));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&res_vec));
+  fem_node_args_t na = {d.xyz, ue};
+  CHECK(strata_parallel_for(e, NULL, strata_range(0, n), &fem_u_exact, &na));
+  CHECK(strata_crs_spmv(e, 1.0, A, ue, 0.0, b));
+  t0 = now();
+  CHECK(cg(e, A, b, u, o->tol, o->max_iter, &res->iterations, &res->converged));
+  CHECK(strata_exec_fence(e));
+  res->seconds[FEM_PHASE_SOLVE] = now() - t0;
+
+  /* true residual and error */
+  double bb = 0, rr = 0, ee = 0, uu = 0;
+  CHECK(axpby(e, n, 1.0, b, 0.0, res_vec));
+  CHECK(strata_crs_spmv(e, -1.0, A, u, 1.0, res_vec));
+  CHECK(dot(e, n, res_vec, res_vec, &rr));
+  CHECK(dot(e, n, b, b, &bb));
+  CHECK(axpby(e, n, 1.0, u, 0.0, res_vec));
+  CHECK(axpby(e, n, -1.0, ue, 1.0, res_vec));
+  CHECK(dot(e, n, res_vec, res_vec, &ee));
+  CHECK(dot(e, n, ue, ue, &uu));
+  res->residual = bb > 0 ? sqrt(rr / bb) : sqrt(rr);
+  res->error = uu > 0 ? sqrt(ee / uu) : sqrt(ee);
+
+  /* the same assembly on the serial backend, the reference */
+  if (o->compare && strata_exec_backend(e) != STRATA_BACKEND_SERIAL) {
+    CHECK(strata_exec_default(STRATA_BACKEND_SERIAL, &ser));
+    double dummy[FEM_NUM_PHASES] = {0};
+    int64_t inv = 0;
+    ds.xyz = mesh.xyz; /* host memory serves the serial backend directly */
+    ds.tets = mesh.tets;
+    ds.bnd = mesh.on_boundary;
+    CHECK(assemble(ser, &mesh, &ds, &S, dummy, &inv));
+    CHECK(compare_matrices(ser, A, S, &res->matrix_diff));
+  } else if (o->compare) {
+    res->matrix_diff = 0; /* serial is its own reference */
+  }
+done:
+  if (st != STRATA_SUCCESS && e) strata_exec_fence(e);
+  if (e) {
+    strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&u);
+    strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&ue);
+    strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&b);
+    strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&res_vec);
+    dev_mesh_free(e, &d);
+  }
+  strata_crs_destroy(&A);
+  strata_crs_destroy(&S);
+  fem_mesh_destroy(&mesh);
+  return st;
+}
+
+void fem_result_print(const fem_result_t *r, int json, FILE *out) {
+  if (json) {
+    fprintf(out,
+            "{\"job\": \"fem\", \"backend\": \"%s\", \"device\": \"%s\", \"nodes\": %lld, \"tets\": %lld, "
+            "\"dirichlet_nodes\": %lld, \"nnz\": %lld, \"iterations\": %d, \"converged\": %s, "
+            "\"relative_residual\": %.6e, \"relative_error\": %.6e, \"matrix_max_rel_diff_vs_serial\": %.6e, "
+            "\"unpack_invalid_entries\": %lld, \"time_s\": {",
+            r->backend, r->device, (long long)r->num_nodes, (long long)r->num_tets,
+            (long long)r->num_boundary, (long long)r->nnz, r->iterations, r->converged ? "true" : "false",
+            r->residual, r->error, r->matrix_diff, (long long)r->unpack_invalid);
+    for (int p = 0; p < FEM_NUM_PHASES; ++p)
+      fprintf(out, "%s\"%s\": %.6f", p ? ", " : "", fem_phase_names[p], r->seconds[p]);
+    fprintf(out, "}}\n");
+    return;
+  }
+  fprintf(out, "strata fem — P1 Laplace on the cube with a cylindrical hole\n");
+  fprintf(out, "  backend          %s (%s)\n", r->backend, r->device);
+  fprintf(out, "  mesh             %lld nodes, %lld tetrahedra, %lld Dirichlet nodes\n",
+          (long long)r->num_nodes, (long long)r->num_tets, (long long)r->num_boundary);
+  fprintf(out, "  matrix           %lld nonzeros, assembled by unpack_combine(ADD), %lld invalid entries\n",
+          (long long)r->nnz, (long long)r->unpack_invalid);
+  fprintf(out, "  CG (Jacobi)      %d iterations, %s\n", r->iterations, r->converged ? "converged" : "NOT converged");
+  fprintf(out, "  final residual   %.3e  (||b - A u|| / ||b||)\n", r->residual);
+  fprintf(out, "  error            %.3e  (||u - u_exact|| / ||u_exact||)\n", r->error);
+  if (r->matrix_diff >= 0)
+    fprintf(out, "  vs serial        %.3e  (largest relative difference of the assembled matrix)\n", r->matrix_diff);
+  fprintf(out, "  time [s]        ");
+  for (int p = 0; p < FEM_NUM_PHASES; ++p) fprintf(out, " %s %.3f", fem_phase_names[p], r->seconds[p]);
+  fprintf(out, "\n");
+}

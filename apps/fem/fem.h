@@ -1,0 +1,47 @@
+/* strata fem — the main job: assemble a P1 Laplace matrix with strata_sparse_unpack_combine and
+ * solve with Jacobi-preconditioned CG on SpMV (issue: walking skeleton). */
+#ifndef STRATA_FEM_H
+#define STRATA_FEM_H
+
+#include <stdio.h>
+
+#include "fem_mesh.h"
+#include "strata/sparse.h"
+
+typedef struct fem_options {
+  double h;              /* Gmsh element size (used when mesh_path is NULL) */
+  const char *mesh_path; /* load a "strata mesh v1" file instead of meshing */
+  const char *save_mesh; /* write the mesh used to this file */
+  int box;               /* > 0: structured box mesh of box^3 cubes x 6 tets (tests; no Gmsh) */
+  strata_backend_t backend;
+  double tol;            /* relative residual ||r|| / ||b|| */
+  int max_iter;
+  int compare;           /* assemble on serial too and report the largest relative difference */
+  int verbose;
+} fem_options_t;
+
+enum { FEM_PHASE_MESH, FEM_PHASE_GRAPH, FEM_PHASE_ELEMENT, FEM_PHASE_PACK, FEM_PHASE_UNPACK,
+       FEM_PHASE_SOLVE, FEM_NUM_PHASES };
+extern const char *const fem_phase_names[FEM_NUM_PHASES];
+
+typedef struct fem_result {
+  char backend[16];
+  char device[256];
+  int64_t num_nodes, num_tets, num_boundary, nnz;
+  int iterations;
+  int converged;
+  double residual;        /* final ||b - A u|| / ||b|| (recomputed, not the recurrence) */
+  double error;           /* ||u - u_exact||_2 / ||u_exact||_2 */
+  double matrix_diff;     /* max_ij |a_ij - s_ij| / max(|s_ij|, 1e-12 max|s|) against serial; -1 not compared */
+  int64_t unpack_invalid; /* invalid entries reported by unpack_combine (must be 0) */
+  double seconds[FEM_NUM_PHASES];
+} fem_result_t;
+
+fem_options_t fem_options_default(void);
+/** Runs the whole job. Returns STRATA_SUCCESS or an error (message in strata_error_message()). */
+strata_status_t fem_run(const fem_options_t *opts, fem_result_t *res);
+/** Structured mesh of the unit cube: n^3 cubes, 6 tets each (Kuhn split), outer faces Dirichlet. */
+int fem_mesh_box(int n, fem_mesh_t *mesh, char *msg, size_t msg_len);
+void fem_result_print(const fem_result_t *r, int json, FILE *out);
+
+#endif

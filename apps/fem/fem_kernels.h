@@ -1,0 +1,49 @@
+/* strata fem — argument structs of the FEM kernels (fem_kernels.kl.c), shared with host code.
+ * All pointers are exec memory. Shapes: xyz [n][3], tets [m][4] (int32 node ids). */
+#ifndef STRATA_FEM_KERNELS_H
+#define STRATA_FEM_KERNELS_H
+#include <stdint.h>
+
+typedef struct fem_graph_args {
+  const int32_t *tets;
+  int32_t *rows, *cols; /* [16 m]: entry 16e+4i+j = (tets[e][i], tets[e][j]) */
+} fem_graph_args_t;
+
+typedef struct fem_element_args {
+  const double *xyz;
+  const int32_t *tets;
+  int64_t *row_offsets; /* element-row matrix E [4m x n]: row 4e+i holds row i of Ke */
+  int32_t *cols;        /* [16 m] */
+  double *vals;         /* [16 m] */
+  int32_t *import_rows; /* [4 m]: target row of element row 4e+i = tets[e][i] */
+  int64_t num_tets;
+} fem_element_args_t;
+
+typedef struct fem_dirichlet_args {
+  const int64_t *row_offsets;
+  const int32_t *cols;
+  double *vals;
+  const uint8_t *on_boundary;
+} fem_dirichlet_args_t;
+
+typedef struct fem_node_args {
+  const double *xyz;
+  double *u;
+} fem_node_args_t;
+
+typedef struct fem_diag_args {
+  const int64_t *row_offsets;
+  const int32_t *cols;
+  const double *vals;
+  double *dinv;
+  int32_t *missing; /* [1]: rows whose diagonal is missing or zero (counted) */
+} fem_diag_args_t;
+
+typedef struct fem_vec_args {
+  double a, b;
+  const double *x;
+  const double *w; /* second input of fem_dot / fem_mul */
+  double *y;
+} fem_vec_args_t;
+
+#endif

@@ -1,0 +1,101 @@
+/* strata fem — the FEM application's kernels, written once in the kernel language and built
+ * for every backend through strata_add_kernels, exactly as a user's code would be. */
+#include <strata/kl.h>
+
+#include "fem_kernels.h"
+
+/* The matrix graph: every (node, node) pair of every tetrahedron, as COO entries. */
+STRATA_FOR_KERNEL(fem_graph_coo, fem_graph_args_t, a, k) {
+  const int64_t e = k >> 4;
+  const int i = (int)((k >> 2) & 3), j = (int)(k & 3);
+  a->rows[k] = a->tets[4 * e + i];
+  a->cols[k] = a->tets[4 * e + j];
+}
+
+/* P1 Laplace element stiffness: K_ij = vol * grad(l_i) . grad(l_j), with the barycentric
+ * gradients from the inverse of the edge matrix J = [x1-x0, x2-x0, x3-x0] (columns). */
+STRATA_FOR_KERNEL(fem_element_laplace, fem_element_args_t, a, e) {
+  const int32_t *t = a->tets + 4 * e;
+  double p[4][3];
+  for (int v = 0; v < 4; ++v)
+    for (int d = 0; d < 3; ++d) p[v][d] = a->xyz[3 * (int64_t)t[v] + d];
+  double J[3][3];
+  for (int d = 0; d < 3; ++d)
+    for (int c = 0; c < 3; ++c) J[d][c] = p[c + 1][d] - p[0][d];
+  const double c00 = J[1][1] * J[2][2] - J[1][2] * J[2][1];
+  const double c01 = J[1][2] * J[2][0] - J[1][0] * J[2][2];
+  const double c02 = J[1][0] * J[2][1] - J[1][1] * J[2][0];
+  const double det = J[0][0] * c00 + J[0][1] * c01 + J[0][2] * c02;
+  /* rows of J^{-1} are the gradients of l1, l2, l3: inv = adj(J) / det */
+  double g[4][3];
+  g[1][0] = c00 / det;
+  g[2][0] = c01 / det;
+  g[3][0] = c02 / det;
+  g[1][1] = (J[0][2] * J[2][1] - J[0][1] * J[2][2]) / det;
+  g[2][1] = (J[0][0] * J[2][2] - J[0][2] * J[2][0]) / det;
+  g[3][1] = (J[0][1] * J[2][0] - J[0][0] * J[2][1]) / det;
+  g[1][2] = (J[0][1] * J[1][2] - J[0][2] * J[1][1]) / det;
+  g[2][2] = (J[0][2] * J[1][0] - J[0][0] * J[1][2]) / det;
+  g[3][2] = (J[0][0] * J[1][1] - J[0][1] * J[1][0]) / det;
+  for (int d = 0; d < 3; ++d) g[0][d] = -(g[1][d] + g[2][d] + g[3][d]);
+  const double vol = det / 6.0;
+  for (int i = 0; i < 4; ++i) {
+    const int64_t r = 4 * e + i;
+    a->row_offsets[r] = 4 * r;
+    a->import_rows[r] = t[i];
+    for (int j = 0; j < 4; ++j) {
+      a->cols[4 * r + j] = t[j];
+      a->vals[4 * r + j] = vol * (g[i][0] * g[j][0] + g[i][1] * g[j][1] + g[i][2] * g[j][2]);
+    }
+  }
+  if (e == a->num_tets - 1) a->row_offsets[4 * a->num_tets] = 16 * a->num_tets;
+}
+
+/* Dirichlet rows become identity rows; columns of Dirichlet nodes are zeroed in the other rows
+ * (symmetric elimination keeps the matrix SPD). */
+STRATA_FOR_KERNEL(fem_dirichlet, fem_dirichlet_args_t, a, r) {
+  const int bound = a->on_boundary[r];
+  for (int64_t k = a->row_offsets[r]; k < a->row_offsets[r + 1]; ++k) {
+    const int32_t c = a->cols[k];
+    if (bound)
+      a->vals[k] = c == r ? 1.0 : 0.0;
+    else if (a->on_boundary[c])
+      a->vals[k] = 0.0;
+  }
+}
+
+/* The manufactured solution u(x, y, z) = sin(pi x) cos(pi y / 2) exp(z / 2) + x y z. */
+STRATA_FOR_KERNEL(fem_u_exact, fem_node_args_t, a, i) {
+  const double x = a->xyz[3 * i], y = a->xyz[3 * i + 1], z = a->xyz[3 * i + 2];
+  a->u[i] = sin(3.141592653589793 * x) * cos(1.5707963267948966 * y) * exp(0.5 * z) + x * y * z;
+}
+
+/* Jacobi preconditioner: the inverse diagonal (a missing or zero diagonal is counted). */
+STRATA_FOR_KERNEL(fem_diag_inv, fem_diag_args_t, a, r) {
+  double d = 0.0;
+  for (int64_t k = a->row_offsets[r]; k < a->row_offsets[r + 1]; ++k)
+    if (a->cols[k] == r) d = a->vals[k];
+  if (d == 0.0) {
+    strata_atomic_add_i32(a->missing, 1);
+    a->dinv[r] = 1.0;
+  } else {
+    a->dinv[r] = 1.0 / d;
+  }
+}
+
+/* y = a x + b y (b == 0: y not read) */
+STRATA_FOR_KERNEL(fem_axpby, fem_vec_args_t, v, i) {
+  v->y[i] = v->b == 0.0 ? v->a * v->x[i] : v->a * v->x[i] + v->b * v->y[i];
+}
+
+/* y = x .* w */
+STRATA_FOR_KERNEL(fem_mul, fem_vec_args_t, v, i) { v->y[i] = v->x[i] * v->w[i]; }
+
+/* sum x .* w */
+STRATA_REDUCE_KERNEL(fem_dot, fem_vec_args_t, v, i, f64, acc) { *acc += v->x[i] * v->w[i]; }
+
+/* max |x - w| and max |w| are taken with two MAX reductions */
+STRATA_REDUCE_KERNEL(fem_absdiff_max, fem_vec_args_t, v, i, f64, acc) {
+  const double d = fabs(v->x[i] - v->w[i]);
+  if (d > *acc) *acc = d;
+}

@@ -1,0 +1,158 @@
+/* strata — the command-line tool: `strata info`, `strata fem`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fem/fem.h"
+#include "strata/strata.h"
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: strata <command> [options]\n"
+          "  info [--json]                      version, backends, devices, host threads\n"
+          "  fem  [options]                     the main job: assemble with unpack_combine, solve with CG\n"
+          "       --backend NAME                serial|openmp|cuda|hip|default (default: the build's)\n"
+          "       --h H                         Gmsh element size (default 0.04 on host backends, 0.0147 on GPUs)\n"
+          "       --mesh FILE                   load a mesh saved with --save-mesh (no Gmsh needed)\n"
+          "       --save-mesh FILE              write the mesh used (strata mesh v1, apps/fem/fem_mesh.h)\n"
+          "       --box N                       structured N^3-cube mesh instead of Gmsh (tests)\n"
+          "       --tol T --max-iter N          CG relative residual and iteration limit (1e-10, 5000)\n"
+          "       --no-compare                  skip the assembly on the serial backend\n"
+          "       --json                        one JSON object instead of text\n");
+}
+
+static int fail(const char *what, strata_status_t st) {
+  fprintf(stderr, "strata %s: %s: %s\n", what, strata_status_name(st), strata_error_message());
+  strata_finalize();
+  return 1;
+}
+
+static int cmd_info(int argc, char **argv) {
+  int json = 0;
+  for (int i = 0; i < argc; ++i) {
+    if (strcmp(argv[i], "--json") == 0)
+      json = 1;
+    else {
+      fprintf(stderr, "strata info: unknown option '%s'\n", argv[i]);
+      return 2;
+    }
+  }
+  if (json)
+    printf("{\"version\": \"%s\", \"default_backend\": \"%s\", \"backends\": [", STRATA_VERSION,
+           strata_backend_name(strata_backend_default()));
+  else
+    printf("strata %s\ndefault backend: %s\n", STRATA_VERSION, strata_backend_name(strata_backend_default()));
+  for (int b = 0; b < STRATA_NUM_BACKENDS; ++b) {
+    const char *name = strata_backend_name((strata_backend_t)b);
+    int compiled = strata_backend_compiled((strata_backend_t)b), count = 0;
+    const char *status = "not compiled";
+    if (compiled) {
+      strata_status_t st = strata_backend_device_count((strata_backend_t)b, &count);
+      status = st != STRATA_SUCCESS ? strata_error_message() : count ? "available" : "compiled, no device found";
+    }
+    if (json)
+      printf("%s{\"name\": \"%s\", \"compiled\": %s, \"status\": \"%s\", \"devices\": [", b ? ", " : "", name,
+             compiled ? "true" : "false", status);
+    else
+      printf("backend %-7s %s\n", name, status);
+    for (int dv = 0; dv < count; ++dv) {
+      strata_device_info_t in;
+      if (strata_backend_device_info((strata_backend_t)b, dv, &in) != STRATA_SUCCESS) continue;
+      if (json)
+        printf("%s{\"id\": %d, \"name\": \"%s\", \"multiprocessors\": %d, \"memory_bytes\": %zu, "
+               "\"warp_size\": %d, \"max_threads_per_team\": %d, \"max_scratch_bytes\": %zu, \"compute_capability\": \"%d.%d\"}",
+               dv ? ", " : "", in.name, in.multiprocessors, in.memory_bytes, in.warp_size,
+               in.max_threads_per_team, in.max_scratch_bytes, in.compute_major, in.compute_minor);
+      else
+        printf("  device %d: %s, %d %s, %.1f GiB, warp %d, %d threads/team, scratch %zu B/team\n", dv, in.name,
+               in.multiprocessors, strcmp(name, "serial") && strcmp(name, "openmp") ? "multiprocessors" : "host threads",
+               (double)in.memory_bytes / (1024.0 * 1024.0 * 1024.0), in.warp_size, in.max_threads_per_team,
+               in.max_scratch_bytes);
+    }
+    if (json) printf("]}");
+  }
+  strata_exec_t *h = NULL;
+  int threads = 1;
+  if (strata_exec_default(strata_backend_compiled(STRATA_BACKEND_OPENMP) ? STRATA_BACKEND_OPENMP : STRATA_BACKEND_SERIAL, &h) == STRATA_SUCCESS)
+    threads = strata_exec_concurrency(h);
+  if (json)
+    printf("], \"host_threads\": %d}\n", threads);
+  else
+    printf("host threads: %d\n", threads);
+  strata_finalize();
+  return 0;
+}
+
+static int need(int i, int argc, char **argv) {
+  if (i + 1 >= argc) {
+    fprintf(stderr, "strata fem: option %s needs a value\n", argv[i]);
+    exit(2);
+  }
+  return i + 1;
+}
+
+static double number(const char *opt, const char *s) {
+  char *end = NULL;
+  double v = strtod(s, &end);
+  if (!end || *end || end == s) {
+    fprintf(stderr, "strata fem: %s '%s' is not a number\n", opt, s);
+    exit(2);
+  }
+  return v;
+}
+
+static int cmd_fem(int argc, char **argv) {
+  fem_options_t o = fem_options_default();
+  int json = 0;
+  for (int i = 0; i < argc; ++i) {
+    const char *a = argv[i];
+    if (strcmp(a, "--json") == 0) json = 1;
+    else if (strcmp(a, "--no-compare") == 0) o.compare = 0;
+    else if (strcmp(a, "--verbose") == 0) o.verbose = 1;
+    else if (strcmp(a, "--h") == 0) { i = need(i, argc, argv); o.h = number(a, argv[i]);
+      if (!(o.h > 0)) { fprintf(stderr, "strata fem: --h %s must be positive\n", argv[i]); return 2; } }
+    else if (strcmp(a, "--mesh") == 0) { i = need(i, argc, argv); o.mesh_path = argv[i]; }
+    else if (strcmp(a, "--save-mesh") == 0) { i = need(i, argc, argv); o.save_mesh = argv[i]; }
+    else if (strcmp(a, "--box") == 0) { i = need(i, argc, argv); o.box = (int)number(a, argv[i]);
+      if (o.box < 1 || o.box > 400) { fprintf(stderr, "strata fem: --box %s outside 1..400\n", argv[i]); return 2; } }
+    else if (strcmp(a, "--tol") == 0) { i = need(i, argc, argv); o.tol = number(a, argv[i]);
+      if (!(o.tol > 0 && o.tol < 1)) { fprintf(stderr, "strata fem: --tol %s outside (0, 1)\n", argv[i]); return 2; } }
+    else if (strcmp(a, "--max-iter") == 0) { i = need(i, argc, argv); o.max_iter = (int)number(a, argv[i]);
+      if (o.max_iter < 1) { fprintf(stderr, "strata fem: --max-iter %s must be at least 1\n", argv[i]); return 2; } }
+    else if (strcmp(a, "--backend") == 0) {
+      i = need(i, argc, argv);
+      strata_status_t st = strata_backend_from_name(argv[i], &o.backend);
+      if (st != STRATA_SUCCESS) return fail("fem", st);
+    } else {
+      fprintf(stderr, "strata fem: unknown option '%s'\n", a);
+      usage(stderr);
+      return 2;
+    }
+  }
+  fem_result_t r;
+  strata_status_t st = fem_run(&o, &r);
+  if (st != STRATA_SUCCESS) return fail("fem", st);
+  fem_result_print(&r, json, stdout);
+  strata_finalize();
+  if (!r.converged) {
+    fprintf(stderr, "strata fem: CG did not converge in %d iterations (residual %.3e > %.1e)\n", r.iterations,
+            r.residual, o.tol);
+    return 3;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  strata_status_t st = strata_init(NULL);
+  if (st != STRATA_SUCCESS) return fail("init", st);
+  if (strcmp(argv[1], "info") == 0) return cmd_info(argc - 2, argv + 2);
+  if (strcmp(argv[1], "fem") == 0) return cmd_fem(argc - 2, argv + 2);
+  fprintf(stderr, "strata: unknown command '%s'\n", argv[1]);
+  usage(stderr);
+  strata_finalize();
+  return 2;
+}

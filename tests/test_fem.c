@@ -1,0 +1,88 @@
+/* strata fem end to end on the backend under test: assembly through pack + unpack_combine(ADD)
+ * must equal the serial backend's, and Jacobi-CG must reach the manufactured solution. */
+#include <unistd.h>
+
+#include "fem.h"
+#include "test_common.h"
+
+static fem_options_t opts(void) {
+  fem_options_t o = fem_options_default();
+  o.backend = strata_exec_backend(T_exec);
+  o.tol = 1e-10;
+  return o;
+}
+
+static void check_result(const fem_result_t *r) {
+  print_message("  %lld nodes, %lld tets, nnz %lld, %d iterations, residual %.2e, error %.2e, diff %.2e\n",
+                (long long)r->num_nodes, (long long)r->num_tets, (long long)r->nnz, r->iterations,
+                r->residual, r->error, r->matrix_diff);
+  assert_true(r->converged);
+  assert_true(r->residual <= 1e-9);
+  /* b = A u_exact: the discrete solution is u_exact itself, so the error measures the solve */
+  assert_true(r->error < 1e-7);
+  assert_int_equal(r->unpack_invalid, 0);
+  assert_true(r->matrix_diff >= 0 && r->matrix_diff < 1e-12);
+  assert_true(r->num_boundary > 0 && r->num_boundary < r->num_nodes);
+}
+
+static void test_fem_box(void **state) {
+  (void)state;
+  for (int n = 1; n <= 9; n += 4) {
+    fem_options_t o = opts();
+    o.box = n;
+    fem_result_t r;
+    T_OK(fem_run(&o, &r));
+    assert_int_equal(r.num_tets, 6 * n * n * n);
+    assert_int_equal(r.num_nodes, (n + 1) * (n + 1) * (n + 1));
+    /* P1 graph of the Kuhn mesh: interior nodes have 15 neighbours including themselves */
+    assert_true(r.nnz <= 15 * r.num_nodes);
+    if (n == 1) {
+      /* every node is a Dirichlet node: A = I, b = u_exact, one CG step */
+      assert_int_equal(r.num_boundary, r.num_nodes);
+      assert_true(r.converged);
+      assert_true(r.error < 1e-14);
+      continue;
+    }
+    check_result(&r);
+  }
+}
+
+static void test_fem_saved_mesh(void **state) {
+  (void)state;
+  char path[] = "/tmp/strata_test_mesh_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  fem_options_t o = opts();
+  o.box = 7;
+  o.save_mesh = path;
+  fem_result_t r1, r2;
+  T_OK(fem_run(&o, &r1));
+  fem_options_t o2 = opts();
+  o2.mesh_path = path;
+  T_OK(fem_run(&o2, &r2));
+  unlink(path);
+  check_result(&r2);
+  assert_int_equal(r1.num_nodes, r2.num_nodes);
+  assert_int_equal(r1.nnz, r2.nnz);
+  assert_int_equal(r1.iterations, r2.iterations);
+  assert_true(t_reldiff(r1.error, r2.error) < 1e-12);
+}
+
+static void test_fem_bad_mesh(void **state) {
+  (void)state;
+  fem_options_t o = opts();
+  o.mesh_path = "/nonexistent/strata.msh";
+  fem_result_t r;
+  T_ERR(fem_run(&o, &r), STRATA_ERR_IO);
+  assert_non_null(strstr(strata_error_message(), "/nonexistent/strata.msh"));
+}
+
+int main(int argc, char **argv) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_fem_box),
+      cmocka_unit_test(test_fem_saved_mesh),
+      cmocka_unit_test(test_fem_bad_mesh),
+  };
+  return T_RUN("fem", tests);
+}
