@@ -139,6 +139,13 @@ strata_status_t strata_team_policy_resolve(strata_exec_t *exec, const strata_tea
                              "team_size %d x vector_length %d = %lld exceeds the limit %d threads per team of backend '%s'",
                              r.team_size, r.vector_length, (long long)r.team_size * r.vector_length,
                              max_threads, b);
+  /* checked before rounding to 16 bytes and before multiplying by the team size: a size near
+   * SIZE_MAX would otherwise wrap around to a small value and pass */
+  if (p->scratch_team > d->max_scratch_bytes || p->scratch_thread > d->max_scratch_bytes ||
+      (r.team_size > 0 && p->scratch_thread > (d->max_scratch_bytes - p->scratch_team) / (size_t)r.team_size))
+    return strata_impl_error(STRATA_ERR_INVALID_POLICY,
+                             "scratch per team (team %zu + %d threads x %zu bytes) exceeds the limit %zu of backend '%s'",
+                             p->scratch_team, r.team_size, p->scratch_thread, d->max_scratch_bytes, b);
   size_t a16 = 15;
   r.scratch_team = (r.scratch_team + a16) & ~a16;
   r.scratch_thread = (r.scratch_thread + a16) & ~a16;

@@ -1,0 +1,961 @@
+/* strata tests — the core patterns on the backend under test, checked against the serial backend
+ * and host references: range for / reduce / scan, team policy (nested ranges, vector sums,
+ * scratch, limits and E7), atomics under contention, the device-wide sort and scan, memory and
+ * execution spaces, error reporting. */
+#include "test_common.h"
+
+#include "core_kernels.h"
+
+STRATA_KERNEL_DECLARE(core_axpy);
+STRATA_KERNEL_DECLARE(core_reduce_f64);
+STRATA_KERNEL_DECLARE(core_reduce_i64);
+STRATA_KERNEL_DECLARE(core_scan_excl);
+STRATA_KERNEL_DECLARE(core_scan_incl);
+STRATA_KERNEL_DECLARE(core_rowsum);
+STRATA_KERNEL_DECLARE(core_team_vector);
+STRATA_KERNEL_DECLARE(core_scratch);
+STRATA_KERNEL_DECLARE(core_atomic);
+
+static uint64_t rng;
+
+static int setup(void **state) {
+  (void)state;
+  rng = T_seed;
+  strata_error_clear();
+  return 0;
+}
+
+static void *xmalloc(size_t bytes) {
+  void *p = malloc(bytes ? bytes : 1);
+  assert_non_null(p);
+  return p;
+}
+
+static int exec_is_gpu(void) { return !strata_exec_is_host(T_exec); }
+
+static strata_device_info_t exec_info(void) {
+  strata_device_info_t d;
+  T_OK(strata_backend_device_info(strata_exec_backend(T_exec), 0, &d));
+  return d;
+}
+
+/* Expects st == want and the message to contain every (non-NULL) needle. */
+static void expect_msg(strata_status_t st, strata_status_t want, const char *n1, const char *n2) {
+  if (st != want)
+    fail_msg("returned %s, expected %s (message: %s)", strata_status_name(st),
+             strata_status_name(want), strata_error_message());
+  if (n1 && !strstr(strata_error_message(), n1))
+    fail_msg("message '%s' does not name '%s'", strata_error_message(), n1);
+  if (n2 && !strstr(strata_error_message(), n2))
+    fail_msg("message '%s' does not name '%s'", strata_error_message(), n2);
+}
+
+/* ============================================================ range parallel_for */
+
+static void check_axpy(int64_t n, int64_t b, int64_t e) {
+  double *x = (double *)xmalloc((size_t)n * sizeof(double));
+  double *y = (double *)xmalloc((size_t)n * sizeof(double));
+  double *out = (double *)xmalloc((size_t)n * sizeof(double));
+  for (int64_t i = 0; i < n; ++i) {
+    x[i] = 2 * t_uniform(&rng) - 1;
+    y[i] = 2 * t_uniform(&rng) - 1;
+  }
+  double *dx = (double *)t_to_dev(x, (size_t)n * sizeof(double));
+  double *dy = (double *)t_to_dev(y, (size_t)n * sizeof(double));
+  core_axpy_args_t a;
+  a.alpha = 1.5;
+  a.x = dx;
+  a.y = dy;
+  T_OK(strata_parallel_for(T_exec, "axpy", strata_range(b, e), &core_axpy, &a));
+  T_OK(strata_exec_fence(T_exec));
+  t_to_host(out, dy, (size_t)n * sizeof(double));
+  /* serial oracle on host memory */
+  a.x = x;
+  a.y = y;
+  T_OK(strata_parallel_for(T_serial, NULL, strata_range(b, e), &core_axpy, &a));
+  for (int64_t i = 0; i < n; ++i)
+    if (memcmp(&out[i], &y[i], sizeof(double)) != 0)
+      fail_msg("axpy n=%lld [%lld,%lld): y[%lld] = %.17g, serial %.17g (seed %llu)", (long long)n,
+               (long long)b, (long long)e, (long long)i, out[i], y[i], (unsigned long long)T_seed);
+  t_dev_free(dx);
+  t_dev_free(dy);
+  free(x);
+  free(y);
+  free(out);
+}
+
+static void test_for_range(void **state) {
+  (void)state;
+  const int64_t sizes[] = {0, 1, 7, 1000, (1 << 20) + 3};
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+    int64_t n = sizes[s];
+    check_axpy(n, 0, n);
+    if (n > 2) check_axpy(n, 1, n - 1); /* begin != 0; outside the range y stays untouched */
+    if (n > 0) check_axpy(n, n / 2, n / 2); /* empty range in the middle */
+  }
+}
+
+static void test_for_invalid_range(void **state) {
+  (void)state;
+  core_axpy_args_t a;
+  a.alpha = 1;
+  a.x = NULL;
+  a.y = NULL;
+  expect_msg(strata_parallel_for(T_exec, "axpy", strata_range(5, 4), &core_axpy, &a),
+             STRATA_ERR_INVALID_ARGUMENT, "4", "5");
+  T_OK(strata_parallel_for(T_exec, "axpy", strata_range(-3, -3), &core_axpy, &a));
+  core_reduce_f64_args_t r;
+  r.op = STRATA_REDUCE_SUM;
+  r.x = NULL;
+  double res = 0;
+  T_ERR(strata_parallel_reduce(T_exec, NULL, strata_range(1, 0), &core_reduce_f64, &r,
+                               STRATA_REDUCE_SUM, &res),
+        STRATA_ERR_INVALID_ARGUMENT);
+  T_ERR(strata_parallel_reduce(T_exec, NULL, strata_range(0, 0), &core_reduce_f64, &r,
+                               (strata_reduce_op_t)7, &res),
+        STRATA_ERR_INVALID_ARGUMENT);
+  core_scan_args_t sa;
+  sa.in = NULL;
+  sa.out = NULL;
+  int64_t tot = 0;
+  T_ERR(strata_parallel_scan(T_exec, NULL, strata_range(10, 2), &core_scan_excl, &sa, &tot),
+        STRATA_ERR_INVALID_ARGUMENT);
+}
+
+/* ============================================================ parallel_reduce */
+
+static const char *op_name(strata_reduce_op_t op) {
+  return op == STRATA_REDUCE_SUM ? "SUM" : op == STRATA_REDUCE_MIN ? "MIN" : "MAX";
+}
+
+static void test_reduce(void **state) {
+  (void)state;
+  const int64_t sizes[] = {0, 1, 7, 1000, (1 << 20) + 3};
+  const strata_reduce_op_t ops[] = {STRATA_REDUCE_SUM, STRATA_REDUCE_MAX, STRATA_REDUCE_MIN};
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+    const int64_t n = sizes[s];
+    double *xf = (double *)xmalloc((size_t)n * sizeof(double));
+    int64_t *xi = (int64_t *)xmalloc((size_t)n * sizeof(int64_t));
+    for (int64_t i = 0; i < n; ++i) {
+      xf[i] = t_uniform(&rng); /* positive: the sum is well conditioned */
+      xi[i] = (int64_t)(t_rand(&rng) >> 24) - ((int64_t)1 << 39); /* |x| < 2^40: no overflow */
+    }
+    double *dxf = (double *)t_to_dev(xf, (size_t)n * sizeof(double));
+    int64_t *dxi = (int64_t *)t_to_dev(xi, (size_t)n * sizeof(int64_t));
+    for (size_t o = 0; o < 3; ++o) {
+      const strata_reduce_op_t op = ops[o];
+      /* host references */
+      long double hs = 0;
+      double hmax = -INFINITY, hmin = INFINITY;
+      int64_t is = 0, imax = INT64_MIN, imin = INT64_MAX;
+      for (int64_t i = 0; i < n; ++i) {
+        hs += xf[i];
+        if (xf[i] > hmax) hmax = xf[i];
+        if (xf[i] < hmin) hmin = xf[i];
+        is += xi[i];
+        if (xi[i] > imax) imax = xi[i];
+        if (xi[i] < imin) imin = xi[i];
+      }
+      core_reduce_f64_args_t af;
+      af.op = (int)op;
+      af.x = dxf;
+      core_reduce_i64_args_t ai;
+      ai.op = (int)op;
+      ai.x = dxi;
+      double rf, sf;
+      int64_t ri, si;
+      memset(&rf, 0xFF, sizeof rf); /* poisoned results */
+      memset(&ri, 0xFF, sizeof ri);
+      T_OK(strata_parallel_reduce(T_exec, "reduce_f64", strata_range(0, n), &core_reduce_f64, &af,
+                                  op, &rf));
+      T_OK(strata_parallel_reduce(T_exec, "reduce_i64", strata_range(0, n), &core_reduce_i64, &ai,
+                                  op, &ri));
+      af.x = xf;
+      ai.x = xi;
+      T_OK(strata_parallel_reduce(T_serial, NULL, strata_range(0, n), &core_reduce_f64, &af, op, &sf));
+      T_OK(strata_parallel_reduce(T_serial, NULL, strata_range(0, n), &core_reduce_i64, &ai, op, &si));
+      if (ri != si)
+        fail_msg("%s i64 n=%lld: %lld, serial %lld (seed %llu)", op_name(op), (long long)n,
+                 (long long)ri, (long long)si, (unsigned long long)T_seed);
+      const int64_t iref = op == STRATA_REDUCE_SUM ? is : op == STRATA_REDUCE_MAX ? imax : imin;
+      assert_int_equal(ri, iref);
+      if (op == STRATA_REDUCE_SUM) {
+        if (t_reldiff(rf, sf) > 1e-12 || t_reldiff(rf, (double)hs) > 1e-12)
+          fail_msg("SUM f64 n=%lld: %.17g, serial %.17g, host %.17Lg (seed %llu)", (long long)n, rf,
+                   sf, hs, (unsigned long long)T_seed);
+        if (n == 0 && !(rf == 0.0 && !signbit(rf))) fail_msg("empty SUM f64 gives %g, not +0", rf);
+      } else {
+        const double ref = op == STRATA_REDUCE_MAX ? hmax : hmin;
+        if (memcmp(&rf, &ref, sizeof rf) != 0 || memcmp(&sf, &ref, sizeof sf) != 0)
+          fail_msg("%s f64 n=%lld: %.17g, serial %.17g, host %.17g (seed %llu)", op_name(op),
+                   (long long)n, rf, sf, ref, (unsigned long long)T_seed);
+      }
+    }
+    /* begin != 0: the subrange [n/3, n) */
+    if (n > 3) {
+      core_reduce_i64_args_t ai;
+      ai.op = STRATA_REDUCE_SUM;
+      ai.x = dxi;
+      int64_t ri = -1, ref = 0;
+      for (int64_t i = n / 3; i < n; ++i) ref += xi[i];
+      T_OK(strata_parallel_reduce(T_exec, NULL, strata_range(n / 3, n), &core_reduce_i64, &ai,
+                                  STRATA_REDUCE_SUM, &ri));
+      assert_int_equal(ri, ref);
+    }
+    t_dev_free(dxf);
+    t_dev_free(dxi);
+    free(xf);
+    free(xi);
+  }
+}
+
+static void test_reduce_empty_identity(void **state) {
+  (void)state;
+  core_reduce_f64_args_t af;
+  af.x = NULL;
+  core_reduce_i64_args_t ai;
+  ai.x = NULL;
+  double rf;
+  int64_t ri;
+  const int64_t begins[] = {0, 17};
+  for (int k = 0; k < 2; ++k) {
+    strata_range_t r = strata_range(begins[k], begins[k]);
+    af.op = ai.op = STRATA_REDUCE_SUM;
+    rf = NAN;
+    ri = 99;
+    T_OK(strata_parallel_reduce(T_exec, NULL, r, &core_reduce_f64, &af, STRATA_REDUCE_SUM, &rf));
+    T_OK(strata_parallel_reduce(T_exec, NULL, r, &core_reduce_i64, &ai, STRATA_REDUCE_SUM, &ri));
+    assert_true(rf == 0.0);
+    assert_int_equal(ri, 0);
+    af.op = ai.op = STRATA_REDUCE_MAX;
+    rf = NAN;
+    ri = 99;
+    T_OK(strata_parallel_reduce(T_exec, NULL, r, &core_reduce_f64, &af, STRATA_REDUCE_MAX, &rf));
+    T_OK(strata_parallel_reduce(T_exec, NULL, r, &core_reduce_i64, &ai, STRATA_REDUCE_MAX, &ri));
+    assert_true(isinf(rf) && rf < 0);
+    assert_true(ri == INT64_MIN);
+    af.op = ai.op = STRATA_REDUCE_MIN;
+    rf = NAN;
+    ri = 99;
+    T_OK(strata_parallel_reduce(T_exec, NULL, r, &core_reduce_f64, &af, STRATA_REDUCE_MIN, &rf));
+    T_OK(strata_parallel_reduce(T_exec, NULL, r, &core_reduce_i64, &ai, STRATA_REDUCE_MIN, &ri));
+    assert_true(isinf(rf) && rf > 0);
+    assert_true(ri == INT64_MAX);
+  }
+}
+
+/* ============================================================ parallel_scan */
+
+static const int64_t scan_sizes[] = {0, 1, 255, 256, 257, 1000001};
+
+static void fill_scan_input(int64_t *in, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) in[i] = (int64_t)(t_rand(&rng) % 2001) - 1000;
+}
+
+static void check_i64(const char *what, int64_t n, const int64_t *got, const int64_t *want) {
+  for (int64_t i = 0; i < n; ++i)
+    if (got[i] != want[i])
+      fail_msg("%s n=%lld: [%lld] = %lld, expected %lld (seed %llu)", what, (long long)n,
+               (long long)i, (long long)got[i], (long long)want[i], (unsigned long long)T_seed);
+}
+
+static void test_scan_exclusive_i64(void **state) {
+  (void)state;
+  for (size_t s = 0; s < sizeof scan_sizes / sizeof scan_sizes[0]; ++s) {
+    const int64_t n = scan_sizes[s];
+    int64_t *in = (int64_t *)xmalloc((size_t)n * sizeof(int64_t));
+    int64_t *ref = (int64_t *)xmalloc((size_t)n * sizeof(int64_t));
+    int64_t *got = (int64_t *)xmalloc((size_t)n * sizeof(int64_t));
+    fill_scan_input(in, n);
+    int64_t acc = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      ref[i] = acc;
+      acc += in[i];
+    }
+    int64_t *din = (int64_t *)t_to_dev(in, (size_t)n * sizeof(int64_t));
+    int64_t *dout = (int64_t *)t_dev_alloc((size_t)n * sizeof(int64_t));
+    int64_t total = -12345;
+    T_OK(strata_scan_exclusive_i64(T_exec, n, din, dout, &total));
+    assert_int_equal(total, acc);
+    t_to_host(got, dout, (size_t)n * sizeof(int64_t));
+    check_i64("strata_scan_exclusive_i64", n, got, ref);
+    /* in place, without total (asynchronous) */
+    T_OK(strata_scan_exclusive_i64(T_exec, n, din, din, NULL));
+    T_OK(strata_exec_fence(T_exec));
+    t_to_host(got, din, (size_t)n * sizeof(int64_t));
+    check_i64("strata_scan_exclusive_i64 in place", n, got, ref);
+    t_dev_free(din);
+    t_dev_free(dout);
+    free(in);
+    free(ref);
+    free(got);
+  }
+  T_ERR(strata_scan_exclusive_i64(T_exec, -1, NULL, NULL, NULL), STRATA_ERR_INVALID_ARGUMENT);
+}
+
+static void test_scan_user_kernels(void **state) {
+  (void)state;
+  for (size_t s = 0; s < sizeof scan_sizes / sizeof scan_sizes[0]; ++s) {
+    const int64_t n = scan_sizes[s];
+    int64_t *in = (int64_t *)xmalloc((size_t)n * sizeof(int64_t));
+    int64_t *ex = (int64_t *)xmalloc((size_t)n * sizeof(int64_t));
+    int64_t *inc = (int64_t *)xmalloc((size_t)n * sizeof(int64_t));
+    int64_t *got = (int64_t *)xmalloc((size_t)n * sizeof(int64_t));
+    int64_t *ser = (int64_t *)xmalloc((size_t)n * sizeof(int64_t));
+    fill_scan_input(in, n);
+    int64_t acc = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      ex[i] = acc;
+      acc += in[i];
+      inc[i] = acc;
+    }
+    int64_t *din = (int64_t *)t_to_dev(in, (size_t)n * sizeof(int64_t));
+    const strata_kernel_t *kernels[2] = {&core_scan_excl, &core_scan_incl};
+    const int64_t *refs[2] = {ex, inc};
+    for (int k = 0; k < 2; ++k) {
+      int64_t *dout = (int64_t *)t_dev_alloc((size_t)n * sizeof(int64_t));
+      core_scan_args_t a;
+      a.in = din;
+      a.out = dout;
+      int64_t total = -777, stotal = -778;
+      T_OK(strata_parallel_scan(T_exec, NULL, strata_range(0, n), kernels[k], &a, &total));
+      assert_int_equal(total, acc);
+      t_to_host(got, dout, (size_t)n * sizeof(int64_t));
+      check_i64(kernels[k]->name, n, got, refs[k]);
+      a.in = in;
+      a.out = ser;
+      T_OK(strata_parallel_scan(T_serial, NULL, strata_range(0, n), kernels[k], &a, &stotal));
+      assert_int_equal(stotal, total);
+      check_i64("serial oracle", n, ser, refs[k]);
+      /* begin != 0: [n/2, n), the prefix restarts at begin; outside stays poisoned */
+      if (n > 1) {
+        T_OK(strata_mem_set_async(T_exec, dout, 0xFF, (size_t)n * sizeof(int64_t)));
+        a.in = din;
+        a.out = dout;
+        const int64_t b = n / 2;
+        T_OK(strata_parallel_scan(T_exec, NULL, strata_range(b, n), kernels[k], &a, NULL));
+        T_OK(strata_exec_fence(T_exec));
+        t_to_host(got, dout, (size_t)n * sizeof(int64_t));
+        int64_t p = 0;
+        for (int64_t i = 0; i < n; ++i) {
+          int64_t want = -1;
+          if (i >= b) {
+            want = k == 0 ? p : p + in[i];
+            p += in[i];
+          }
+          if (got[i] != want)
+            fail_msg("%s on [%lld,%lld): [%lld] = %lld, expected %lld", kernels[k]->name,
+                     (long long)b, (long long)n, (long long)i, (long long)got[i], (long long)want);
+        }
+      }
+      t_dev_free(dout);
+    }
+    t_dev_free(din);
+    free(in);
+    free(ex);
+    free(inc);
+    free(got);
+    free(ser);
+  }
+}
+
+/* ============================================================ team policy */
+
+/* Runs core_rowsum on an m x k matrix with a policy; compares with an exact host reference
+ * (small integer values: every double sum is exact, so any order gives the same bits). */
+static void check_rowsum(int64_t m, int64_t k, int64_t rpt, int team_size, int vector_length) {
+  double *A = (double *)xmalloc((size_t)(m * k) * sizeof(double));
+  double *x = (double *)xmalloc((size_t)k * sizeof(double));
+  double *y = (double *)xmalloc((size_t)m * sizeof(double));
+  int64_t *yi = (int64_t *)xmalloc((size_t)m * sizeof(int64_t));
+  for (int64_t i = 0; i < m * k; ++i) A[i] = (double)((int64_t)(t_rand(&rng) % 17) - 8);
+  for (int64_t j = 0; j < k; ++j) x[j] = (double)((int64_t)(t_rand(&rng) % 9) - 4);
+  core_rowsum_args_t a;
+  a.m = m;
+  a.k = k;
+  a.rows_per_team = rpt;
+  a.A = (const double *)t_to_dev(A, (size_t)(m * k) * sizeof(double));
+  a.x = (const double *)t_to_dev(x, (size_t)k * sizeof(double));
+  a.y = (double *)t_dev_alloc((size_t)m * sizeof(double));
+  a.yi = (int64_t *)t_dev_alloc((size_t)m * sizeof(int64_t));
+  strata_team_policy_t p = strata_team_policy((m + rpt - 1) / rpt, team_size, vector_length);
+  T_OK(strata_parallel_for_team(T_exec, "rowsum", &p, &core_rowsum, &a));
+  T_OK(strata_exec_fence(T_exec));
+  t_to_host(y, a.y, (size_t)m * sizeof(double));
+  t_to_host(yi, a.yi, (size_t)m * sizeof(int64_t));
+  for (int64_t r = 0; r < m; ++r) {
+    double s = 0;
+    int64_t si = 0;
+    for (int64_t j = 0; j < k; ++j) {
+      s += A[r * k + j] * x[j];
+      si += (int64_t)A[r * k + j];
+    }
+    if (y[r] != s || yi[r] != si)
+      fail_msg("rowsum %lldx%lld rows/team %lld team %d vector %d: row %lld = %.17g / %lld, "
+               "expected %.17g / %lld (seed %llu)",
+               (long long)m, (long long)k, (long long)rpt, team_size, vector_length, (long long)r,
+               y[r], (long long)yi[r], s, (long long)si, (unsigned long long)T_seed);
+  }
+  t_dev_free((void *)a.A);
+  t_dev_free((void *)a.x);
+  t_dev_free(a.y);
+  t_dev_free(a.yi);
+  free(A);
+  free(x);
+  free(y);
+  free(yi);
+}
+
+static void test_team_rowsum_auto(void **state) {
+  (void)state;
+  const int64_t shapes[][2] = {{0, 5}, {1, 1}, {1, 0}, {37, 3}, {100, 129}, {1000, 64}, {5, 1000}};
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
+    for (int64_t rpt = 1; rpt <= 9; rpt += 4) {
+      check_rowsum(shapes[s][0], shapes[s][1], rpt, STRATA_AUTO, STRATA_AUTO);
+      check_rowsum(shapes[s][0], shapes[s][1], rpt, 1, 1);
+      check_rowsum(shapes[s][0], shapes[s][1], rpt, STRATA_AUTO, 1);
+      check_rowsum(shapes[s][0], shapes[s][1], rpt, 1, STRATA_AUTO);
+    }
+}
+
+static void test_team_rowsum_explicit(void **state) {
+  (void)state;
+  if (!exec_is_gpu()) skip(); /* host backends accept only 1 x 1 (checked above and below) */
+  const strata_device_info_t d = exec_info();
+  for (int ts = 1; ts <= 32; ++ts)
+    for (int vl = 1; vl <= 32 && vl <= d.warp_size; vl *= 2) {
+      if (ts * vl > 1024) continue;
+      check_rowsum(67, 45, 5, ts, vl);
+      if (ts == 16 || ts == 1) check_rowsum(300, 257, 9, ts, vl);
+    }
+  /* AUTO team size with explicit vector lengths up to the warp size */
+  for (int vl = 1; vl <= d.warp_size; vl *= 2) check_rowsum(130, 77, 3, STRATA_AUTO, vl);
+}
+
+static void check_team_vector(int64_t league, int64_t w, int ts, int vl) {
+  const int64_t n = league * w;
+  core_team_vector_args_t a;
+  a.w = w;
+  a.out = (int64_t *)t_dev_alloc((size_t)n * sizeof(int64_t));
+  a.count = (int64_t *)t_dev_alloc((size_t)n * sizeof(int64_t));
+  T_OK(strata_mem_set_async(T_exec, a.count, 0, (size_t)n * sizeof(int64_t)));
+  strata_team_policy_t p = strata_team_policy(league, ts, vl);
+  T_OK(strata_parallel_for_team(T_exec, NULL, &p, &core_team_vector, &a));
+  int64_t *out = (int64_t *)xmalloc((size_t)n * sizeof(int64_t));
+  int64_t *cnt = (int64_t *)xmalloc((size_t)n * sizeof(int64_t));
+  T_OK(strata_exec_fence(T_exec));
+  t_to_host(out, a.out, (size_t)n * sizeof(int64_t));
+  t_to_host(cnt, a.count, (size_t)n * sizeof(int64_t));
+  for (int64_t r = 0; r < league; ++r)
+    for (int64_t j = 0; j < w; ++j)
+      if (out[r * w + j] != r * 100000 + j || cnt[r * w + j] != 1)
+        fail_msg("team vector range league %lld w %lld team %d vector %d: [%lld][%lld] = %lld, "
+                 "visited %lld times",
+                 (long long)league, (long long)w, ts, vl, (long long)r, (long long)j,
+                 (long long)out[r * w + j], (long long)cnt[r * w + j]);
+  t_dev_free(a.out);
+  t_dev_free(a.count);
+  free(out);
+  free(cnt);
+}
+
+static void test_team_vector_range(void **state) {
+  (void)state;
+  const int64_t ws[] = {0, 1, 31, 100, 1025, 4099};
+  for (size_t s = 0; s < sizeof ws / sizeof ws[0]; ++s) {
+    check_team_vector(13, ws[s], STRATA_AUTO, STRATA_AUTO);
+    check_team_vector(3, ws[s], 1, 1);
+    if (exec_is_gpu()) {
+      check_team_vector(7, ws[s], 3, 8);
+      check_team_vector(5, ws[s], 32, 32);
+      check_team_vector(4, ws[s], 5, STRATA_AUTO);
+    }
+  }
+}
+
+static void check_scratch(int64_t league, int64_t S, int64_t T, int ts, int vl) {
+  strata_team_policy_t p = strata_team_policy(league, ts, vl), r;
+  p.scratch_team = (size_t)S * sizeof(int64_t);
+  p.scratch_thread = (size_t)T * sizeof(int64_t);
+  T_OK(strata_team_policy_resolve(T_exec, &p, &r));
+  assert_true(r.team_size >= 1 && r.vector_length >= 1);
+  core_scratch_args_t a;
+  a.S = S;
+  a.T = T;
+  const size_t nt = (size_t)(league * S), nh = (size_t)(league * r.team_size * T);
+  a.out_team = (int64_t *)t_dev_alloc(nt * sizeof(int64_t));
+  a.out_thread = (int64_t *)t_dev_alloc(nh * sizeof(int64_t));
+  T_OK(strata_parallel_for_team(T_exec, "scratch", &p, &core_scratch, &a));
+  T_OK(strata_exec_fence(T_exec));
+  int64_t *ot = (int64_t *)xmalloc(nt * sizeof(int64_t));
+  int64_t *oh = (int64_t *)xmalloc(nh * sizeof(int64_t));
+  t_to_host(ot, a.out_team, nt * sizeof(int64_t));
+  t_to_host(oh, a.out_thread, nh * sizeof(int64_t));
+  for (int64_t lr = 0; lr < league; ++lr) {
+    for (int64_t j = 0; j < S; ++j) {
+      const int64_t want = lr * 7919 + (S - 1 - j) * 31 + 1;
+      if (ot[lr * S + j] != want)
+        fail_msg("team scratch league %lld S %lld team %d vector %d: rank %lld [%lld] = %lld, "
+                 "expected %lld",
+                 (long long)league, (long long)S, r.team_size, r.vector_length, (long long)lr,
+                 (long long)j, (long long)ot[lr * S + j], (long long)want);
+    }
+    for (int64_t tr = 0; tr < r.team_size; ++tr)
+      for (int64_t j = 0; j < T; ++j) {
+        const int64_t want = lr * 104729 + tr * 1009 + (T - 1 - j);
+        const int64_t got = oh[(lr * r.team_size + tr) * T + j];
+        if (got != want)
+          fail_msg("thread scratch league %lld T %lld team %d vector %d: rank %lld thread %lld "
+                   "[%lld] = %lld, expected %lld",
+                   (long long)league, (long long)T, r.team_size, r.vector_length, (long long)lr,
+                   (long long)tr, (long long)j, (long long)got, (long long)want);
+      }
+  }
+  t_dev_free(a.out_team);
+  t_dev_free(a.out_thread);
+  free(ot);
+  free(oh);
+}
+
+static void test_team_scratch(void **state) {
+  (void)state;
+  check_scratch(1, 1, 1, STRATA_AUTO, STRATA_AUTO);
+  check_scratch(37, 1000, 37, STRATA_AUTO, STRATA_AUTO);
+  check_scratch(64, 513, 0, 1, 1);
+  check_scratch(9, 0, 5, STRATA_AUTO, STRATA_AUTO);
+  if (exec_is_gpu()) {
+    check_scratch(37, 1000, 37, 8, 4);
+    check_scratch(20, 2049, 13, 32, 32);
+    check_scratch(11, 77, 64, 3, 2);
+  }
+  /* team scratch exactly at the device's maximum is accepted and usable (opt-in on GPUs) */
+  const strata_device_info_t d = exec_info();
+  check_scratch(3, (int64_t)(d.max_scratch_bytes / sizeof(int64_t)), 0, 1, 1);
+}
+
+static void test_team_league_zero(void **state) {
+  (void)state;
+  double *y = (double *)t_dev_alloc(4 * sizeof(double));
+  core_rowsum_args_t a;
+  a.m = 4;
+  a.k = 4;
+  a.rows_per_team = 1;
+  a.A = NULL; /* never read */
+  a.x = NULL;
+  a.y = y;
+  a.yi = NULL;
+  strata_team_policy_t p = strata_team_policy(0, STRATA_AUTO, STRATA_AUTO);
+  T_OK(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a));
+  p.scratch_team = 4096;
+  p.scratch_thread = 64;
+  T_OK(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a));
+  T_OK(strata_exec_fence(T_exec));
+  uint64_t h[4];
+  t_to_host(h, y, sizeof h);
+  for (int i = 0; i < 4; ++i) assert_true(h[i] == UINT64_MAX); /* still poisoned */
+  /* an invalid policy is refused even with league_size 0 */
+  p.vector_length = 3;
+  T_ERR(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a), STRATA_ERR_INVALID_POLICY);
+  p = strata_team_policy(-1, STRATA_AUTO, STRATA_AUTO);
+  T_ERR(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a), STRATA_ERR_INVALID_POLICY);
+  t_dev_free(y);
+}
+
+/* Host backends: one thread and one lane per team, by design; more is refused with the value and
+ * the limit in the message. */
+static void test_team_host_limits(void **state) {
+  (void)state;
+  if (exec_is_gpu()) skip();
+  core_rowsum_args_t a;
+  memset(&a, 0, sizeof a);
+  strata_team_policy_t p = strata_team_policy(4, 2, 1);
+  expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+             STRATA_ERR_INVALID_POLICY, "team_size 2", "limit 1");
+  p = strata_team_policy(4, 1, 2);
+  expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+             STRATA_ERR_INVALID_POLICY, "vector_length 2", "limit 1");
+  p = strata_team_policy(4, 7, STRATA_AUTO);
+  expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+             STRATA_ERR_INVALID_POLICY, "team_size 7", "limit 1");
+  strata_team_policy_t r;
+  p = strata_team_policy(4, STRATA_AUTO, STRATA_AUTO);
+  T_OK(strata_team_policy_resolve(T_exec, &p, &r));
+  assert_int_equal(r.team_size, 1);
+  assert_int_equal(r.vector_length, 1);
+  p = strata_team_policy(4, 1, 32);
+  expect_msg(strata_team_policy_resolve(T_exec, &p, &r), STRATA_ERR_INVALID_POLICY,
+             "vector_length 32", "limit 1");
+}
+
+/* E7 and the other limits: checked, never clamped silently. */
+static void test_team_policy_limits(void **state) {
+  (void)state;
+  const strata_device_info_t d = exec_info();
+  const int warp = strata_exec_is_host(T_exec) ? 1 : d.warp_size;
+  char val[64], lim[64];
+  core_rowsum_args_t a;
+  memset(&a, 0, sizeof a);
+  strata_team_policy_t p, r;
+  /* E7: team of 16, vector_length 64 where the warp is 32 (or 1 on host) */
+  if (warp < 64) {
+    p = strata_team_policy(8, 16, 64);
+    snprintf(lim, sizeof lim, "limit %d", warp);
+    expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+               STRATA_ERR_INVALID_POLICY, "vector_length 64", lim);
+    expect_msg(strata_team_policy_resolve(T_exec, &p, &r), STRATA_ERR_INVALID_POLICY,
+               "vector_length 64", lim);
+  }
+  /* twice the warp size, whatever the warp */
+  p = strata_team_policy(8, 1, 2 * warp);
+  snprintf(val, sizeof val, "vector_length %d", 2 * warp);
+  snprintf(lim, sizeof lim, "limit %d", warp);
+  expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+             STRATA_ERR_INVALID_POLICY, val, lim);
+  /* not a power of two */
+  p = strata_team_policy(8, 1, 3);
+  expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+             STRATA_ERR_INVALID_POLICY, "vector_length 3", "power of two");
+  p = strata_team_policy(8, 1, 12);
+  expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+             STRATA_ERR_INVALID_POLICY, "vector_length 12", NULL);
+  /* negative sizes */
+  p = strata_team_policy(8, -2, 1);
+  T_ERR(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a), STRATA_ERR_INVALID_POLICY);
+  p = strata_team_policy(8, 1, -4);
+  T_ERR(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a), STRATA_ERR_INVALID_POLICY);
+  /* team_size x vector_length above the threads per team (1024 on GPUs) */
+  if (!strata_exec_is_host(T_exec)) {
+    const int vl = warp < 32 ? warp : 32;
+    p = strata_team_policy(8, 2048 / vl, vl);
+    snprintf(lim, sizeof lim, "limit %d", d.max_threads_per_team);
+    expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+               STRATA_ERR_INVALID_POLICY, "2048", lim);
+    p = strata_team_policy(8, 1025, 1);
+    expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+               STRATA_ERR_INVALID_POLICY, "1025", lim);
+    p = strata_team_policy(8, 1024 / vl, vl); /* exactly at the limit: accepted */
+    T_OK(strata_team_policy_resolve(T_exec, &p, &r));
+    assert_int_equal(r.team_size * r.vector_length, 1024);
+  }
+  /* scratch above the device maximum */
+  snprintf(val, sizeof val, "%zu", d.max_scratch_bytes + 16);
+  snprintf(lim, sizeof lim, "limit %zu", d.max_scratch_bytes);
+  p = strata_team_policy(8, STRATA_AUTO, STRATA_AUTO);
+  p.scratch_team = d.max_scratch_bytes + 16;
+  expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+             STRATA_ERR_INVALID_POLICY, val, lim);
+  p.scratch_team = d.max_scratch_bytes + 1; /* rounded up to 16 bytes: still above */
+  T_ERR(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a), STRATA_ERR_INVALID_POLICY);
+  p.scratch_team = 0;
+  p.scratch_thread = d.max_scratch_bytes + 16;
+  T_ERR(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a), STRATA_ERR_INVALID_POLICY);
+  /* sizes that wrap around when rounded to 16 bytes or multiplied must not pass */
+  p.scratch_team = SIZE_MAX - 3;
+  p.scratch_thread = 0;
+  T_ERR(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a), STRATA_ERR_INVALID_POLICY);
+  p.scratch_team = 0;
+  p.scratch_thread = SIZE_MAX - 7;
+  T_ERR(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a), STRATA_ERR_INVALID_POLICY);
+  T_ERR(strata_team_policy_resolve(T_exec, &p, &r), STRATA_ERR_INVALID_POLICY);
+  /* on GPUs the per-thread scratch is multiplied by the team size */
+  if (!strata_exec_is_host(T_exec)) {
+    p = strata_team_policy(8, 64, 1);
+    p.scratch_thread = d.max_scratch_bytes / 32;
+    T_ERR(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a), STRATA_ERR_INVALID_POLICY);
+  }
+}
+
+/* ============================================================ atomics */
+
+static void test_atomic_contention(void **state) {
+  (void)state;
+  const int64_t ns[] = {0, 1, 1000, (1 << 20) + 3};
+  const int64_t slotss[] = {1, 7};
+  for (size_t s = 0; s < sizeof ns / sizeof ns[0]; ++s)
+    for (size_t q = 0; q < 2; ++q) {
+      const int64_t n = ns[s], slots = slotss[q];
+      core_atomic_args_t a;
+      a.slots = slots;
+      a.ci = (int64_t *)t_dev_alloc((size_t)slots * sizeof(int64_t));
+      a.cf = (double *)t_dev_alloc((size_t)slots * sizeof(double));
+      T_OK(strata_mem_set_async(T_exec, a.ci, 0, (size_t)slots * sizeof(int64_t)));
+      T_OK(strata_mem_set_async(T_exec, a.cf, 0, (size_t)slots * sizeof(double)));
+      T_OK(strata_parallel_for(T_exec, "atomics", strata_range(0, n), &core_atomic, &a));
+      T_OK(strata_exec_fence(T_exec));
+      int64_t ci[7];
+      double cf[7];
+      t_to_host(ci, a.ci, (size_t)slots * sizeof(int64_t));
+      t_to_host(cf, a.cf, (size_t)slots * sizeof(double));
+      int64_t ref[7] = {0, 0, 0, 0, 0, 0, 0};
+      for (int64_t i = 0; i < n; ++i) ref[i % slots] += i % 5 + 1;
+      for (int64_t k = 0; k < slots; ++k)
+        if (ci[k] != ref[k] || cf[k] != (double)ref[k])
+          fail_msg("atomics n=%lld slots=%lld: slot %lld i64 %lld f64 %.17g, expected %lld",
+                   (long long)n, (long long)slots, (long long)k, (long long)ci[k], cf[k],
+                   (long long)ref[k]);
+      t_dev_free(a.ci);
+      t_dev_free(a.cf);
+    }
+}
+
+/* ============================================================ device-wide sort */
+
+static void check_sort(int64_t n, int key_bits, int dup_mod) {
+  int64_t *k = (int64_t *)xmalloc((size_t)n * sizeof(int64_t));
+  int64_t *v = (int64_t *)xmalloc((size_t)n * sizeof(int64_t));
+  int64_t *sk = (int64_t *)xmalloc((size_t)n * sizeof(int64_t));
+  int64_t *sv = (int64_t *)xmalloc((size_t)n * sizeof(int64_t));
+  const uint64_t mask = key_bits >= 64 ? UINT64_MAX : ((uint64_t)1 << key_bits) - 1;
+  for (int64_t i = 0; i < n; ++i) {
+    k[i] = dup_mod ? (int64_t)(t_rand(&rng) % (uint64_t)dup_mod) : (int64_t)(t_rand(&rng) & mask);
+    v[i] = i;
+  }
+  memcpy(sk, k, (size_t)n * sizeof(int64_t));
+  memcpy(sv, v, (size_t)n * sizeof(int64_t));
+  int64_t *dk = (int64_t *)t_to_dev(k, (size_t)n * sizeof(int64_t));
+  int64_t *dv = (int64_t *)t_to_dev(v, (size_t)n * sizeof(int64_t));
+  T_OK(strata_sort_pairs_i64(T_exec, n, key_bits, dk, dv));
+  T_OK(strata_sort_pairs_i64(T_serial, n, key_bits, sk, sv));
+  t_to_host(k, dk, (size_t)n * sizeof(int64_t));
+  t_to_host(v, dv, (size_t)n * sizeof(int64_t));
+  for (int64_t i = 0; i < n; ++i) {
+    if (i > 0 && (k[i - 1] > k[i] || (k[i - 1] == k[i] && v[i - 1] >= v[i])))
+      fail_msg("sort n=%lld key_bits %d: pairs %lld/%lld: (%lld,%lld) then (%lld,%lld): %s (seed %llu)",
+               (long long)n, key_bits, (long long)(i - 1), (long long)i, (long long)k[i - 1],
+               (long long)v[i - 1], (long long)k[i], (long long)v[i],
+               k[i - 1] > k[i] ? "keys out of order" : "not stable", (unsigned long long)T_seed);
+    if (k[i] != sk[i] || v[i] != sv[i])
+      fail_msg("sort n=%lld: [%lld] = (%lld,%lld), serial (%lld,%lld)", (long long)n, (long long)i,
+               (long long)k[i], (long long)v[i], (long long)sk[i], (long long)sv[i]);
+  }
+  /* a permutation of 0..n-1 travelled with the keys (stable + sorted + serial-equal checks the
+   * rest; here: no value lost or duplicated) */
+  char *seen = (char *)calloc((size_t)n + 1, 1);
+  assert_non_null(seen);
+  for (int64_t i = 0; i < n; ++i) {
+    assert_true(v[i] >= 0 && v[i] < n && !seen[v[i]]);
+    seen[v[i]] = 1;
+  }
+  free(seen);
+  t_dev_free(dk);
+  t_dev_free(dv);
+  free(k);
+  free(v);
+  free(sk);
+  free(sv);
+}
+
+static void test_sort_pairs(void **state) {
+  (void)state;
+  const int64_t ns[] = {0, 1, 2, 4095, 4096, 100003};
+  for (size_t s = 0; s < sizeof ns / sizeof ns[0]; ++s) {
+    check_sort(ns[s], 5, 17);  /* many duplicates: stability */
+    check_sort(ns[s], 63, 17); /* same keys, all bits */
+    check_sort(ns[s], 40, 0);  /* wide random keys */
+    check_sort(ns[s], 1, 2);
+  }
+  int64_t k = 0, v = 0;
+  T_ERR(strata_sort_pairs_i64(T_exec, 1, 0, &k, &v), STRATA_ERR_INVALID_ARGUMENT);
+  T_ERR(strata_sort_pairs_i64(T_exec, 1, 64, &k, &v), STRATA_ERR_INVALID_ARGUMENT);
+  T_ERR(strata_sort_pairs_i64(T_exec, 1, -3, &k, &v), STRATA_ERR_INVALID_ARGUMENT);
+  expect_msg(strata_sort_pairs_i64(T_exec, 0, 64, NULL, NULL), STRATA_ERR_INVALID_ARGUMENT, "64",
+             NULL);
+  T_ERR(strata_sort_pairs_i64(T_exec, -1, 8, NULL, NULL), STRATA_ERR_INVALID_ARGUMENT);
+  T_ERR(strata_sort_pairs_i64(T_exec, 10, 8, NULL, NULL), STRATA_ERR_INVALID_ARGUMENT);
+  T_OK(strata_sort_pairs_i64(T_exec, 0, 8, NULL, NULL));
+}
+
+/* ============================================================ memory and execution spaces */
+
+static void test_memory(void **state) {
+  (void)state;
+  const strata_mem_space_t spaces[] = {STRATA_MEM_HOST, STRATA_MEM_HOST_PINNED, STRATA_MEM_DEVICE};
+  for (int s = 0; s < 3; ++s) {
+    void *p = (void *)&rng;
+    T_OK(strata_mem_alloc(T_exec, spaces[s], 0, &p));
+    assert_null(p);
+    T_OK(strata_mem_free(T_exec, spaces[s], &p)); /* NULL-safe */
+  }
+  void *p = NULL;
+  T_ERR(strata_mem_alloc(T_exec, (strata_mem_space_t)5, 16, &p), STRATA_ERR_INVALID_ARGUMENT);
+  /* round trip host -> pinned -> device -> device -> host */
+  const size_t n = 100003;
+  int64_t *h = (int64_t *)xmalloc(n * sizeof(int64_t)), *back = (int64_t *)xmalloc(n * sizeof(int64_t));
+  for (size_t i = 0; i < n; ++i) h[i] = (int64_t)t_rand(&rng);
+  void *pin = NULL, *d1 = NULL, *d2 = NULL;
+  T_OK(strata_mem_alloc(T_exec, STRATA_MEM_HOST_PINNED, n * sizeof(int64_t), &pin));
+  T_OK(strata_mem_alloc(T_exec, STRATA_MEM_DEVICE, n * sizeof(int64_t), &d1));
+  d2 = t_dev_alloc(n * sizeof(int64_t));
+  assert_non_null(pin);
+  assert_non_null(d1);
+  T_OK(strata_mem_copy(T_exec, pin, h, n * sizeof(int64_t)));
+  T_OK(strata_mem_copy(T_exec, d1, pin, n * sizeof(int64_t)));
+  T_OK(strata_mem_copy_async(T_exec, d2, d1, n * sizeof(int64_t)));
+  T_OK(strata_exec_fence(T_exec));
+  memset(back, 0, n * sizeof(int64_t));
+  T_OK(strata_mem_copy(T_exec, back, d2, n * sizeof(int64_t)));
+  assert_memory_equal(back, h, n * sizeof(int64_t));
+  /* partial set + copy of zero bytes is a no-op */
+  T_OK(strata_mem_set_async(T_exec, d2, 0, 8 * sizeof(int64_t)));
+  T_OK(strata_mem_copy(T_exec, NULL, NULL, 0));
+  T_OK(strata_mem_copy(T_exec, back, d2, n * sizeof(int64_t)));
+  for (size_t i = 0; i < n; ++i) assert_true(back[i] == (i < 8 ? 0 : h[i]));
+  T_ERR(strata_mem_copy(T_exec, NULL, h, 8), STRATA_ERR_INVALID_ARGUMENT);
+  T_OK(strata_mem_free(T_exec, STRATA_MEM_HOST_PINNED, &pin));
+  T_OK(strata_mem_free(T_exec, STRATA_MEM_DEVICE, &d1));
+  assert_null(pin);
+  assert_null(d1);
+  t_dev_free(d2);
+  free(h);
+  free(back);
+}
+
+static void test_exec_instances(void **state) {
+  (void)state;
+  const strata_backend_t b = strata_exec_backend(T_exec);
+  strata_exec_t *e = NULL, *e2 = NULL;
+  T_OK(strata_exec_create(b, &e));
+  T_OK(strata_exec_create(b, &e2));
+  assert_non_null(e);
+  assert_true(e != T_exec && e != e2);
+  assert_int_equal(strata_exec_backend(e), b);
+  assert_int_equal(strata_exec_is_host(e), strata_exec_is_host(T_exec));
+  const int64_t n = 50001;
+  double *x = (double *)xmalloc((size_t)n * sizeof(double));
+  double *y = (double *)xmalloc((size_t)n * sizeof(double));
+  for (int64_t i = 0; i < n; ++i) {
+    x[i] = (double)i;
+    y[i] = 1.0;
+  }
+  /* memory from the instance, work ordered on it, fence */
+  double *dx = NULL, *dy = NULL;
+  T_OK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)n * sizeof(double), (void **)&dx));
+  T_OK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)n * sizeof(double), (void **)&dy));
+  T_OK(strata_mem_copy_async(e, dx, x, (size_t)n * sizeof(double)));
+  T_OK(strata_mem_copy_async(e, dy, y, (size_t)n * sizeof(double)));
+  core_axpy_args_t a;
+  a.alpha = 2.0;
+  a.x = dx;
+  a.y = dy;
+  T_OK(strata_parallel_for(e, "axpy on an instance", strata_range(0, n), &core_axpy, &a));
+  T_OK(strata_parallel_for(e, "axpy on an instance", strata_range(0, n), &core_axpy, &a));
+  core_reduce_f64_args_t r;
+  r.op = STRATA_REDUCE_SUM;
+  r.x = dy;
+  double sum = -1;
+  T_OK(strata_parallel_reduce(e, NULL, strata_range(0, n), &core_reduce_f64, &r,
+                              STRATA_REDUCE_SUM, &sum));
+  /* y = 1 + 4 i: sum = n + 4 n(n-1)/2, exact in double */
+  assert_true(sum == (double)n + 2.0 * (double)n * (double)(n - 1));
+  int64_t tot = -1;
+  int64_t *di = NULL;
+  T_OK(strata_mem_alloc(e2, STRATA_MEM_DEVICE, 1000 * sizeof(int64_t), (void **)&di));
+  T_OK(strata_mem_set_async(e2, di, 0, 1000 * sizeof(int64_t)));
+  T_OK(strata_scan_exclusive_i64(e2, 1000, di, di, &tot));
+  assert_int_equal(tot, 0);
+  T_OK(strata_exec_fence(e));
+  T_OK(strata_exec_fence(e2));
+  T_OK(strata_mem_copy(e, y, dy, (size_t)n * sizeof(double)));
+  for (int64_t i = 0; i < n; ++i) assert_true(y[i] == 1.0 + 4.0 * (double)i);
+  T_OK(strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&dx));
+  T_OK(strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&dy));
+  T_OK(strata_mem_free(e2, STRATA_MEM_DEVICE, (void **)&di));
+  T_OK(strata_fence_all());
+  T_OK(strata_exec_destroy(&e));
+  assert_null(e);
+  T_OK(strata_exec_destroy(&e)); /* NULL-safe */
+  T_OK(strata_exec_destroy(NULL));
+  T_OK(strata_exec_destroy(&e2));
+  /* the default spaces are the library's */
+  strata_exec_t *def = T_exec;
+  expect_msg(strata_exec_destroy(&def), STRATA_ERR_INVALID_ARGUMENT, strata_backend_name(b), NULL);
+  assert_ptr_equal(def, T_exec);
+  strata_exec_t *again = NULL;
+  T_OK(strata_exec_default(b, &again));
+  assert_ptr_equal(again, T_exec);
+  free(x);
+  free(y);
+}
+
+/* ============================================================ errors */
+
+static void test_wrong_pattern(void **state) {
+  (void)state;
+  core_axpy_args_t a;
+  memset(&a, 0, sizeof a);
+  double res = 0;
+  expect_msg(strata_parallel_reduce(T_exec, "mislabelled", strata_range(0, 10), &core_axpy, &a,
+                                    STRATA_REDUCE_SUM, &res),
+             STRATA_ERR_INVALID_ARGUMENT, "core_axpy", NULL);
+  int64_t tot;
+  expect_msg(strata_parallel_scan(T_exec, NULL, strata_range(0, 10), &core_axpy, &a, &tot),
+             STRATA_ERR_INVALID_ARGUMENT, "core_axpy", NULL);
+  core_rowsum_args_t ra;
+  memset(&ra, 0, sizeof ra);
+  expect_msg(strata_parallel_for(T_exec, NULL, strata_range(0, 10), &core_rowsum, &ra),
+             STRATA_ERR_INVALID_ARGUMENT, "core_rowsum", NULL);
+  strata_team_policy_t p = strata_team_policy(4, STRATA_AUTO, STRATA_AUTO);
+  expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_reduce_i64, &ra),
+             STRATA_ERR_INVALID_ARGUMENT, "core_reduce_i64", NULL);
+  /* NULL kernel, NULL args, NULL exec, NULL result */
+  T_ERR(strata_parallel_for(T_exec, NULL, strata_range(0, 1), NULL, &a), STRATA_ERR_INVALID_ARGUMENT);
+  expect_msg(strata_parallel_for(T_exec, NULL, strata_range(0, 1), &core_axpy, NULL),
+             STRATA_ERR_INVALID_ARGUMENT, "core_axpy", NULL);
+  T_ERR(strata_parallel_for(NULL, NULL, strata_range(0, 1), &core_axpy, &a), STRATA_ERR_INVALID_ARGUMENT);
+  core_reduce_i64_args_t ri;
+  ri.op = STRATA_REDUCE_SUM;
+  ri.x = NULL;
+  T_ERR(strata_parallel_reduce(T_exec, NULL, strata_range(0, 0), &core_reduce_i64, &ri,
+                               STRATA_REDUCE_SUM, NULL),
+        STRATA_ERR_INVALID_ARGUMENT);
+  T_ERR(strata_parallel_for_team(T_exec, NULL, NULL, &core_rowsum, &ra), STRATA_ERR_INVALID_ARGUMENT);
+}
+
+static void test_status_names(void **state) {
+  (void)state;
+  int count = 0;
+#define CHECK_STATUS(name, value, text)                                          \
+  assert_int_equal((int)STRATA_##name, value);                                   \
+  assert_string_equal(strata_status_name(STRATA_##name), "STRATA_" #name);       \
+  assert_string_equal(strata_status_string(STRATA_##name), text);                \
+  assert_true(value == 0 || strncmp(strata_status_name(STRATA_##name), "STRATA_ERR_", 11) == 0); \
+  ++count;
+  STRATA_STATUS_LIST(CHECK_STATUS)
+#undef CHECK_STATUS
+  assert_true(count >= 13);
+  assert_string_equal(strata_status_name((strata_status_t)1), "STRATA_UNKNOWN");
+  assert_string_equal(strata_status_name((strata_status_t)-1000), "STRATA_UNKNOWN");
+  assert_non_null(strata_status_string((strata_status_t)42));
+  assert_true(strata_status_string((strata_status_t)42)[0] != '\0');
+  /* the message: set by a failure, never NULL, cleared on request */
+  T_ERR(strata_sort_pairs_i64(T_exec, -5, 8, NULL, NULL), STRATA_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(strata_error_message(), "-5"));
+  strata_error_clear();
+  assert_non_null(strata_error_message());
+  assert_string_equal(strata_error_message(), "");
+}
+
+int main(int argc, char **argv) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup(test_for_range, setup),
+      cmocka_unit_test_setup(test_for_invalid_range, setup),
+      cmocka_unit_test_setup(test_reduce, setup),
+      cmocka_unit_test_setup(test_reduce_empty_identity, setup),
+      cmocka_unit_test_setup(test_scan_exclusive_i64, setup),
+      cmocka_unit_test_setup(test_scan_user_kernels, setup),
+      cmocka_unit_test_setup(test_team_rowsum_auto, setup),
+      cmocka_unit_test_setup(test_team_rowsum_explicit, setup),
+      cmocka_unit_test_setup(test_team_vector_range, setup),
+      cmocka_unit_test_setup(test_team_scratch, setup),
+      cmocka_unit_test_setup(test_team_league_zero, setup),
+      cmocka_unit_test_setup(test_team_host_limits, setup),
+      cmocka_unit_test_setup(test_team_policy_limits, setup),
+      cmocka_unit_test_setup(test_atomic_contention, setup),
+      cmocka_unit_test_setup(test_sort_pairs, setup),
+      cmocka_unit_test_setup(test_memory, setup),
+      cmocka_unit_test_setup(test_exec_instances, setup),
+      cmocka_unit_test_setup(test_wrong_pattern, setup),
+      cmocka_unit_test_setup(test_status_names, setup),
+  };
+  return T_RUN("core", tests);
+}
