@@ -37,9 +37,10 @@ strata_status_t STRATA_GPU_IMPL(shared_optin)(const strata_launch_t *L, const vo
 }
 
 /* --- device building blocks ------------------------------------------------------------------ */
+/* __host__ too: the launchers set an empty reduction's result to the identity on the host. */
 #define STRATA_GPU_JOIN_OVERLOADS(s, T)                                                        \
-  __device__ __forceinline__ T strata_gpu_identity(int op, T) { return strata_kl_identity_##s(op); } \
-  __device__ __forceinline__ T strata_gpu_join(int op, T a, T b) { return strata_kl_join_##s(op, a, b); }
+  __host__ __device__ __forceinline__ T strata_gpu_identity(int op, T) { return strata_kl_identity_##s(op); } \
+  __host__ __device__ __forceinline__ T strata_gpu_join(int op, T a, T b) { return strata_kl_join_##s(op, a, b); }
 STRATA_GPU_JOIN_OVERLOADS(i32, int32_t)
 STRATA_GPU_JOIN_OVERLOADS(i64, int64_t)
 STRATA_GPU_JOIN_OVERLOADS(f32, float)
@@ -70,7 +71,8 @@ __device__ T strata_gpu_block_reduce(int op, T v, T *smem) {
 }
 
 /* Exclusive sum over a 1-D block: returns this thread's exclusive prefix, *total the block sum
- * (every thread). smem: >= 1024/warp + 1 entries. */
+ * (every thread). smem: >= 1024/warp + 1 entries; the block total goes to smem[1024/warp] (the
+ * last entry; smem[warp] would lie outside the array when the warp is 64). */
 template <class T>
 __device__ T strata_gpu_block_scan(T v, T *smem, T *total) {
   const int lane = threadIdx.x % STRATA_GPU_WARP, wid = threadIdx.x / STRATA_GPU_WARP;
@@ -91,10 +93,10 @@ __device__ T strata_gpu_block_scan(T v, T *smem, T *total) {
       if (lane >= d) winc += u;
     }
     if (lane < nw) smem[lane] = winc - w; /* exclusive prefix of warp totals */
-    if (lane == nw - 1) smem[STRATA_GPU_WARP] = winc;
+    if (lane == nw - 1) smem[1024 / STRATA_GPU_WARP] = winc;
   }
   __syncthreads();
-  *total = smem[STRATA_GPU_WARP];
+  *total = smem[1024 / STRATA_GPU_WARP];
   return smem[wid] + inc - v;
 }
 
