@@ -42,10 +42,12 @@ function(strata_add_kernels target)
                            DEPENDS "${_abs}")
       else()
         target_sources(${target} PRIVATE "${_wrap}")
-        set_source_files_properties("${_wrap}" PROPERTIES
+        # TARGET_DIRECTORY: the properties must be visible where <target> was created, which may
+        # be another directory than the caller's (sparse/ adds kernels to the top-level strata)
+        set_source_files_properties("${_wrap}" TARGET_DIRECTORY ${target} PROPERTIES
           INCLUDE_DIRECTORIES "${STRATA_KL_INCLUDE_DIRS};${SAK_INCLUDE_DIRECTORIES};${_dir}")
         if(be STREQUAL "openmp")
-          set_property(SOURCE "${_wrap}" APPEND PROPERTY COMPILE_OPTIONS ${OpenMP_C_FLAGS})
+          set_property(SOURCE "${_wrap}" TARGET_DIRECTORY ${target} APPEND PROPERTY COMPILE_OPTIONS ${OpenMP_C_FLAGS})
         endif()
       endif()
     endforeach()
@@ -74,6 +76,15 @@ function(strata_hip_compile target src)
             -Wno-unused-result ${_archs} ${_incs} -MD -MF "${_obj}.d" -c "${_abs}" -o "${_obj}"
     DEPENDS "${_abs}" ${SHC_DEPENDS} DEPFILE "${_obj}.d" VERBATIM
     COMMENT "hipcc ${_name} (${STRATA_HIP_ARCHITECTURES})")
-  set_source_files_properties("${_obj}" PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
+  set_source_files_properties("${_obj}" TARGET_DIRECTORY ${target} PROPERTIES
+                              EXTERNAL_OBJECT TRUE GENERATED TRUE)
   target_sources(${target} PRIVATE "${_obj}")
+  # a custom command's rule belongs to targets of its own directory: when <target> lives in
+  # another one, a custom target here builds the object before <target> links
+  get_target_property(_tdir ${target} SOURCE_DIR)
+  if(NOT _tdir STREQUAL CMAKE_CURRENT_SOURCE_DIR)
+    string(MAKE_C_IDENTIFIER "${target}_${_name}" _cust)
+    add_custom_target(strata_hip_${_cust} DEPENDS "${_obj}")
+    add_dependencies(${target} strata_hip_${_cust})
+  endif()
 endfunction()

@@ -32,11 +32,22 @@ const char *strata_error_message(void) { return strata_message; }
 
 void strata_error_clear(void) { strata_message[0] = '\0'; }
 
+#define STRATA_SET_MESSAGE(fmt)                                  \
+  do {                                                           \
+    va_list ap;                                                  \
+    va_start(ap, fmt);                                           \
+    vsnprintf(strata_message, sizeof strata_message, fmt, ap);   \
+    va_end(ap);                                                  \
+  } while (0)
+
 strata_status_t strata_impl_error(strata_status_t status, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(strata_message, sizeof strata_message, fmt, ap);
-  va_end(ap);
+  STRATA_SET_MESSAGE(fmt);
+  return status;
+}
+
+/* the public setter, for modules that see only the public headers (sparse, apps) */
+strata_status_t strata_error_set(strata_status_t status, const char *fmt, ...) {
+  STRATA_SET_MESSAGE(fmt);
   return status;
 }
 

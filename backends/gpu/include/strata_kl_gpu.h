@@ -352,5 +352,13 @@ static __device__ __forceinline__ void strata_atomic_add_i64(int64_t *p, int64_t
   atomicAdd((unsigned long long *)p, (unsigned long long)v);
 }
 static __device__ __forceinline__ void strata_atomic_add_i32(int32_t *p, int32_t v) { atomicAdd(p, v); }
+static __device__ __forceinline__ int64_t strata_atomic_fetch_add_i64(int64_t *p, int64_t v) {
+  return (int64_t)atomicAdd((unsigned long long *)p, (unsigned long long)v);
+}
+static __device__ __forceinline__ uint64_t strata_atomic_cas_u64(uint64_t *p, uint64_t expected,
+                                                                 uint64_t desired) {
+  return (uint64_t)atomicCAS((unsigned long long *)p, (unsigned long long)expected,
+                             (unsigned long long)desired);
+}
 
 #endif

@@ -146,5 +146,19 @@ STRATA_KL_FUNC void strata_atomic_add_i32(int32_t *p, int32_t v) {
   STRATA_KL_PRAGMA(omp atomic update)
   *p += v;
 }
+STRATA_KL_FUNC int64_t strata_atomic_fetch_add_i64(int64_t *p, int64_t v) {
+  int64_t old;
+  STRATA_KL_PRAGMA(omp atomic capture)
+  { old = *p; *p += v; }
+  return old;
+}
+/* OpenMP 5.1 atomic compare (gcc >= 12): stores desired if *p == expected, returns the old value. */
+STRATA_KL_FUNC uint64_t strata_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired) {
+  uint64_t old;
+  (void)desired; /* gcc 12 warns "set but not used" on a parameter used only in atomic compare */
+  STRATA_KL_PRAGMA(omp atomic compare capture)
+  { old = *p; if (*p == expected) { *p = desired; } }
+  return old;
+}
 
 #endif

@@ -120,5 +120,17 @@ strata_status_t strata_impl_host_scratch(const strata_launch_t *L, int threads, 
 STRATA_KL_FUNC void strata_atomic_add_f64(double *p, double v) { *p += v; }
 STRATA_KL_FUNC void strata_atomic_add_i64(int64_t *p, int64_t v) { *p += v; }
 STRATA_KL_FUNC void strata_atomic_add_i32(int32_t *p, int32_t v) { *p += v; }
+/* fetch-add returns the value before the add; CAS stores desired if *p == expected (bitwise)
+ * and returns the value *p had. */
+STRATA_KL_FUNC int64_t strata_atomic_fetch_add_i64(int64_t *p, int64_t v) {
+  const int64_t old = *p;
+  *p += v;
+  return old;
+}
+STRATA_KL_FUNC uint64_t strata_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired) {
+  const uint64_t old = *p;
+  if (old == expected) *p = desired;
+  return old;
+}
 
 #endif

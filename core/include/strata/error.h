@@ -41,6 +41,14 @@ const char *strata_status_string(strata_status_t status);
 const char *strata_error_message(void);
 /** Clears this thread's error message. */
 void strata_error_clear(void);
+/** Sets this thread's error message (printf format) and returns status, so that modules built on
+ *  the core (sparse, apps) report errors the same way: `return strata_error_set(ST, "...", ...)`.
+ *  The message names the offending value and the limit it broke. */
+strata_status_t strata_error_set(strata_status_t status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 #ifdef __cplusplus
 }

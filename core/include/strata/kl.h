@@ -31,6 +31,10 @@
  *   team->scratch, team->thread_scratch                     team / per-thread scratch memory
  * Anywhere in a body:
  *   strata_atomic_add_f64(double *p, double v), strata_atomic_add_i64, strata_atomic_add_i32
+ *   strata_atomic_fetch_add_i64(int64_t *p, int64_t v)       returns the value before the add
+ *   strata_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired)
+ *        stores desired if *p == expected; returns the value *p had (CAS loops: compare the
+ *        return with expected). For doubles, CAS on the bits: strata_kl_f64_as_u64 / _u64_as_f64.
  *   STRATA_KL_FUNC                                          qualifier of helper functions
  * Declaring a kernel for host code: STRATA_KERNEL_DECLARE(name) (strata/kernel.h).
  */
@@ -42,6 +46,7 @@
 #endif
 
 #include <math.h>
+#include <string.h>
 
 #include "strata/kernel.h"
 
@@ -93,6 +98,19 @@ STRATA_KL_IDENTITY_JOIN(i64, int64_t, INT64_MAX, INT64_MIN)
 STRATA_KL_IDENTITY_JOIN(f32, float, __builtin_inff(), -__builtin_inff())
 STRATA_KL_IDENTITY_JOIN(f64, double, __builtin_inf(), -__builtin_inf())
 #undef STRATA_KL_IDENTITY_JOIN
+
+/* Bit casts between double and uint64_t, for CAS loops on doubles (memcpy: valid C and C++, and
+ * supported in CUDA and HIP device code). */
+STRATA_KL_FUNC uint64_t strata_kl_f64_as_u64(double v) {
+  uint64_t u;
+  memcpy(&u, &v, sizeof u);
+  return u;
+}
+STRATA_KL_FUNC double strata_kl_u64_as_f64(uint64_t u) {
+  double v;
+  memcpy(&v, &u, sizeof v);
+  return v;
+}
 
 /* The backend's dispatch-table hook (defined only by the serial mapping, which emits the table;
  * the other mappings define it empty). */
