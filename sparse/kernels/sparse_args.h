@@ -1,0 +1,126 @@
+/* strata sparse — argument structs (the captures) of the sparse kernels, shared by the kernel
+ * sources (sparse/kernels/NAME.kl.c) and the host code that launches them (sparse/src/NAME.c).
+ * Plain C, valid as C11 and C++17. Every pointer is exec memory unless said otherwise. */
+#ifndef STRATA_SPARSE_ARGS_H
+#define STRATA_SPARSE_ARGS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --------------------------------------------------------------------------- COO -> CrsMatrix */
+
+/** Range check of one or two int32 index arrays (reduce over i in [0, n)): entry i is bad when
+ *  a[i] is outside [0, a_end) or (b != NULL and) b[i] is outside [0, b_end).
+ *  first == 0: SUM of bad entries; first == 1: MIN of the indices of bad entries. */
+typedef struct strata_sparse_range_check_args {
+  const int32_t *a;
+  int64_t a_end;
+  const int32_t *b;
+  int64_t b_end;
+  int first;
+} strata_sparse_range_check_args_t;
+
+/** keys[i] = rows[i] * num_cols + cols[i]; perm[i] = i. */
+typedef struct strata_sparse_coo_keys_args {
+  const int32_t *rows;
+  const int32_t *cols;
+  int64_t num_cols;
+  int64_t *keys;
+  int64_t *perm;
+} strata_sparse_coo_keys_args_t;
+
+/** Scan over the sorted keys: flag(i) = (i == 0 || keys[i] != keys[i-1]); for a run start,
+ *  starts[exclusive prefix of flags] = i. The total is the number of unique keys. */
+typedef struct strata_sparse_run_starts_args {
+  const int64_t *keys;
+  int64_t *starts;
+} strata_sparse_run_starts_args_t;
+
+/** For unique key k: its run is [starts[k], starts[k+1]) of the sorted pairs; ukeys[k] = the key,
+ *  col_indices[k] = key mod num_cols, values[k] = sum of vals[perm[j]] over the run in input order
+ *  (0 when vals == NULL). */
+typedef struct strata_sparse_coo_merge_args {
+  const int64_t *keys;
+  const int64_t *perm;
+  const int64_t *starts;
+  const double *vals;
+  int64_t num_cols;
+  int64_t *ukeys;
+  int32_t *col_indices;
+  double *values;
+} strata_sparse_coo_merge_args_t;
+
+/** row_offsets[r] = lower_bound(ukeys[0..nnz), r * num_cols) for r in [0, num_rows]. */
+typedef struct strata_sparse_row_offsets_args {
+  const int64_t *ukeys;
+  int64_t nnz;
+  int64_t num_cols;
+  int64_t *row_offsets;
+} strata_sparse_row_offsets_args_t;
+
+/* --------------------------------------------------------------------------- SpMV */
+
+/** y[i] = alpha * (A x)[i] + beta * y[i], a thread per row i. alpha == 0: A and x are not read;
+ *  beta == 0: y is not read. */
+typedef struct strata_sparse_spmv_args {
+  const int64_t *row_offsets;
+  const int32_t *col_indices;
+  const double *values;
+  const double *x;
+  double *y;
+  double alpha, beta;
+} strata_sparse_spmv_args_t;
+
+/* --------------------------------------------------------------------------- pack / unpack */
+
+/** Packet layout (strata_packets_t): at data + offsets[k]: int64 count; int64 gids[count];
+ *  double values[count]. STRATA_SPARSE_PACKET_BYTES(count) bytes, a multiple of 8. */
+#define STRATA_SPARSE_PACKET_BYTES(count) (8 + 16 * (int64_t)(count))
+
+/** sizes[k] = packet bytes of row rows[k] (rows == NULL: row k). */
+typedef struct strata_sparse_pack_args {
+  const int64_t *row_offsets;
+  const int32_t *col_indices;
+  const double *values;
+  const int32_t *rows;     /* NULL: identity */
+  const int64_t *col_gids; /* [num_cols], NULL: identity */
+  int64_t *offsets;        /* sizes, then (after the scan) byte offsets */
+  unsigned char *data;
+} strata_sparse_pack_args_t;
+
+/* The unpack report buffer: int64 counters, then (row, col) pairs of examples. */
+enum {
+  STRATA_SPARSE_REP_ROWS = 0,      /* packets applied */
+  STRATA_SPARSE_REP_ENTRIES = 1,   /* entries applied */
+  STRATA_SPARSE_REP_BAD_ENTRY = 2, /* column not in the target row's pattern */
+  STRATA_SPARSE_REP_BAD_ROW = 3,   /* target row out of range */
+  STRATA_SPARSE_REP_MALFORMED = 4, /* packet inconsistent with its offsets / the buffer */
+  STRATA_SPARSE_REP_NEXT = 5,      /* next example slot (may exceed the slots) */
+  STRATA_SPARSE_REP_EXAMPLES = 6,  /* example e at [6 + 2e] (row) and [7 + 2e] (global col) */
+  STRATA_SPARSE_REP_MAX_EXAMPLES = 8
+};
+#define STRATA_SPARSE_REP_LEN (STRATA_SPARSE_REP_EXAMPLES + 2 * STRATA_SPARSE_REP_MAX_EXAMPLES)
+
+/** One-level unpack-and-combine, a thread per packet k. */
+typedef struct strata_sparse_unpack_args {
+  const int64_t *row_offsets;
+  const int32_t *col_indices;
+  double *values;
+  int64_t num_rows, num_cols;
+  const int32_t *import_rows;
+  const int64_t *offsets;
+  const unsigned char *data;
+  int64_t num_bytes;
+  const int32_t *col_lids; /* [num_global], NULL: identity */
+  int64_t num_global;
+  int mode; /* strata_combine_mode_t: ADD, REPLACE, ABSMAX or ZERO */
+  int64_t *report;
+} strata_sparse_unpack_args_t;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,27 @@
+/* strata sparse — helpers shared by the host sources of the sparse module (never installed).
+ * The sparse module sees only core's public headers (DESIGN §1). */
+#ifndef STRATA_SPARSE_IMPL_H
+#define STRATA_SPARSE_IMPL_H
+
+#include "strata/sparse.h"
+
+#include "../kernels/sparse_args.h"
+
+/** exec == NULL stands for owner; otherwise exec must be of owner's backend (exec memory of one
+ *  backend is not addressable by another). `what` names the call in the message. */
+strata_status_t strata_sparse_impl_exec(strata_exec_t **exec, strata_exec_t *owner,
+                                        const char *what);
+
+/** Allocates bytes of exec memory (*p = NULL for 0 bytes). */
+strata_status_t strata_sparse_impl_alloc(strata_exec_t *exec, size_t bytes, void **p);
+void strata_sparse_impl_free(strata_exec_t *exec, void *p);
+
+/** Entries of a[0..n) outside [0, a_end), or of b[0..n) outside [0, b_end) (b may be NULL), found
+ *  by reduce kernels: *count of them and, when *count > 0, the first one's index *first and its
+ *  values *a_first, *b_first (copied back). */
+strata_status_t strata_sparse_impl_check_indices(strata_exec_t *exec, int64_t n, const int32_t *a,
+                                                 int64_t a_end, const int32_t *b, int64_t b_end,
+                                                 int64_t *count, int64_t *first, int32_t *a_first,
+                                                 int32_t *b_first);
+
+#endif
