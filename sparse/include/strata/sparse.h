@@ -4,6 +4,11 @@
  * (nnz beyond 2^31 works). Values are double. All arrays named "exec memory" live in the memory
  * of the execution space passed to the call (GPU memory on GPU backends, host memory on host
  * backends). Zero rows, zero columns and nnz = 0 are valid everywhere.
+ *
+ * The exec argument of spmv, pack and unpack_combine may be NULL (the matrix's own execution
+ * space) or another execution space of the same backend (e.g. another stream); an execution space
+ * of another backend is refused with STRATA_ERR_INVALID_ARGUMENT (copy the matrix first).
+ * Kernels: sparse/kernels/NAME.kl.c, written once for every backend.
  */
 #ifndef STRATA_SPARSE_H
 #define STRATA_SPARSE_H
@@ -39,8 +44,9 @@ strata_status_t strata_crs_create_from_coo(strata_exec_t *exec, int32_t num_rows
                                            int64_t nnz_in, const int32_t *rows, const int32_t *cols,
                                            const double *vals, strata_crs_matrix_t **A);
 
-/** Copies a matrix to another execution space (any backend); the copy is fill-complete if the
- *  source is. Synchronous. */
+/** Copies a matrix to another execution space (any backend; staged through host memory when the
+ *  backends differ); the copy is fill-complete if the source is. Errors: INVALID_ARGUMENT (NULL
+ *  argument), OUT_OF_MEMORY. Synchronous. */
 strata_status_t strata_crs_copy(strata_exec_t *exec, const strata_crs_matrix_t *src,
                                 strata_crs_matrix_t **dst);
 
@@ -83,9 +89,11 @@ strata_status_t strata_packets_destroy(strata_packets_t **p);
 typedef enum strata_combine_mode {
   STRATA_COMBINE_ADD = 0,     /**< target += incoming */
   STRATA_COMBINE_REPLACE = 1, /**< target = incoming (several packets for one entry: one wins) */
-  STRATA_COMBINE_ABSMAX = 2,  /**< target = the value of larger magnitude */
+  STRATA_COMBINE_ABSMAX = 2,  /**< target = the value of larger magnitude, sign kept (a tie
+                                   keeps the target; Tpetra stores max(|a|, |b|) instead) */
   STRATA_COMBINE_INSERT = 3,  /**< new columns merged into a non-fill-complete row (later issue) */
-  STRATA_COMBINE_ZERO = 4     /**< nothing is combined; the packets are still validated */
+  STRATA_COMBINE_ZERO = 4     /**< nothing is combined; the packets are still validated
+                                   (rows_unpacked and entries_combined stay 0) */
 } strata_combine_mode_t;
 
 #define STRATA_UNPACK_MAX_EXAMPLES 8
