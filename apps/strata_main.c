@@ -61,7 +61,7 @@ static int cmd_info(int argc, char **argv) {
       if (json)
         printf("%s{\"id\": %d, \"name\": \"%s\", \"multiprocessors\": %d, \"memory_bytes\": %zu, "
                "\"warp_size\": %d, \"max_threads_per_team\": %d, \"max_scratch_bytes\": %zu, \"compute_capability\": \"%d.%d\"}",
-               dv ? ", " : "", in.name, in.multiprocessors, in.memory_bytes, in.warp_size,
+               dv ? ", " : "", dv, in.name, in.multiprocessors, in.memory_bytes, in.warp_size,
                in.max_threads_per_team, in.max_scratch_bytes, in.compute_major, in.compute_minor);
       else
         printf("  device %d: %s, %d %s, %.1f GiB, warp %d, %d threads/team, scratch %zu B/team\n", dv, in.name,
