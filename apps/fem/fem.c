@@ -216,6 +216,7 @@ static strata_status_t cg(strata_exec_t *e, const strata_crs_matrix_t *A, const 
   const int64_t n = A->num_rows;
   double *r = NULL, *z = NULL, *p = NULL, *q = NULL, *dinv = NULL;
   int32_t *missing = NULL;
+  strata_spmv_plan_t *plan = NULL;
   size_t vb = (size_t)n * sizeof(double);
   *iters = 0;
   *converged = 0;
@@ -226,6 +227,7 @@ static strata_status_t cg(strata_exec_t *e, const strata_crs_matrix_t *A, const 
   CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&dinv));
   CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, sizeof(int32_t), (void **)&missing));
   CHECK(strata_mem_set_async(e, missing, 0, sizeof(int32_t)));
+  CHECK(strata_spmv_plan_create(e, A, NULL, &plan)); /* row classes, built once, reused */
   fem_diag_args_t dg = {A->row_offsets, A->col_indices, A->values, dinv, missing};
   CHECK(strata_parallel_for(e, NULL, strata_range(0, n), &fem_diag_inv, &dg));
   int32_t nmiss = 0;
@@ -247,7 +249,7 @@ static strata_status_t cg(strata_exec_t *e, const strata_crs_matrix_t *A, const 
   CHECK(axpby(e, n, 1.0, z, 0.0, p));
   CHECK(dot(e, n, r, z, &rz));
   for (int it = 1; it <= max_iter; ++it) {
-    CHECK(strata_crs_spmv(e, 1.0, A, p, 0.0, q));
+    CHECK(strata_spmv_plan_apply(e, plan, 1.0, A, p, 0.0, q));
     double pq = 0;
     CHECK(dot(e, n, p, q, &pq));
     if (!(pq > 0)) {
@@ -276,6 +278,7 @@ done:
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&q);
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&dinv);
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&missing);
+  strata_spmv_plan_destroy(&plan);
   return st;
 }
 

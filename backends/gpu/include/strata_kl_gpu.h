@@ -15,6 +15,7 @@
 #endif
 
 #define STRATA_KL_FUNC static __host__ __device__ inline
+#define STRATA_KL_TEAM_FUNC static __device__ __forceinline__
 #define STRATA_RESTRICT __restrict__
 
 #include <stdint.h>

@@ -36,6 +36,8 @@
  *        stores desired if *p == expected; returns the value *p had (CAS loops: compare the
  *        return with expected). For doubles, CAS on the bits: strata_kl_f64_as_u64 / _u64_as_f64.
  *   STRATA_KL_FUNC                                          qualifier of helper functions
+ *   STRATA_KL_TEAM_FUNC                                     qualifier of helpers that use team
+ *                                                           constructs (device-only on GPUs)
  * Declaring a kernel for host code: STRATA_KERNEL_DECLARE(name) (strata/kernel.h).
  */
 #ifndef STRATA_KL_H
@@ -59,6 +61,12 @@
 #define STRATA_KL_CAT_(a, b) a##b
 #define STRATA_KL_CAT(a, b) STRATA_KL_CAT_(a, b)
 #define STRATA_KL_PRAGMA(x) _Pragma(#x)
+
+/* Qualifier of helper functions that use team-level constructs (barriers, vector reductions):
+ * device-only on GPUs, where STRATA_KL_FUNC is host+device. */
+#ifndef STRATA_KL_TEAM_FUNC
+#define STRATA_KL_TEAM_FUNC STRATA_KL_FUNC
+#endif
 
 /* Value types by suffix, for reduce and scan kernels. */
 typedef int32_t strata_kl_i32;

@@ -133,4 +133,5 @@ strata_status_t strata_sparse_unpack_combine(strata_exec_t *exec, strata_crs_mat
 #ifdef __cplusplus
 }
 #endif
+#include "strata/spmv.h"
 #endif

@@ -1,0 +1,103 @@
+/* strata — SpMV by row-length class: the plan object (DESIGN §4).
+ *
+ * A plan is built on the device once per matrix pattern and reused across SpMVs. It sorts the
+ * rows into classes by length, each with its own launch on the exec's stream:
+ *   one-level   short rows: a thread per row;
+ *   two-level   medium rows: a team per block of rows, vector lanes per row, the lane count a
+ *               power of two matched to the class (GPUs);
+ *   three-level long rows: a team per row, team threads × lanes over the row, partial sums
+ *               combined in team-rank order through team scratch;
+ *   split       very long rows: several teams per row, each a chunk of the row, partial sums then
+ *               a second pass that adds each row's chunks in order — results never depend on
+ *               scheduling.
+ * Every class reduces in a fixed order: y is bitwise reproducible run to run on a given backend
+ * and device (not across backends: the summation trees differ).
+ *
+ * Default class thresholds (entries per row), chosen from the device's warp size:
+ *   GPU (warp 32 or 64): one-level len <= 8; two-level 9..256 with vector length
+ *     min(warp, nextpow2(ceil(len / 4))) (each lane ~4 entries; a class per vector length);
+ *     three-level 257..32768 (teams of 256 threads); split above 32768 (chunks of 8192).
+ *   host (serial, OpenMP): one-level len <= 32 (static schedule); two-level 33..8192 (a team per
+ *     16 rows, dynamic schedule, `omp simd` reduction per row); three-level 8193..65536 (a team per
+ *     row); split above 65536 (chunks of 16384, so one huge row is shared by all threads).
+ * Each is overridable through strata_spmv_options_t; `algorithm` forces one level for all rows.
+ */
+#ifndef STRATA_SPMV_H
+#define STRATA_SPMV_H
+
+#include "strata/strata.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct strata_crs_matrix;
+
+typedef enum strata_spmv_algorithm {
+  STRATA_SPMV_AUTO = 0,        /**< classes by row length (the default) */
+  STRATA_SPMV_ONE_LEVEL = 1,   /**< every row: a thread per row */
+  STRATA_SPMV_TWO_LEVEL = 2,   /**< every row: vector lanes per row (length-matched lane counts) */
+  STRATA_SPMV_THREE_LEVEL = 3, /**< every row: a team per row */
+  STRATA_SPMV_SPLIT = 4        /**< every nonempty row: split into chunks of split_chunk entries */
+} strata_spmv_algorithm_t;
+
+/** Plan options; a zero field takes the backend's default (see the top of this file). */
+typedef struct strata_spmv_options {
+  strata_spmv_algorithm_t algorithm;
+  int64_t one_level_max;   /**< longest row handled one-level */
+  int64_t two_level_max;   /**< longest row handled two-level */
+  int64_t three_level_max; /**< longest row handled three-level; longer rows are split */
+  int64_t split_chunk;     /**< entries per team for split rows */
+  int entries_per_lane;    /**< two-level: target entries per vector lane (GPU default 4) */
+} strata_spmv_options_t;
+
+#define STRATA_SPMV_MAX_CLASSES 16
+
+typedef enum strata_spmv_level {
+  STRATA_SPMV_LEVEL_ONE = 1,
+  STRATA_SPMV_LEVEL_TWO = 2,
+  STRATA_SPMV_LEVEL_THREE = 3,
+  STRATA_SPMV_LEVEL_SPLIT = 4
+} strata_spmv_level_t;
+
+/** One row class of a plan. */
+typedef struct strata_spmv_class {
+  strata_spmv_level_t level;
+  int vector_length;   /**< lanes per row (two-level) or per team thread (three-level, split) */
+  int team_size;       /**< team threads (1 for one-level) */
+  int64_t min_len;     /**< row-length range of the class, inclusive */
+  int64_t max_len;
+  int64_t num_rows;    /**< rows in the class */
+  int64_t num_entries; /**< stored entries in those rows */
+} strata_spmv_class_t;
+
+typedef struct strata_spmv_plan strata_spmv_plan_t;
+
+/** Builds the plan of A on exec (NULL: A's exec; else the same backend): row lengths, classes
+ *  by a device sort of (class, row) keys, class boundaries by binary search, the chunk table of
+ *  split rows by a device scan. Empty rows join the one-level class (they write y = beta*y or 0).
+ *  opts may be NULL. Errors: INVALID_ARGUMENT (NULL A or plan; a negative option; a non-power-of-
+ *  two or too large vector length implied), OUT_OF_MEMORY. Synchronous. */
+strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const struct strata_crs_matrix *A,
+                                        const strata_spmv_options_t *opts,
+                                        strata_spmv_plan_t **plan);
+
+/** y = alpha·A·x + beta·y with the plan of A (DESIGN §4 semantics: beta == 0 does not read y,
+ *  alpha == 0 reads neither A nor x). A must be the matrix (or one with the same row offsets)
+ *  the plan was built for: its num_rows, num_cols and nnz are checked. x [num_cols], y [num_rows]
+ *  exec memory. Errors: INVALID_ARGUMENT (mismatch named), DEVICE. Asynchronous on exec's stream. */
+strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_plan_t *plan,
+                                       double alpha, const struct strata_crs_matrix *A,
+                                       const double *x, double beta, double *y);
+
+/** The plan's classes (host copy): *num_classes of them in classes[0..STRATA_SPMV_MAX_CLASSES). */
+strata_status_t strata_spmv_plan_classes(const strata_spmv_plan_t *plan, int *num_classes,
+                                         strata_spmv_class_t *classes);
+
+/** NULL-safe; sets *plan to NULL. */
+strata_status_t strata_spmv_plan_destroy(strata_spmv_plan_t **plan);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,136 @@
+/* strata sparse — SpMV by row-length class (DESIGN §4), written once for every backend.
+ * Every row's sum is taken in a fixed order, so y is reproducible run to run. */
+#include <strata/kl.h>
+
+#include "spmv_plan_args.h"
+
+/* ----------------------------------------------------------------------------- plan building */
+
+STRATA_FOR_KERNEL(strata_spmv_classify, strata_spmv_classify_args_t, a, r) {
+  const int64_t len = a->row_offsets[r + 1] - a->row_offsets[r];
+  int c = a->num_classes - 1;
+  for (int k = 0; k < a->num_classes; ++k)
+    if (len <= a->max_len[k]) {
+      c = k;
+      break;
+    }
+  a->keys[r] = (int64_t)c * a->num_rows + r;
+  a->perm[r] = r;
+}
+
+STRATA_FOR_KERNEL(strata_spmv_bounds, strata_spmv_bounds_args_t, a, c) {
+  const int64_t want = c * a->num_rows;
+  int64_t lo = 0, hi = a->n;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (a->keys[mid] < want)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  a->bounds[c] = lo;
+}
+
+STRATA_FOR_KERNEL(strata_spmv_narrow, strata_spmv_narrow_args_t, a, i) {
+  a->rows[i] = (int32_t)a->perm[i];
+}
+
+STRATA_FOR_KERNEL(strata_spmv_chunk_count, strata_spmv_chunk_count_args_t, a, i) {
+  const int32_t r = a->rows[i];
+  const int64_t len = a->row_offsets[r + 1] - a->row_offsets[r];
+  a->nchunks[i] = (len + a->chunk - 1) / a->chunk;
+}
+
+STRATA_FOR_KERNEL(strata_spmv_chunk_fill, strata_spmv_chunk_fill_args_t, a, i) {
+  const int32_t r = a->rows[i];
+  const int64_t b = a->row_offsets[r], e = a->row_offsets[r + 1];
+  int64_t q = a->first[i];
+  for (int64_t k = b; k < e; k += a->chunk, ++q) {
+    a->chunk_row[q] = (int32_t)i;
+    a->chunk_begin[q] = k;
+  }
+}
+
+/* ----------------------------------------------------------------------------- apply */
+
+STRATA_KL_FUNC void strata_spmv_store(const strata_spmv_apply_args_t *a, int32_t r, double sum) {
+  a->y[r] = a->beta == 0.0 ? a->alpha * sum : a->alpha * sum + a->beta * a->y[r];
+}
+
+STRATA_KL_FUNC int32_t strata_spmv_row(const strata_spmv_apply_args_t *a, int64_t i) {
+  return a->rows ? a->rows[a->begin + i] : (int32_t)(a->begin + i);
+}
+
+/* one-level: a thread per row */
+STRATA_FOR_KERNEL(strata_spmv_one_level, strata_spmv_apply_args_t, a, i) {
+  const int32_t r = strata_spmv_row(a, i);
+  const int64_t e = a->row_offsets[r + 1];
+  double s = 0.0;
+  for (int64_t k = a->row_offsets[r]; k < e; ++k) s += a->values[k] * a->x[a->col_indices[k]];
+  strata_spmv_store(a, r, s);
+}
+
+/* two-level: a team per block of rows_per_team rows, a team thread per row, lanes over the row */
+STRATA_TEAM_KERNEL(strata_spmv_two_level, strata_spmv_apply_args_t, a, team) {
+  const int64_t b = team->league_rank * a->rows_per_team;
+  const int64_t e = b + a->rows_per_team < a->count ? b + a->rows_per_team : a->count;
+  STRATA_TEAM_THREAD_RANGE(team, i, b, e) {
+    const int32_t r = strata_spmv_row(a, i);
+    double s;
+    STRATA_THREAD_VECTOR_SUM(team, k, a->row_offsets[r], a->row_offsets[r + 1], s) {
+      s += a->values[k] * a->x[a->col_indices[k]];
+    }
+    if (team->vector_rank == 0) strata_spmv_store(a, r, s);
+  }
+}
+
+/* The sum of entries [b, e) over a whole team: each team thread takes a contiguous piece (a
+ * multiple of the vector length, so each warp reads consecutive entries), its lanes stride
+ * inside it; the threads' sums are added in team-rank order by thread 0 through team scratch
+ * (team_size doubles). The result is valid in team thread 0. Every thread of the team calls it. */
+STRATA_KL_TEAM_FUNC double strata_spmv_team_sum(const strata_spmv_apply_args_t *a,
+                                           const strata_team_t *team, int64_t b, int64_t e) {
+  const int64_t T = team->team_size, V = team->vector_length;
+  const int64_t per = ((e - b + T - 1) / T + V - 1) / V * V;
+  const int64_t lo = b + team->team_rank * per;
+  const int64_t hi = lo + per < e ? lo + per : e;
+  double s;
+  STRATA_THREAD_VECTOR_SUM(team, k, lo, hi, s) { s += a->values[k] * a->x[a->col_indices[k]]; }
+  double *red = (double *)team->scratch;
+  if (team->vector_rank == 0) red[team->team_rank] = s;
+  strata_team_barrier(team);
+  double total = 0.0;
+  if (team->team_rank == 0)
+    for (int t = 0; t < team->team_size; ++t) total += red[t];
+  return total;
+}
+
+/* three-level: a team per row */
+STRATA_TEAM_KERNEL(strata_spmv_three_level, strata_spmv_apply_args_t, a, team) {
+  const int32_t r = strata_spmv_row(a, team->league_rank);
+  const double s = strata_spmv_team_sum(a, team, a->row_offsets[r], a->row_offsets[r + 1]);
+  if (team->team_rank == 0 && team->vector_rank == 0) strata_spmv_store(a, r, s);
+}
+
+/* split, pass 1: a team per chunk of a row, its partial sum */
+STRATA_TEAM_KERNEL(strata_spmv_split_chunks, strata_spmv_apply_args_t, a, team) {
+  const int64_t q = team->league_rank;
+  const int32_t r = strata_spmv_row(a, a->chunk_row[q]);
+  const int64_t b = a->chunk_begin[q], end = a->row_offsets[r + 1];
+  const int64_t e = b + a->chunk < end ? b + a->chunk : end;
+  const double s = strata_spmv_team_sum(a, team, b, e);
+  if (team->team_rank == 0 && team->vector_rank == 0) a->partial[q] = s;
+}
+
+/* split, pass 2: each row adds its chunks' partial sums in chunk order */
+STRATA_FOR_KERNEL(strata_spmv_split_combine, strata_spmv_apply_args_t, a, i) {
+  const int32_t r = strata_spmv_row(a, i);
+  double s = 0.0;
+  for (int64_t q = a->first[i]; q < a->first[i + 1]; ++q) s += a->partial[q];
+  strata_spmv_store(a, r, s);
+}
+
+/* alpha == 0: y = beta * y (beta == 0: y = 0 without reading y) */
+STRATA_FOR_KERNEL(strata_spmv_scale, strata_spmv_apply_args_t, a, r) {
+  a->y[r] = a->beta == 0.0 ? 0.0 : a->beta * a->y[r];
+}

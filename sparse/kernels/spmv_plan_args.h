@@ -1,0 +1,74 @@
+/* strata sparse — argument structs of the row-class SpMV kernels (spmv_plan.kl.c). Plain C,
+ * valid as C11 and C++17; pointers are exec memory. */
+#ifndef STRATA_SPMV_PLAN_ARGS_H
+#define STRATA_SPMV_PLAN_ARGS_H
+
+#include <stdint.h>
+
+#define STRATA_SPMV_PLAN_MAX_CLASSES 16
+
+/** key[r] = class(len r) * num_rows + r, perm[r] = r; class c is the first with len <= max_len[c]. */
+typedef struct strata_spmv_classify_args {
+  const int64_t *row_offsets;
+  int64_t num_rows;
+  int num_classes;
+  int64_t max_len[STRATA_SPMV_PLAN_MAX_CLASSES];
+  int64_t *keys;
+  int64_t *perm;
+} strata_spmv_classify_args_t;
+
+/** bounds[c] = lower_bound(keys[0..n), c * num_rows) for c in [0, num_classes]; rows[i] = perm[i]
+ *  narrowed to int32 is done by strata_spmv_narrow. */
+typedef struct strata_spmv_bounds_args {
+  const int64_t *keys;
+  int64_t n;
+  int64_t num_rows;
+  int64_t *bounds;
+} strata_spmv_bounds_args_t;
+
+typedef struct strata_spmv_narrow_args {
+  const int64_t *perm;
+  int32_t *rows;
+} strata_spmv_narrow_args_t;
+
+/** Split rows: nchunks[i] = ceil(len(rows[i]) / chunk) for the class's rows i in [0, n). */
+typedef struct strata_spmv_chunk_count_args {
+  const int64_t *row_offsets;
+  const int32_t *rows;
+  int64_t chunk;
+  int64_t *nchunks;
+} strata_spmv_chunk_count_args_t;
+
+/** Split rows: chunk table. For class row i with first chunk first[i]: chunk q of it covers entries
+ *  [row_begin + q*chunk, min(row_begin + (q+1)*chunk, row_end)); chunk_row[first[i]+q] = i. */
+typedef struct strata_spmv_chunk_fill_args {
+  const int64_t *row_offsets;
+  const int32_t *rows;
+  const int64_t *first;
+  int64_t chunk;
+  int32_t *chunk_row;
+  int64_t *chunk_begin;
+} strata_spmv_chunk_fill_args_t;
+
+/** The SpMV kernels of every class. rows: the class's row ids (NULL: rows begin + i). For split:
+ *  chunk_row / chunk_begin / chunk (entries) describe the chunks, partial[] their sums, first[]
+ *  (num class rows + 1 entries) each row's first chunk. rows_per_team: two-level block size. */
+typedef struct strata_spmv_apply_args {
+  const int64_t *row_offsets;
+  const int32_t *col_indices;
+  const double *values;
+  const double *x;
+  double *y;
+  double alpha, beta;
+  const int32_t *rows;
+  int64_t begin;
+  int64_t count;
+  int64_t rows_per_team;
+  const int32_t *chunk_row;
+  const int64_t *chunk_begin;
+  int64_t chunk;
+  const int64_t *first;
+  double *partial;
+} strata_spmv_apply_args_t;
+
+#endif

@@ -1,0 +1,300 @@
+/* strata sparse — the row-class SpMV plan (see strata/spmv.h). Host code decides the classes and
+ * launches; every pass over rows or entries is a kernel (sparse/kernels/spmv_plan.kl.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sparse_impl.h"
+#include "strata/spmv.h"
+
+#include "../kernels/spmv_plan_args.h"
+
+STRATA_KERNEL_DECLARE(strata_spmv_classify);
+STRATA_KERNEL_DECLARE(strata_spmv_bounds);
+STRATA_KERNEL_DECLARE(strata_spmv_narrow);
+STRATA_KERNEL_DECLARE(strata_spmv_chunk_count);
+STRATA_KERNEL_DECLARE(strata_spmv_chunk_fill);
+STRATA_KERNEL_DECLARE(strata_spmv_one_level);
+STRATA_KERNEL_DECLARE(strata_spmv_two_level);
+STRATA_KERNEL_DECLARE(strata_spmv_three_level);
+STRATA_KERNEL_DECLARE(strata_spmv_split_chunks);
+STRATA_KERNEL_DECLARE(strata_spmv_split_combine);
+STRATA_KERNEL_DECLARE(strata_spmv_scale);
+
+struct strata_spmv_plan {
+  strata_exec_t *exec;
+  int32_t num_rows, num_cols;
+  int64_t nnz;
+  int num_classes;
+  strata_spmv_class_t classes[STRATA_SPMV_MAX_CLASSES];
+  int64_t begin[STRATA_SPMV_MAX_CLASSES]; /* class c's rows: rows[begin[c] .. begin[c] + num_rows) */
+  int rows_per_team[STRATA_SPMV_MAX_CLASSES];
+  int32_t *rows;        /* [num_rows] row ids grouped by class, ascending within a class */
+  int identity;         /* one class holds every row in order: rows is not read */
+  /* split rows (at most one split class) */
+  int split_class;      /* -1: none */
+  int64_t split_chunk;
+  int64_t num_chunks;
+  int32_t *chunk_row;   /* [num_chunks] class-local row index */
+  int64_t *chunk_begin; /* [num_chunks] first entry */
+  int64_t *first;       /* [class rows + 1] first chunk of each split row */
+  double *partial;      /* [num_chunks] */
+};
+
+static int64_t next_pow2(int64_t x) {
+  int64_t p = 1;
+  while (p < x) p <<= 1;
+  return p;
+}
+
+static void add_class(strata_spmv_plan_t *p, strata_spmv_level_t level, int vl, int ts,
+                      int64_t min_len, int64_t max_len, int rows_per_team) {
+  strata_spmv_class_t *c = &p->classes[p->num_classes];
+  memset(c, 0, sizeof *c);
+  c->level = level;
+  c->vector_length = vl;
+  c->team_size = ts;
+  c->min_len = min_len;
+  c->max_len = max_len;
+  p->rows_per_team[p->num_classes] = rows_per_team;
+  p->num_classes++;
+}
+
+/* The class table from the options and the device (GPU: warp > 1). */
+static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_options_t *o,
+                                    int warp, int max_len_all) {
+  const int gpu = warp > 1;
+  int64_t one_max = o->one_level_max ? o->one_level_max : gpu ? 8 : 32;
+  int64_t two_max = o->two_level_max ? o->two_level_max : gpu ? 256 : 8192;
+  int64_t three_max = o->three_level_max ? o->three_level_max : gpu ? 32768 : 65536;
+  int64_t chunk = o->split_chunk ? o->split_chunk : gpu ? 8192 : 16384;
+  const int64_t epl = o->entries_per_lane > 0 ? o->entries_per_lane : 4;
+  const int team = gpu ? 256 / warp : 1;      /* three-level / split: 256 threads on GPUs */
+  const int64_t inf = INT64_MAX;
+  (void)max_len_all;
+  if (o->one_level_max < 0 || o->two_level_max < 0 || o->three_level_max < 0 || o->split_chunk < 0 ||
+      o->entries_per_lane < 0)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "spmv plan: negative option (one %lld, two %lld, three %lld, chunk %lld, lane %d)",
+                            (long long)o->one_level_max, (long long)o->two_level_max,
+                            (long long)o->three_level_max, (long long)o->split_chunk, o->entries_per_lane);
+  if ((int)o->algorithm < STRATA_SPMV_AUTO || (int)o->algorithm > STRATA_SPMV_SPLIT)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan: algorithm %d is not 0..4", (int)o->algorithm);
+  p->split_chunk = chunk;
+  p->num_classes = 0;
+  /* two-level classes: one per vector length (GPU); one with a lane per row on the host */
+#define TWO_LEVEL_CLASSES(lo, hi)                                                               \
+  do {                                                                                          \
+    if (!gpu) {                                                                                 \
+      add_class(p, STRATA_SPMV_LEVEL_TWO, 1, 1, lo, hi, 16);                                   \
+    } else {                                                                                    \
+      int64_t from = lo;                                                                        \
+      for (int vl = 2; vl <= warp && from <= (hi); vl *= 2) {                                   \
+        int64_t to = vl == warp ? (hi) : vl * epl;                                              \
+        if (to > (hi)) to = (hi);                                                               \
+        if (to >= from) add_class(p, STRATA_SPMV_LEVEL_TWO, vl, 256 / vl, from, to, 256 / vl);  \
+        from = to + 1;                                                                          \
+      }                                                                                         \
+    }                                                                                           \
+  } while (0)
+  switch (o->algorithm) {
+    case STRATA_SPMV_ONE_LEVEL: add_class(p, STRATA_SPMV_LEVEL_ONE, 1, 1, 0, inf, 0); break;
+    case STRATA_SPMV_TWO_LEVEL: TWO_LEVEL_CLASSES(0, inf); break;
+    case STRATA_SPMV_THREE_LEVEL: add_class(p, STRATA_SPMV_LEVEL_THREE, gpu ? warp : 1, team, 0, inf, 1); break;
+    case STRATA_SPMV_SPLIT: add_class(p, STRATA_SPMV_LEVEL_SPLIT, gpu ? warp : 1, team, 0, inf, 1); break;
+    default:
+      if (!(one_max < two_max && two_max < three_max))
+        return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                                "spmv plan: thresholds must increase: one-level %lld, two-level %lld, three-level %lld",
+                                (long long)one_max, (long long)two_max, (long long)three_max);
+      add_class(p, STRATA_SPMV_LEVEL_ONE, 1, 1, 0, one_max, 0);
+      TWO_LEVEL_CLASSES(one_max + 1, two_max);
+      add_class(p, STRATA_SPMV_LEVEL_THREE, gpu ? warp : 1, team, two_max + 1, three_max, 1);
+      add_class(p, STRATA_SPMV_LEVEL_SPLIT, gpu ? warp : 1, team, three_max + 1, inf, 1);
+  }
+#undef TWO_LEVEL_CLASSES
+  if (p->num_classes > STRATA_SPMV_MAX_CLASSES)
+    return strata_error_set(STRATA_ERR_INTERNAL, "spmv plan: %d classes exceed %d", p->num_classes, STRATA_SPMV_MAX_CLASSES);
+  return STRATA_SUCCESS;
+}
+
+strata_status_t strata_spmv_plan_destroy(strata_spmv_plan_t **plan) {
+  if (!plan || !*plan) return STRATA_SUCCESS;
+  strata_spmv_plan_t *p = *plan;
+  strata_sparse_impl_free(p->exec, p->rows);
+  strata_sparse_impl_free(p->exec, p->chunk_row);
+  strata_sparse_impl_free(p->exec, p->chunk_begin);
+  strata_sparse_impl_free(p->exec, p->first);
+  strata_sparse_impl_free(p->exec, p->partial);
+  free(p);
+  *plan = NULL;
+  return STRATA_SUCCESS;
+}
+
+#define CHECK(call)                      \
+  do {                                   \
+    st = (call);                         \
+    if (st != STRATA_SUCCESS) goto fail; \
+  } while (0)
+
+strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_matrix_t *A,
+                                        const strata_spmv_options_t *opts,
+                                        strata_spmv_plan_t **plan) {
+  if (!A || !plan) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan: NULL %s", A ? "plan" : "matrix");
+  *plan = NULL;
+  strata_status_t st = strata_sparse_impl_exec(&exec, A->exec, "spmv_plan_create");
+  if (st != STRATA_SUCCESS) return st;
+  strata_spmv_options_t o;
+  memset(&o, 0, sizeof o);
+  if (opts) o = *opts;
+  strata_spmv_plan_t *p = (strata_spmv_plan_t *)calloc(1, sizeof *p);
+  if (!p) return strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "spmv plan: %zu bytes", sizeof *p);
+  p->exec = exec;
+  p->num_rows = A->num_rows;
+  p->num_cols = A->num_cols;
+  p->nnz = A->nnz;
+  p->split_class = -1;
+  int64_t *keys = NULL, *perm = NULL, *dbounds = NULL, *nchunks = NULL;
+  strata_device_info_t info;
+  CHECK(strata_backend_device_info(strata_exec_backend(exec), 0, &info));
+  CHECK(make_classes(p, &o, strata_exec_is_host(exec) ? 1 : info.warp_size, 0));
+  const int64_t n = A->num_rows;
+  if (n > 0) {
+    /* classify rows, group them by class with a stable device sort of (class, row) keys */
+    CHECK(strata_sparse_impl_alloc(exec, (size_t)n * sizeof(int64_t), (void **)&keys));
+    CHECK(strata_sparse_impl_alloc(exec, (size_t)n * sizeof(int64_t), (void **)&perm));
+    CHECK(strata_sparse_impl_alloc(exec, (size_t)(STRATA_SPMV_MAX_CLASSES + 1) * sizeof(int64_t), (void **)&dbounds));
+    CHECK(strata_sparse_impl_alloc(exec, (size_t)n * sizeof(int32_t), (void **)&p->rows));
+    strata_spmv_classify_args_t ca;
+    memset(&ca, 0, sizeof ca);
+    ca.row_offsets = A->row_offsets;
+    ca.num_rows = n;
+    ca.num_classes = p->num_classes;
+    for (int c = 0; c < p->num_classes; ++c) ca.max_len[c] = p->classes[c].max_len;
+    ca.keys = keys;
+    ca.perm = perm;
+    CHECK(strata_parallel_for(exec, "strata_spmv_classify", strata_range(0, n), &strata_spmv_classify, &ca));
+    int bits = 1;
+    while (bits < 63 && ((int64_t)1 << bits) <= (int64_t)p->num_classes * n) ++bits;
+    CHECK(strata_sort_pairs_i64(exec, n, bits, keys, perm));
+    strata_spmv_bounds_args_t ba = {keys, n, n, dbounds};
+    CHECK(strata_parallel_for(exec, "strata_spmv_bounds", strata_range(0, p->num_classes + 1), &strata_spmv_bounds, &ba));
+    strata_spmv_narrow_args_t na = {perm, p->rows};
+    CHECK(strata_parallel_for(exec, "strata_spmv_narrow", strata_range(0, n), &strata_spmv_narrow, &na));
+    int64_t bounds[STRATA_SPMV_MAX_CLASSES + 1];
+    CHECK(strata_mem_copy(exec, bounds, dbounds, (size_t)(p->num_classes + 1) * sizeof(int64_t)));
+    bounds[p->num_classes] = n;
+    for (int c = 0; c < p->num_classes; ++c) {
+      p->begin[c] = bounds[c];
+      p->classes[c].num_rows = bounds[c + 1] - bounds[c];
+      if (p->classes[c].num_rows == n) p->identity = 1; /* every row in this class, in order */
+    }
+    /* split rows: chunk counts, a scan for each row's first chunk, the chunk table */
+    for (int c = 0; c < p->num_classes; ++c) {
+      if (p->classes[c].level != STRATA_SPMV_LEVEL_SPLIT || p->classes[c].num_rows == 0) continue;
+      const int64_t m = p->classes[c].num_rows;
+      p->split_class = c;
+      CHECK(strata_sparse_impl_alloc(exec, (size_t)(m + 1) * sizeof(int64_t), (void **)&nchunks));
+      CHECK(strata_sparse_impl_alloc(exec, (size_t)(m + 1) * sizeof(int64_t), (void **)&p->first));
+      strata_spmv_chunk_count_args_t cc = {A->row_offsets, p->rows + p->begin[c], p->split_chunk, nchunks};
+      CHECK(strata_parallel_for(exec, "strata_spmv_chunk_count", strata_range(0, m), &strata_spmv_chunk_count, &cc));
+      CHECK(strata_scan_exclusive_i64(exec, m, nchunks, p->first, &p->num_chunks));
+      CHECK(strata_mem_copy(exec, p->first + m, &p->num_chunks, sizeof(int64_t)));
+      CHECK(strata_sparse_impl_alloc(exec, (size_t)p->num_chunks * sizeof(int32_t), (void **)&p->chunk_row));
+      CHECK(strata_sparse_impl_alloc(exec, (size_t)p->num_chunks * sizeof(int64_t), (void **)&p->chunk_begin));
+      CHECK(strata_sparse_impl_alloc(exec, (size_t)p->num_chunks * sizeof(double), (void **)&p->partial));
+      strata_spmv_chunk_fill_args_t cf = {A->row_offsets, p->rows + p->begin[c], p->first, p->split_chunk,
+                                          p->chunk_row, p->chunk_begin};
+      CHECK(strata_parallel_for(exec, "strata_spmv_chunk_fill", strata_range(0, m), &strata_spmv_chunk_fill, &cf));
+    }
+    CHECK(strata_exec_fence(exec));
+  }
+  strata_sparse_impl_free(exec, keys);
+  strata_sparse_impl_free(exec, perm);
+  strata_sparse_impl_free(exec, dbounds);
+  strata_sparse_impl_free(exec, nchunks);
+  *plan = p;
+  return STRATA_SUCCESS;
+fail:
+  strata_sparse_impl_free(exec, keys);
+  strata_sparse_impl_free(exec, perm);
+  strata_sparse_impl_free(exec, dbounds);
+  strata_sparse_impl_free(exec, nchunks);
+  strata_spmv_plan_destroy(&p);
+  return st;
+}
+
+strata_status_t strata_spmv_plan_classes(const strata_spmv_plan_t *plan, int *num_classes,
+                                         strata_spmv_class_t *classes) {
+  if (!plan || !num_classes || !classes)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan classes: NULL argument");
+  *num_classes = plan->num_classes;
+  memcpy(classes, plan->classes, (size_t)plan->num_classes * sizeof *classes);
+  return STRATA_SUCCESS;
+}
+
+strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_plan_t *p, double alpha,
+                                       const strata_crs_matrix_t *A, const double *x, double beta,
+                                       double *y) {
+  if (!p || !A) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv apply: NULL %s", p ? "matrix" : "plan");
+  strata_status_t st = strata_sparse_impl_exec(&exec, A->exec, "spmv_plan_apply");
+  if (st != STRATA_SUCCESS) return st;
+  if (strata_exec_backend(exec) != strata_exec_backend(p->exec))
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv apply: plan built for backend '%s', exec is '%s'",
+                            strata_backend_name(strata_exec_backend(p->exec)), strata_backend_name(strata_exec_backend(exec)));
+  if (A->num_rows != p->num_rows || A->num_cols != p->num_cols || A->nnz != p->nnz)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "spmv apply: matrix %d x %d with %lld entries, plan built for %d x %d with %lld",
+                            A->num_rows, A->num_cols, (long long)A->nnz, p->num_rows, p->num_cols, (long long)p->nnz);
+  if (!x && A->num_cols > 0)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv apply: NULL x with num_cols = %d", A->num_cols);
+  if (!y && A->num_rows > 0)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv apply: NULL y with num_rows = %d", A->num_rows);
+  strata_spmv_apply_args_t a;
+  memset(&a, 0, sizeof a);
+  a.row_offsets = A->row_offsets;
+  a.col_indices = A->col_indices;
+  a.values = A->values;
+  a.x = x;
+  a.y = y;
+  a.alpha = alpha;
+  a.beta = beta;
+  if (alpha == 0.0) /* DESIGN §4: A and x are not read */
+    return strata_parallel_for(exec, "strata_spmv_scale", strata_range(0, A->num_rows), &strata_spmv_scale, &a);
+  a.rows = p->identity ? NULL : p->rows;
+  for (int c = 0; c < p->num_classes && st == STRATA_SUCCESS; ++c) {
+    const strata_spmv_class_t *k = &p->classes[c];
+    if (k->num_rows == 0) continue;
+    a.begin = p->identity ? 0 : p->begin[c];
+    a.count = k->num_rows;
+    strata_team_policy_t pol = strata_team_policy(0, k->team_size, k->vector_length);
+    switch (k->level) {
+      case STRATA_SPMV_LEVEL_ONE:
+        st = strata_parallel_for(exec, "strata_spmv_one_level", strata_range(0, k->num_rows), &strata_spmv_one_level, &a);
+        break;
+      case STRATA_SPMV_LEVEL_TWO:
+        a.rows_per_team = p->rows_per_team[c];
+        pol.league_size = (k->num_rows + a.rows_per_team - 1) / a.rows_per_team;
+        st = strata_parallel_for_team(exec, "strata_spmv_two_level", &pol, &strata_spmv_two_level, &a);
+        break;
+      case STRATA_SPMV_LEVEL_THREE:
+        pol.league_size = k->num_rows;
+        pol.scratch_team = (size_t)k->team_size * sizeof(double);
+        st = strata_parallel_for_team(exec, "strata_spmv_three_level", &pol, &strata_spmv_three_level, &a);
+        break;
+      case STRATA_SPMV_LEVEL_SPLIT:
+        a.chunk_row = p->chunk_row;
+        a.chunk_begin = p->chunk_begin;
+        a.chunk = p->split_chunk;
+        a.first = p->first;
+        a.partial = p->partial;
+        pol.league_size = p->num_chunks;
+        pol.scratch_team = (size_t)k->team_size * sizeof(double);
+        st = strata_parallel_for_team(exec, "strata_spmv_split_chunks", &pol, &strata_spmv_split_chunks, &a);
+        if (st == STRATA_SUCCESS)
+          st = strata_parallel_for(exec, "strata_spmv_split_combine", strata_range(0, k->num_rows),
+                                   &strata_spmv_split_combine, &a);
+        break;
+    }
+  }
+  return st;
+}

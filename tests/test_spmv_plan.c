@@ -1,0 +1,287 @@
+/* strata — SpMV by row-length class (strata/spmv.h) on the backend under test: generated
+ * structures that put rows at every class boundary ±1, a row of 10^6 entries, power-law rows,
+ * all rows in one class, runs of empty rows and empty rows at the end; every forced algorithm
+ * equals auto to rounding; y reproducible bitwise; DESIGN §4 alpha/beta semantics. */
+#include "strata/sparse.h"
+#include "test_common.h"
+
+typedef struct host_coo {
+  int32_t m, n;
+  int64_t nnz, cap;
+  int32_t *r, *c;
+  double *v;
+} host_coo_t;
+
+static void coo_push(host_coo_t *h, int32_t r, int32_t c, double v) {
+  if (h->nnz == h->cap) {
+    h->cap = h->cap ? 2 * h->cap : 1024;
+    h->r = (int32_t *)realloc(h->r, (size_t)h->cap * sizeof(int32_t));
+    h->c = (int32_t *)realloc(h->c, (size_t)h->cap * sizeof(int32_t));
+    h->v = (double *)realloc(h->v, (size_t)h->cap * sizeof(double));
+  }
+  h->r[h->nnz] = r;
+  h->c[h->nnz] = c;
+  h->v[h->nnz++] = v;
+}
+
+/* a row of `len` distinct random columns (len <= n) */
+static void add_row(host_coo_t *h, int32_t r, int64_t len, uint64_t *s) {
+  int64_t start = h->n > 0 ? (int64_t)(t_rand(s) % (uint64_t)h->n) : 0;
+  for (int64_t k = 0; k < len; ++k)
+    coo_push(h, r, (int32_t)((start + k * 7919) % h->n), t_uniform(s) - 0.5);
+}
+
+static void coo_free(host_coo_t *h) {
+  free(h->r);
+  free(h->c);
+  free(h->v);
+  memset(h, 0, sizeof *h);
+}
+
+static strata_crs_matrix_t *to_crs(const host_coo_t *h) {
+  int32_t *dr = (int32_t *)t_to_dev(h->r, (size_t)h->nnz * sizeof(int32_t));
+  int32_t *dc = (int32_t *)t_to_dev(h->c, (size_t)h->nnz * sizeof(int32_t));
+  double *dv = (double *)t_to_dev(h->v, (size_t)h->nnz * sizeof(double));
+  strata_crs_matrix_t *A = NULL;
+  T_OK(strata_crs_create_from_coo(T_exec, h->m, h->n, h->nnz, dr, dc, dv, &A));
+  t_dev_free(dr);
+  t_dev_free(dc);
+  t_dev_free(dv);
+  return A;
+}
+
+/* reference y = alpha A x + beta y0 in long double, and the row scale sum |a x| for tolerances */
+static void reference(const host_coo_t *h, double alpha, const double *x, double beta, const double *y0,
+                      double *yref, double *scale) {
+  long double *acc = (long double *)calloc((size_t)h->m + 1, sizeof(long double));
+  for (int32_t i = 0; i < h->m; ++i) scale[i] = 0;
+  for (int64_t k = 0; k < h->nnz; ++k) {
+    acc[h->r[k]] += (long double)h->v[k] * x[h->c[k]];
+    scale[h->r[k]] += fabs(h->v[k] * x[h->c[k]]);
+  }
+  for (int32_t i = 0; i < h->m; ++i) {
+    yref[i] = (double)(alpha * acc[i] + (beta == 0 ? 0.0L : (long double)beta * y0[i]));
+    scale[i] = fabs(alpha) * scale[i] + (beta == 0 ? 0 : fabs(beta * y0[i]));
+  }
+  free(acc);
+}
+
+static const char *level_name(strata_spmv_level_t l) {
+  return l == STRATA_SPMV_LEVEL_ONE ? "one" : l == STRATA_SPMV_LEVEL_TWO ? "two" : l == STRATA_SPMV_LEVEL_THREE ? "three" : "split";
+}
+
+/* Runs every algorithm (and the given options) on h and checks against the reference. */
+static void check_all(const host_coo_t *h, const strata_spmv_options_t *base, int expect_levels) {
+  strata_crs_matrix_t *A = to_crs(h);
+  uint64_t s = T_seed ^ (uint64_t)h->nnz;
+  double *x = (double *)malloc(((size_t)h->n + 1) * sizeof(double));
+  double *y0 = (double *)malloc(((size_t)h->m + 1) * sizeof(double));
+  double *yref = (double *)malloc(((size_t)h->m + 1) * sizeof(double));
+  double *scale = (double *)malloc(((size_t)h->m + 1) * sizeof(double));
+  double *yh = (double *)malloc(((size_t)h->m + 1) * sizeof(double));
+  double *yfirst = (double *)malloc(((size_t)h->m + 1) * sizeof(double));
+  for (int32_t j = 0; j < h->n; ++j) x[j] = 1.0 + (double)(t_rand(&s) % 1000) / 256.0;
+  for (int32_t i = 0; i < h->m; ++i) y0[i] = t_uniform(&s);
+  double *dx = (double *)t_to_dev(x, (size_t)h->n * sizeof(double));
+  double *dy = (double *)t_dev_alloc(((size_t)h->m + 1) * sizeof(double));
+  const double ab[3][2] = {{1.0, 0.0}, {-0.75, 2.5}, {0.0, 0.5}};
+  for (int alg = STRATA_SPMV_AUTO; alg <= STRATA_SPMV_SPLIT; ++alg) {
+    strata_spmv_options_t o = *base;
+    o.algorithm = (strata_spmv_algorithm_t)alg;
+    strata_spmv_plan_t *plan = NULL;
+    T_OK(strata_spmv_plan_create(T_exec, A, &o, &plan));
+    int nc = 0, levels = 0;
+    strata_spmv_class_t cls[STRATA_SPMV_MAX_CLASSES];
+    T_OK(strata_spmv_plan_classes(plan, &nc, cls));
+    int64_t rows = 0, ents = 0;
+    for (int c = 0; c < nc; ++c) {
+      rows += cls[c].num_rows;
+      if (cls[c].num_rows) levels |= 1 << cls[c].level;
+      (void)ents;
+    }
+    assert_int_equal(rows, h->m);
+    if (alg == STRATA_SPMV_AUTO && expect_levels) {
+      if ((levels & expect_levels) != expect_levels) {
+        for (int c = 0; c < nc; ++c)
+          print_message("  class %d: %s vl %d team %d len %lld..%lld rows %lld\n", c, level_name(cls[c].level),
+                        cls[c].vector_length, cls[c].team_size, (long long)cls[c].min_len,
+                        (long long)cls[c].max_len, (long long)cls[c].num_rows);
+        fail_msg("levels used 0x%x, expected at least 0x%x", levels, expect_levels);
+      }
+    }
+    for (int t = 0; t < 3; ++t) {
+      const double alpha = ab[t][0], beta = ab[t][1];
+      /* beta == 0: y must not be read, so poison it with NaN */
+      if (beta == 0.0)
+        T_OK(strata_mem_set_async(T_exec, dy, 0xFF, (size_t)h->m * sizeof(double)));
+      else
+        T_OK(strata_mem_copy(T_exec, dy, y0, (size_t)h->m * sizeof(double)));
+      T_OK(strata_spmv_plan_apply(T_exec, plan, alpha, A, dx, beta, dy));
+      T_OK(strata_exec_fence(T_exec));
+      t_to_host(yh, dy, (size_t)h->m * sizeof(double));
+      reference(h, alpha, x, beta, y0, yref, scale);
+      for (int32_t i = 0; i < h->m; ++i) {
+        const double tol = 1e-13 * (scale[i] + 1e-300);
+        if (!(fabs(yh[i] - yref[i]) <= tol))
+          fail_msg("algorithm %d, alpha %g beta %g: y[%d] = %.17g, reference %.17g (seed %llu)", alg, alpha, beta,
+                   i, yh[i], yref[i], (unsigned long long)T_seed);
+      }
+      if (t == 0) {
+        if (alg == STRATA_SPMV_AUTO) {
+          memcpy(yfirst, yh, (size_t)h->m * sizeof(double));
+          /* reproducible: the same plan applied again gives the same bits */
+          T_OK(strata_spmv_plan_apply(T_exec, plan, alpha, A, dx, beta, dy));
+          T_OK(strata_exec_fence(T_exec));
+          t_to_host(yh, dy, (size_t)h->m * sizeof(double));
+          assert_memory_equal(yh, yfirst, (size_t)h->m * sizeof(double));
+        }
+      }
+    }
+    T_OK(strata_spmv_plan_destroy(&plan));
+    assert_null(plan);
+  }
+  t_dev_free(dx);
+  t_dev_free(dy);
+  free(x);
+  free(y0);
+  free(yref);
+  free(scale);
+  free(yh);
+  free(yfirst);
+  strata_crs_destroy(&A);
+}
+
+#define L_ONE (1 << STRATA_SPMV_LEVEL_ONE)
+#define L_TWO (1 << STRATA_SPMV_LEVEL_TWO)
+#define L_THREE (1 << STRATA_SPMV_LEVEL_THREE)
+#define L_SPLIT (1 << STRATA_SPMV_LEVEL_SPLIT)
+
+/* rows at every default class boundary +-1 of this backend, plus runs of empty rows */
+static void test_class_boundaries(void **state) {
+  (void)state;
+  strata_device_info_t info;
+  T_OK(strata_backend_device_info(strata_exec_backend(T_exec), 0, &info));
+  const int gpu = !strata_exec_is_host(T_exec);
+  const int64_t b[] = {gpu ? 8 : 32, 16, 32, 64, gpu ? 256 : 8192, gpu ? 32768 : 65536};
+  host_coo_t h = {0};
+  h.n = 70000;
+  uint64_t s = T_seed;
+  int32_t r = 0;
+  for (size_t k = 0; k < sizeof b / sizeof b[0]; ++k)
+    for (int64_t d = -1; d <= 1; ++d) {
+      add_row(&h, r++, b[k] + d, &s);
+      r += 3; /* a run of empty rows */
+    }
+  for (int i = 0; i < 500; ++i) add_row(&h, r++, 1 + (int64_t)(t_rand(&s) % 40), &s);
+  h.m = r + 5; /* empty rows at the end */
+  strata_spmv_options_t o = {0};
+  check_all(&h, &o, L_ONE | L_TWO | L_THREE | L_SPLIT);
+  coo_free(&h);
+}
+
+/* one row of 10^6 entries among short rows */
+static void test_huge_row(void **state) {
+  (void)state;
+  host_coo_t h = {0};
+  h.n = 1000003;
+  h.m = 3000;
+  uint64_t s = T_seed + 1;
+  for (int32_t r = 0; r < h.m; ++r) add_row(&h, r, r == 1234 ? 1000000 : (int64_t)(t_rand(&s) % 9), &s);
+  strata_spmv_options_t o = {0};
+  check_all(&h, &o, L_ONE | L_SPLIT);
+  coo_free(&h);
+}
+
+/* power-law row lengths (exponent about 2.1) */
+static void test_power_law(void **state) {
+  (void)state;
+  host_coo_t h = {0};
+  h.n = 50000;
+  h.m = 20000;
+  uint64_t s = T_seed + 2;
+  for (int32_t r = 0; r < h.m; ++r) {
+    double u = t_uniform(&s);
+    int64_t len = (int64_t)pow(1.0 - u, -1.0 / 1.1); /* P(len > k) ~ k^-1.1 */
+    if (len > 40000) len = 40000;
+    add_row(&h, r, len, &s);
+  }
+  strata_spmv_options_t o = {0};
+  check_all(&h, &o, L_ONE | L_TWO);
+  coo_free(&h);
+}
+
+/* all rows in one class, and small thresholds that put a small matrix in every level */
+static void test_one_class_and_small_thresholds(void **state) {
+  (void)state;
+  host_coo_t h = {0};
+  h.n = 300;
+  h.m = 257;
+  uint64_t s = T_seed + 3;
+  for (int32_t r = 0; r < h.m; ++r) add_row(&h, r, 5, &s);
+  strata_spmv_options_t o = {0};
+  check_all(&h, &o, L_ONE);
+  coo_free(&h);
+  h.n = 300;
+  h.m = 400;
+  for (int32_t r = 0; r < h.m; ++r) add_row(&h, r, (int64_t)(t_rand(&s) % 120), &s);
+  o.one_level_max = 2;
+  o.two_level_max = 9;
+  o.three_level_max = 33;
+  o.split_chunk = 7;
+  check_all(&h, &o, L_ONE | L_TWO | L_THREE | L_SPLIT);
+  coo_free(&h);
+}
+
+/* zero sizes, nnz = 0, and the E1-E3 semantics through the plan */
+static void test_edges(void **state) {
+  (void)state;
+  host_coo_t h = {0};
+  strata_spmv_options_t o = {0};
+  for (int m = 0; m <= 3; m += 3)
+    for (int n = 0; n <= 2; n += 2) {
+      h.m = m;
+      h.n = n;
+      if (m && n) {
+        coo_push(&h, 0, 0, 1.0);
+        coo_push(&h, 0, 1, 2.0); /* E3: rows 1 and 2 empty at the end */
+      }
+      check_all(&h, &o, 0);
+      coo_free(&h);
+    }
+  /* bad arguments */
+  strata_spmv_plan_t *plan = NULL;
+  T_ERR(strata_spmv_plan_create(T_exec, NULL, NULL, &plan), STRATA_ERR_INVALID_ARGUMENT);
+  h.m = 4;
+  h.n = 4;
+  coo_push(&h, 1, 1, 1.0);
+  strata_crs_matrix_t *A = to_crs(&h), *B = NULL;
+  o.one_level_max = -1;
+  T_ERR(strata_spmv_plan_create(T_exec, A, &o, &plan), STRATA_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(strata_error_message(), "negative"));
+  o.one_level_max = 50;
+  o.two_level_max = 10;
+  T_ERR(strata_spmv_plan_create(T_exec, A, &o, &plan), STRATA_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(strata_error_message(), "increase"));
+  T_OK(strata_spmv_plan_create(T_exec, A, NULL, &plan));
+  coo_push(&h, 2, 2, 1.0);
+  B = to_crs(&h);
+  double *d = (double *)t_dev_alloc(4 * sizeof(double));
+  T_ERR(strata_spmv_plan_apply(T_exec, plan, 1.0, B, d, 0.0, d), STRATA_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(strata_error_message(), "plan built for"));
+  T_ERR(strata_spmv_plan_apply(T_exec, plan, 1.0, A, NULL, 0.0, d), STRATA_ERR_INVALID_ARGUMENT);
+  t_dev_free(d);
+  strata_spmv_plan_destroy(&plan);
+  strata_spmv_plan_destroy(&plan); /* NULL-safe */
+  strata_crs_destroy(&A);
+  strata_crs_destroy(&B);
+  coo_free(&h);
+}
+
+int main(int argc, char **argv) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_class_boundaries), cmocka_unit_test(test_huge_row),
+      cmocka_unit_test(test_power_law), cmocka_unit_test(test_one_class_and_small_thresholds),
+      cmocka_unit_test(test_edges),
+  };
+  return T_RUN("spmv_plan", tests);
+}
