@@ -189,11 +189,13 @@ static int check(const csr_t *H, const double *x, const double *y, const char *w
 
 int main(int argc, char **argv) {
   const char *only = NULL, *bname = "default";
+  int sweep = 0;
   double scale = 1.0;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     else if (!strcmp(argv[i], "--backend") && i + 1 < argc) bname = argv[++i];
     else if (!strcmp(argv[i], "--scale") && i + 1 < argc) scale = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--sweep")) sweep = 1;
     else { fprintf(stderr, "usage: %s [--backend B] [--only NAME] [--scale S]\n", argv[0]); return 2; }
   }
   strata_backend_t b;
@@ -325,6 +327,26 @@ int main(int argc, char **argv) {
       free(off32);
     }
 #endif
+    if (sweep) { /* class thresholds: one-level max, entries per lane, two-level max, three-level max */
+      static const int64_t cfg[][4] = {{8, 4, 256, 32768}, {8, 1, 256, 32768}, {8, 2, 256, 32768},
+                                       {4, 1, 256, 32768}, {16, 2, 256, 32768}, {8, 2, 4096, 32768},
+                                       {8, 2, 256, 1 << 30}, {2, 1, 64, 32768}};
+      printf("%-22s sweep (one,epl,two,three -> ms):", H.name);
+      for (size_t q = 0; q < sizeof cfg / sizeof cfg[0]; ++q) {
+        strata_spmv_options_t o;
+        memset(&o, 0, sizeof o);
+        o.one_level_max = cfg[q][0];
+        o.entries_per_lane = (int)cfg[q][1];
+        o.two_level_max = cfg[q][2];
+        o.three_level_max = cfg[q][3];
+        spmv_ctx sc = {e, NULL, &A, dx, dy};
+        if (strata_spmv_plan_create(e, &A, &o, &sc.p)) continue;
+        printf(" [%lld,%lld,%lld,%lld] %.3f", (long long)cfg[q][0], (long long)cfg[q][1], (long long)cfg[q][2],
+               (long long)cfg[q][3], 1e3 * time_it(e, run_plan, &sc));
+        strata_spmv_plan_destroy(&sc.p);
+      }
+      printf("\n");
+    }
     printf("%-22s %9lld %10lld |", H.name, (long long)H.n, (long long)H.nnz);
     for (int v = 0; v < 4; ++v) {
       if (ms[v] < 0)

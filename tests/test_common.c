@@ -4,6 +4,16 @@ strata_exec_t *T_exec;
 strata_exec_t *T_serial;
 uint64_t T_seed;
 
+void t_expect_msg(strata_status_t st, strata_status_t want, const char *n1, const char *n2) {
+  if (st != want)
+    fail_msg("returned %s, expected %s (message: %s)", strata_status_name(st),
+             strata_status_name(want), strata_error_message());
+  if (n1 && !strstr(strata_error_message(), n1))
+    fail_msg("message '%s' does not name '%s'", strata_error_message(), n1);
+  if (n2 && !strstr(strata_error_message(), n2))
+    fail_msg("message '%s' does not name '%s'", strata_error_message(), n2);
+}
+
 void *t_dev_alloc(size_t bytes) {
   void *p = NULL;
   if (strata_mem_alloc(T_exec, STRATA_MEM_DEVICE, bytes, &p) != STRATA_SUCCESS)

@@ -40,6 +40,10 @@ extern uint64_t T_seed;
                strata_status_name(want), strata_error_message());                             \
   } while (0)
 
+/* Expects st == want and strata_error_message() to contain every non-NULL needle (values and
+ * limits the message must name). */
+void t_expect_msg(strata_status_t st, strata_status_t want, const char *n1, const char *n2);
+
 /* splitmix64: the tests' random numbers, reproducible from the printed seed */
 static inline uint64_t t_rand(uint64_t *s) {
   uint64_t z = (*s += 0x9e3779b97f4a7c15ull);

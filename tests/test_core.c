@@ -39,17 +39,6 @@ static strata_device_info_t exec_info(void) {
   return d;
 }
 
-/* Expects st == want and the message to contain every (non-NULL) needle. */
-static void expect_msg(strata_status_t st, strata_status_t want, const char *n1, const char *n2) {
-  if (st != want)
-    fail_msg("returned %s, expected %s (message: %s)", strata_status_name(st),
-             strata_status_name(want), strata_error_message());
-  if (n1 && !strstr(strata_error_message(), n1))
-    fail_msg("message '%s' does not name '%s'", strata_error_message(), n1);
-  if (n2 && !strstr(strata_error_message(), n2))
-    fail_msg("message '%s' does not name '%s'", strata_error_message(), n2);
-}
-
 /* ============================================================ range parallel_for */
 
 static void check_axpy(int64_t n, int64_t b, int64_t e) {
@@ -103,7 +92,7 @@ static void test_for_invalid_range(void **state) {
   a.alpha = 1;
   a.x = NULL;
   a.y = NULL;
-  expect_msg(strata_parallel_for(T_exec, "axpy", strata_range(5, 4), &core_axpy, &a),
+  t_expect_msg(strata_parallel_for(T_exec, "axpy", strata_range(5, 4), &core_axpy, &a),
              STRATA_ERR_INVALID_ARGUMENT, "4", "5");
   T_OK(strata_parallel_for(T_exec, "axpy", strata_range(-3, -3), &core_axpy, &a));
   core_reduce_f64_args_t r;
@@ -571,13 +560,13 @@ static void test_team_host_limits(void **state) {
   core_rowsum_args_t a;
   memset(&a, 0, sizeof a);
   strata_team_policy_t p = strata_team_policy(4, 2, 1);
-  expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+  t_expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
              STRATA_ERR_INVALID_POLICY, "team_size 2", "limit 1");
   p = strata_team_policy(4, 1, 2);
-  expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+  t_expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
              STRATA_ERR_INVALID_POLICY, "vector_length 2", "limit 1");
   p = strata_team_policy(4, 7, STRATA_AUTO);
-  expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+  t_expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
              STRATA_ERR_INVALID_POLICY, "team_size 7", "limit 1");
   strata_team_policy_t r;
   p = strata_team_policy(4, STRATA_AUTO, STRATA_AUTO);
@@ -585,7 +574,7 @@ static void test_team_host_limits(void **state) {
   assert_int_equal(r.team_size, 1);
   assert_int_equal(r.vector_length, 1);
   p = strata_team_policy(4, 1, 32);
-  expect_msg(strata_team_policy_resolve(T_exec, &p, &r), STRATA_ERR_INVALID_POLICY,
+  t_expect_msg(strata_team_policy_resolve(T_exec, &p, &r), STRATA_ERR_INVALID_POLICY,
              "vector_length 32", "limit 1");
 }
 
@@ -602,23 +591,23 @@ static void test_team_policy_limits(void **state) {
   if (warp < 64) {
     p = strata_team_policy(8, 16, 64);
     snprintf(lim, sizeof lim, "limit %d", warp);
-    expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+    t_expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
                STRATA_ERR_INVALID_POLICY, "vector_length 64", lim);
-    expect_msg(strata_team_policy_resolve(T_exec, &p, &r), STRATA_ERR_INVALID_POLICY,
+    t_expect_msg(strata_team_policy_resolve(T_exec, &p, &r), STRATA_ERR_INVALID_POLICY,
                "vector_length 64", lim);
   }
   /* twice the warp size, whatever the warp */
   p = strata_team_policy(8, 1, 2 * warp);
   snprintf(val, sizeof val, "vector_length %d", 2 * warp);
   snprintf(lim, sizeof lim, "limit %d", warp);
-  expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+  t_expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
              STRATA_ERR_INVALID_POLICY, val, lim);
   /* not a power of two */
   p = strata_team_policy(8, 1, 3);
-  expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+  t_expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
              STRATA_ERR_INVALID_POLICY, "vector_length 3", "power of two");
   p = strata_team_policy(8, 1, 12);
-  expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+  t_expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
              STRATA_ERR_INVALID_POLICY, "vector_length 12", NULL);
   /* negative sizes */
   p = strata_team_policy(8, -2, 1);
@@ -630,10 +619,10 @@ static void test_team_policy_limits(void **state) {
     const int vl = warp < 32 ? warp : 32;
     p = strata_team_policy(8, 2048 / vl, vl);
     snprintf(lim, sizeof lim, "limit %d", d.max_threads_per_team);
-    expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+    t_expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
                STRATA_ERR_INVALID_POLICY, "2048", lim);
     p = strata_team_policy(8, 1025, 1);
-    expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+    t_expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
                STRATA_ERR_INVALID_POLICY, "1025", lim);
     p = strata_team_policy(8, 1024 / vl, vl); /* exactly at the limit: accepted */
     T_OK(strata_team_policy_resolve(T_exec, &p, &r));
@@ -644,7 +633,7 @@ static void test_team_policy_limits(void **state) {
   snprintf(lim, sizeof lim, "limit %zu", d.max_scratch_bytes);
   p = strata_team_policy(8, STRATA_AUTO, STRATA_AUTO);
   p.scratch_team = d.max_scratch_bytes + 16;
-  expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+  t_expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
              STRATA_ERR_INVALID_POLICY, val, lim);
   p.scratch_team = d.max_scratch_bytes + 1; /* rounded up to 16 bytes: still above */
   T_ERR(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a), STRATA_ERR_INVALID_POLICY);
@@ -760,7 +749,7 @@ static void test_sort_pairs(void **state) {
   T_ERR(strata_sort_pairs_i64(T_exec, 1, 0, &k, &v), STRATA_ERR_INVALID_ARGUMENT);
   T_ERR(strata_sort_pairs_i64(T_exec, 1, 64, &k, &v), STRATA_ERR_INVALID_ARGUMENT);
   T_ERR(strata_sort_pairs_i64(T_exec, 1, -3, &k, &v), STRATA_ERR_INVALID_ARGUMENT);
-  expect_msg(strata_sort_pairs_i64(T_exec, 0, 64, NULL, NULL), STRATA_ERR_INVALID_ARGUMENT, "64",
+  t_expect_msg(strata_sort_pairs_i64(T_exec, 0, 64, NULL, NULL), STRATA_ERR_INVALID_ARGUMENT, "64",
              NULL);
   T_ERR(strata_sort_pairs_i64(T_exec, -1, 8, NULL, NULL), STRATA_ERR_INVALID_ARGUMENT);
   T_ERR(strata_sort_pairs_i64(T_exec, 10, 8, NULL, NULL), STRATA_ERR_INVALID_ARGUMENT);
@@ -870,7 +859,7 @@ static void test_exec_instances(void **state) {
   T_OK(strata_exec_destroy(&e2));
   /* the default spaces are the library's */
   strata_exec_t *def = T_exec;
-  expect_msg(strata_exec_destroy(&def), STRATA_ERR_INVALID_ARGUMENT, strata_backend_name(b), NULL);
+  t_expect_msg(strata_exec_destroy(&def), STRATA_ERR_INVALID_ARGUMENT, strata_backend_name(b), NULL);
   assert_ptr_equal(def, T_exec);
   strata_exec_t *again = NULL;
   T_OK(strata_exec_default(b, &again));
@@ -886,22 +875,22 @@ static void test_wrong_pattern(void **state) {
   core_axpy_args_t a;
   memset(&a, 0, sizeof a);
   double res = 0;
-  expect_msg(strata_parallel_reduce(T_exec, "mislabelled", strata_range(0, 10), &core_axpy, &a,
+  t_expect_msg(strata_parallel_reduce(T_exec, "mislabelled", strata_range(0, 10), &core_axpy, &a,
                                     STRATA_REDUCE_SUM, &res),
              STRATA_ERR_INVALID_ARGUMENT, "core_axpy", NULL);
   int64_t tot;
-  expect_msg(strata_parallel_scan(T_exec, NULL, strata_range(0, 10), &core_axpy, &a, &tot),
+  t_expect_msg(strata_parallel_scan(T_exec, NULL, strata_range(0, 10), &core_axpy, &a, &tot),
              STRATA_ERR_INVALID_ARGUMENT, "core_axpy", NULL);
   core_rowsum_args_t ra;
   memset(&ra, 0, sizeof ra);
-  expect_msg(strata_parallel_for(T_exec, NULL, strata_range(0, 10), &core_rowsum, &ra),
+  t_expect_msg(strata_parallel_for(T_exec, NULL, strata_range(0, 10), &core_rowsum, &ra),
              STRATA_ERR_INVALID_ARGUMENT, "core_rowsum", NULL);
   strata_team_policy_t p = strata_team_policy(4, STRATA_AUTO, STRATA_AUTO);
-  expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_reduce_i64, &ra),
+  t_expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_reduce_i64, &ra),
              STRATA_ERR_INVALID_ARGUMENT, "core_reduce_i64", NULL);
   /* NULL kernel, NULL args, NULL exec, NULL result */
   T_ERR(strata_parallel_for(T_exec, NULL, strata_range(0, 1), NULL, &a), STRATA_ERR_INVALID_ARGUMENT);
-  expect_msg(strata_parallel_for(T_exec, NULL, strata_range(0, 1), &core_axpy, NULL),
+  t_expect_msg(strata_parallel_for(T_exec, NULL, strata_range(0, 1), &core_axpy, NULL),
              STRATA_ERR_INVALID_ARGUMENT, "core_axpy", NULL);
   T_ERR(strata_parallel_for(NULL, NULL, strata_range(0, 1), &core_axpy, &a), STRATA_ERR_INVALID_ARGUMENT);
   core_reduce_i64_args_t ri;

@@ -57,6 +57,19 @@ size_t strata_type_size(strata_type_t type) {
     case STRATA_TYPE_I64: return 8;
     case STRATA_TYPE_F32: return 4;
     case STRATA_TYPE_F64: return 8;
+    case STRATA_TYPE_U8: return 1;
     default: return 0;
   }
+}
+
+const char *strata_type_name(strata_type_t type) {
+  switch (type) {
+#define STRATA_X_CASE(E, s, T) \
+  case STRATA_TYPE_##E:        \
+    return #s;
+    STRATA_VIEW_TYPE_LIST(STRATA_X_CASE)
+#undef STRATA_X_CASE
+    case STRATA_TYPE_NONE: return "none";
+  }
+  return "unknown";
 }

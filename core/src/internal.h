@@ -35,6 +35,16 @@ typedef struct strata_impl_backend {
   strata_status_t (*set)(int device, void *stream, void *dst, int value, size_t bytes);
   strata_status_t (*sort_pairs_i64)(strata_exec_t *exec, int64_t n, int key_bits, int64_t *keys,
                                     int64_t *values);
+  /* Optional device-wide primitives (NULL: the core's portable path is used). */
+  /** Exclusive sum of n > 0 values with the vendor library (CUB / rocPRIM); in may alias out;
+   *  *total when total != NULL (then synchronous), else asynchronous. NULL: parallel_scan kernel. */
+  strata_status_t (*scan_exclusive_i64)(strata_exec_t *exec, int64_t n, const int64_t *in,
+                                        int64_t *out, int64_t *total);
+  /** 2-D strided copy of `height` rows of `width` bytes, row r from src + r*spitch to
+   *  dst + r*dpitch (pitches >= width, in bytes), ordered on stream; synchronous unless async.
+   *  NULL: the core copies rows with memmove (host backends). */
+  strata_status_t (*copy_2d)(int device, void *stream, void *dst, size_t dpitch, const void *src,
+                             size_t spitch, size_t width, size_t height, int async);
 } strata_impl_backend_t;
 
 /** The table of a backend (a "not compiled" stub for the others). */

@@ -171,6 +171,12 @@ strata_status_t strata_exec_default(strata_backend_t backend, strata_exec_t **ex
   return STRATA_SUCCESS;
 }
 
+strata_status_t strata_exec_host(strata_exec_t **exec) {
+  return strata_exec_default(strata_backend_compiled(STRATA_BACKEND_OPENMP) ? STRATA_BACKEND_OPENMP
+                                                                             : STRATA_BACKEND_SERIAL,
+                             exec);
+}
+
 strata_status_t strata_exec_create(strata_backend_t backend, strata_exec_t **exec) {
   if (!exec) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "exec: NULL output");
   return exec_new(backend, 0, exec);
@@ -268,14 +274,38 @@ strata_status_t strata_impl_exec_temp(strata_exec_t *exec, size_t bytes, void **
   return STRATA_SUCCESS;
 }
 
+#include "../kernels/scan_args.h"
+#include "../kernels/sort_keys_args.h"
+STRATA_KERNEL_DECLARE(strata_impl_scan_exclusive_i64);
+STRATA_KERNEL_DECLARE(strata_impl_sort_first_bad_key);
+
 strata_status_t strata_sort_pairs_i64(strata_exec_t *exec, int64_t n, int key_bits, int64_t *keys,
                                        int64_t *values) {
   if (!exec) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "sort: NULL exec");
   if (n < 0) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "sort: n = %lld is negative", (long long)n);
   if (key_bits < 1 || key_bits > 63)
     return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "sort: key_bits = %d outside 1..63", key_bits);
-  if (n <= 1) return STRATA_SUCCESS;
+  if (n == 0) return STRATA_SUCCESS;
   if (!keys || !values) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "sort: NULL keys or values with n = %lld", (long long)n);
+  /* refuse keys outside [0, 2^key_bits): a radix sort over key_bits bits would misorder them */
+  strata_impl_sort_keys_args_t ka = {keys, key_bits};
+  int64_t bad = INT64_MAX;
+  strata_status_t st = strata_parallel_reduce(exec, "strata_sort_pairs_i64 key check", strata_range(0, n),
+                                              &strata_impl_sort_first_bad_key, &ka, STRATA_REDUCE_MIN, &bad);
+  if (st != STRATA_SUCCESS) return st;
+  if (bad != INT64_MAX) {
+    int64_t key = 0;
+    st = strata_mem_copy(exec, &key, keys + bad, sizeof key);
+    if (st != STRATA_SUCCESS) return st;
+    if (key_bits == 63)
+      return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT,
+                               "sort: keys[%lld] = %lld is outside [0, 2^63) (key_bits = 63): keys must be non-negative",
+                               (long long)bad, (long long)key);
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT,
+                             "sort: keys[%lld] = %lld is outside [0, 2^%d) = [0, %lld) (key_bits = %d)",
+                             (long long)bad, (long long)key, key_bits, (long long)((int64_t)1 << key_bits), key_bits);
+  }
+  if (n == 1) return STRATA_SUCCESS;
   return strata_impl_backend(exec->backend)->sort_pairs_i64(exec, n, key_bits, keys, values);
 }
 
@@ -287,16 +317,19 @@ int strata_impl_host_thread_count(void) {
   return 1;
 }
 
-#include "../kernels/scan_args.h"
-STRATA_KERNEL_DECLARE(strata_impl_scan_exclusive_i64);
-
 strata_status_t strata_scan_exclusive_i64(strata_exec_t *exec, int64_t n, const int64_t *in,
                                           int64_t *out, int64_t *total) {
+  if (!exec) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "scan: NULL exec");
   if (n < 0) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "scan: n = %lld is negative", (long long)n);
   if (n == 0) {
     if (total) *total = 0;
     return STRATA_SUCCESS;
   }
+  if (!in || !out)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "scan: NULL %s with n = %lld",
+                             in ? "output" : "input", (long long)n);
+  const strata_impl_backend_t *b = strata_impl_backend(exec->backend);
+  if (b->scan_exclusive_i64) return b->scan_exclusive_i64(exec, n, in, out, total);
   strata_impl_scan_args_t a = {in, out};
   return strata_parallel_scan(exec, "strata_scan_exclusive_i64", strata_range(0, n),
                               &strata_impl_scan_exclusive_i64, &a, total);

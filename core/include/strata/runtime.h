@@ -69,6 +69,12 @@ typedef struct strata_exec strata_exec_t;
  *  Errors: NOT_INITIALIZED, BACKEND_UNAVAILABLE (not compiled), NO_DEVICE (compiled, but no
  *  device: the message names the backend and the device count). */
 strata_status_t strata_exec_default(strata_backend_t backend, strata_exec_t **exec);
+/** The default execution space of the best host backend compiled into this build: OpenMP when
+ *  compiled, else serial (Kokkos DefaultHostExecutionSpace). Shared and library-owned like
+ *  strata_exec_default's; memory of any of its spaces is host-accessible. Use it for host
+ *  mirrors and host-side work next to a GPU default. Errors: NOT_INITIALIZED, INVALID_ARGUMENT
+ *  (NULL exec). Synchronous. */
+strata_status_t strata_exec_host(strata_exec_t **exec);
 /** A new execution space instance of a backend with its own stream (GPU) — work on different
  *  instances may overlap. Destroy with strata_exec_destroy. Errors as strata_exec_default. */
 strata_status_t strata_exec_create(strata_backend_t backend, strata_exec_t **exec);
@@ -117,15 +123,21 @@ strata_status_t strata_mem_set_async(strata_exec_t *exec, void *dst, int value, 
 
 /** Sorts n (key, value) pairs by key, ascending and stable, in place (exec memory). Keys must be
  *  non-negative and below 2^key_bits (key_bits <= 63 lets GPU radix sorts skip bits); values
- *  travel with their keys. CUB on CUDA, rocPRIM on HIP, a parallel merge sort on OpenMP, a merge
- *  sort on serial. Temporary memory is taken from exec's space. Errors: INVALID_ARGUMENT (n < 0,
- *  key_bits outside 1..63), OUT_OF_MEMORY. Synchronous. */
+ *  travel with their keys. The keys are checked first with a reduce kernel (a radix sort would
+ *  silently misorder such keys). CUB on CUDA, rocPRIM on HIP, a parallel merge sort on OpenMP, a
+ *  merge sort on serial. Temporary memory is taken from exec's space. Errors: INVALID_ARGUMENT
+ *  (n < 0, key_bits outside 1..63; a key outside [0, 2^key_bits): the message names the first
+ *  such key, its index and the limit, and keys and values are left unchanged), OUT_OF_MEMORY.
+ *  Synchronous. */
 strata_status_t strata_sort_pairs_i64(strata_exec_t *exec, int64_t n, int key_bits, int64_t *keys,
                                        int64_t *values);
 
 /** Exclusive prefix sum of n int64 values (exec memory) into out (may alias in); out[n] is not
  *  written; *total (host) receives the sum of all n when total != NULL. Synchronous when total is
- *  requested. Built on the parallel_scan pattern. */
+ *  requested, else asynchronous on exec. CUB's DeviceScan::ExclusiveSum on CUDA, rocPRIM's
+ *  exclusive_scan on HIP (DESIGN §2), the parallel_scan pattern on serial and OpenMP. Sums wrap
+ *  as two's complement on overflow. Errors: INVALID_ARGUMENT (NULL exec, n < 0, NULL in/out with
+ *  n > 0), OUT_OF_MEMORY, DEVICE. */
 strata_status_t strata_scan_exclusive_i64(strata_exec_t *exec, int64_t n, const int64_t *in,
                                           int64_t *out, int64_t *total);
 

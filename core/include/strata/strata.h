@@ -7,4 +7,5 @@
 #include "strata/kernel.h"
 #include "strata/runtime.h"
 #include "strata/parallel.h"
+#include "strata/view.h"
 #endif

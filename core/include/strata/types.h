@@ -37,15 +37,25 @@ typedef enum strata_backend {
   X(F32, f32, float)        \
   X(F64, f64, double)
 
+/* Element types of views (strata/view.h): the reduce/scan types plus bytes. */
+#define STRATA_VIEW_TYPE_LIST(X) \
+  STRATA_TYPE_LIST(X)            \
+  X(U8, u8, uint8_t)
+
 typedef enum strata_type {
   STRATA_TYPE_NONE = 0,
 #define STRATA_X_ENUM(E, s, T) STRATA_TYPE_##E,
   STRATA_TYPE_LIST(STRATA_X_ENUM)
 #undef STRATA_X_ENUM
+  /** uint8_t: a view element type only (after the reduce/scan types, whose values it does not
+   *  change); no reduction or scan carries it. */
+  STRATA_TYPE_U8
 } strata_type_t;
 
-/** Size in bytes of one value of a strata_type_t (0 for STRATA_TYPE_NONE). */
+/** Size in bytes of one value of a strata_type_t (0 for STRATA_TYPE_NONE and unknown values). */
 size_t strata_type_size(strata_type_t type);
+/** Suffix name of a type ("i32", "i64", "f32", "f64", "u8"); "none" / "unknown" otherwise. */
+const char *strata_type_name(strata_type_t type);
 
 typedef enum strata_reduce_op {
   STRATA_REDUCE_SUM = 0,
