@@ -60,14 +60,18 @@ static int cmd_info(int argc, char **argv) {
       if (strata_backend_device_info((strata_backend_t)b, dv, &in) != STRATA_SUCCESS) continue;
       if (json)
         printf("%s{\"id\": %d, \"name\": \"%s\", \"multiprocessors\": %d, \"memory_bytes\": %zu, "
-               "\"warp_size\": %d, \"max_threads_per_team\": %d, \"max_scratch_bytes\": %zu, \"compute_capability\": \"%d.%d\"}",
+               "\"warp_size\": %d, \"max_threads_per_team\": %d, \"max_team_size\": %d, \"max_vector_length\": %d, "
+               "\"max_scratch_bytes\": %zu, \"compute_capability\": \"%d.%d\"}",
                dv ? ", " : "", dv, in.name, in.multiprocessors, in.memory_bytes, in.warp_size,
-               in.max_threads_per_team, in.max_scratch_bytes, in.compute_major, in.compute_minor);
+               in.max_threads_per_team, in.max_threads_per_team, in.warp_size, in.max_scratch_bytes,
+               in.compute_major, in.compute_minor);
       else
-        printf("  device %d: %s, %d %s, %.1f GiB, warp %d, %d threads/team, scratch %zu B/team\n", dv, in.name,
+        printf("  device %d: %s, %d %s, %.1f GiB, warp %d\n"
+               "    team limits: team_size <= %d, vector_length <= %d (a power of two), team_size x vector_length <= %d,"
+               " scratch <= %zu B/team\n", dv, in.name,
                in.multiprocessors, strcmp(name, "serial") && strcmp(name, "openmp") ? "multiprocessors" : "host threads",
                (double)in.memory_bytes / (1024.0 * 1024.0 * 1024.0), in.warp_size, in.max_threads_per_team,
-               in.max_scratch_bytes);
+               in.warp_size, in.max_threads_per_team, in.max_scratch_bytes);
     }
     if (json) printf("]}");
   }

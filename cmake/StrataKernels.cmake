@@ -54,11 +54,11 @@ function(strata_add_kernels target)
   endforeach()
 endfunction()
 
-# strata_hip_compile(<target> <source> [INCLUDE_DIRECTORIES ...] [DEPENDS ...])
+# strata_hip_compile(<target> <source> [INCLUDE_DIRECTORIES ...] [OPTIONS ...] [DEPENDS ...])
 # Compiles one HIP C++ source with hipcc (CMake 3.25's HIP language does not find Debian's ROCm
 # layout) for STRATA_HIP_ARCHITECTURES and adds the object to <target>.
 function(strata_hip_compile target src)
-  cmake_parse_arguments(SHC "" "" "INCLUDE_DIRECTORIES;DEPENDS" ${ARGN})
+  cmake_parse_arguments(SHC "" "" "INCLUDE_DIRECTORIES;OPTIONS;DEPENDS" ${ARGN})
   get_filename_component(_abs "${src}" ABSOLUTE)
   get_filename_component(_name "${src}" NAME)
   set(_obj "${CMAKE_CURRENT_BINARY_DIR}/strata_hip/${target}/${_name}.o")
@@ -73,7 +73,7 @@ function(strata_hip_compile target src)
   endforeach()
   add_custom_command(OUTPUT "${_obj}"
     COMMAND ${CMAKE_COMMAND} -E env HIP_PLATFORM=amd ${STRATA_HIPCC} -std=c++17 -O3 -fPIC
-            -Wno-unused-result ${_archs} ${_incs} -MD -MF "${_obj}.d" -c "${_abs}" -o "${_obj}"
+            -Wno-unused-result ${_archs} ${_incs} ${SHC_OPTIONS} -MD -MF "${_obj}.d" -c "${_abs}" -o "${_obj}"
     DEPENDS "${_abs}" ${SHC_DEPENDS} DEPFILE "${_obj}.d" VERBATIM
     COMMENT "hipcc ${_name} (${STRATA_HIP_ARCHITECTURES})")
   set_source_files_properties("${_obj}" TARGET_DIRECTORY ${target} PROPERTIES

@@ -5,4 +5,9 @@
 #define STRATA_GPU_MAX_SHARED(p) ((size_t)(p).sharedMemPerBlockOptin)
 #define STRATA_GPU_DEVICE_PROP cudaDeviceProp
 #define STRATA_GPU_HOST_PASS 1
+/* NVTX ranges: nvtx3 is header-only in the CUDA toolkit (a no-op unless a tool such as Nsight
+ * Systems is attached) */
+#include <nvtx3/nvToolsExt.h>
+#define STRATA_GPU_RANGE_PUSH(name) nvtxRangePushA(name)
+#define STRATA_GPU_RANGE_POP() nvtxRangePop()
 #include "../gpu/runtime_gpu.inc"

@@ -9,4 +9,11 @@
 #else
 #define STRATA_GPU_HOST_PASS 1
 #endif
+/* roctx ranges when strata was configured with roctracer (STRATA_HAVE_ROCTX; Debian packages
+ * none): otherwise the HIP backend has no range hook and profiling still works through the hooks */
+#if STRATA_HAVE_ROCTX && STRATA_GPU_HOST_PASS
+#include <roctracer/roctx.h>
+#define STRATA_GPU_RANGE_PUSH(name) roctxRangePushA(name)
+#define STRATA_GPU_RANGE_POP() roctxRangePop()
+#endif
 #include "../gpu/runtime_gpu.inc"

@@ -92,4 +92,5 @@ const strata_impl_backend_t strata_impl_backend_openmp = {
     omp_device_count, omp_device_info, omp_stream_create, omp_stream_destroy, omp_fence,
     strata_impl_host_alloc, strata_impl_host_dealloc, strata_impl_host_copy, strata_impl_host_set,
     omp_sort_pairs,
-    NULL, NULL}; /* scan_exclusive_i64, copy_2d: the core's portable paths */
+    NULL, NULL, /* scan_exclusive_i64, copy_2d: the core's portable paths */
+    NULL, NULL}; /* range_push, range_pop: no tool ranges on the host */

@@ -40,4 +40,5 @@ const strata_impl_backend_t strata_impl_backend_serial = {
     serial_device_count, serial_device_info, host_stream_create, host_stream_destroy, host_fence,
     strata_impl_host_alloc, strata_impl_host_dealloc, strata_impl_host_copy, strata_impl_host_set,
     strata_impl_host_sort_pairs_serial,
-    NULL, NULL}; /* scan_exclusive_i64, copy_2d: the core's portable paths */
+    NULL, NULL, /* scan_exclusive_i64, copy_2d: the core's portable paths */
+    NULL, NULL}; /* range_push, range_pop: no tool ranges on the host */

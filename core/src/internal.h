@@ -45,6 +45,10 @@ typedef struct strata_impl_backend {
    *  NULL: the core copies rows with memmove (host backends). */
   strata_status_t (*copy_2d)(int device, void *stream, void *dst, size_t dpitch, const void *src,
                              size_t spitch, size_t width, size_t height, int async);
+  /* the backend's tool ranges (NVTX on CUDA, roctx on HIP) around labelled launches and regions
+   * (profiling.c); NULL where it has none */
+  void (*range_push)(const char *name);
+  void (*range_pop)(void);
 } strata_impl_backend_t;
 
 /** The table of a backend (a "not compiled" stub for the others). */
@@ -83,6 +87,24 @@ void strata_impl_merge_pairs(const int64_t *ka, const int64_t *va, int64_t na, c
                              const int64_t *vb, int64_t nb, int64_t *ko, int64_t *vo);
 
 int strata_impl_host_thread_count(void);
+
+/* Profiling (profiling.c), called by the launch path in parallel.c and by init / finalize. */
+typedef struct strata_impl_profile_scope {
+  uint64_t id;
+  double t0;
+} strata_impl_profile_scope_t;
+/** Before a launch: opens the backend's range, calls the begin hook, starts the timer (profiling
+ *  mode: after fencing exec). Returns the fence's status (profiling mode) or SUCCESS. */
+strata_status_t strata_impl_profile_begin(const strata_launch_t *L, strata_pattern_t kind,
+                                          strata_impl_profile_scope_t *scope);
+/** After a launch (whatever its status): in profiling mode fences exec and records the time;
+ *  calls the end hook, closes the range. Returns the fence's status or SUCCESS. */
+strata_status_t strata_impl_profile_end(const strata_launch_t *L, strata_pattern_t kind,
+                                        strata_impl_profile_scope_t *scope);
+/** strata_init: reads STRATA_PROFILE. */
+void strata_impl_profile_init(void);
+/** strata_finalize: prints the summary in profiling mode, then clears it. */
+void strata_impl_profile_finalize(void);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,5 @@
-/* strata — the launch path: validate, resolve the policy, call the backend's launcher. */
+/* strata — the launch path: validate, resolve the policy, call the backend's launcher between
+ * the profiling hooks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,11 +51,20 @@ static strata_status_t check_range(const char *name, strata_range_t r) {
   return STRATA_SUCCESS;
 }
 
-static strata_status_t run(const strata_launch_t *L, strata_kernel_fn_t fn, const void *args) {
-  strata_status_t st = fn(L, args);
-  if (st != STRATA_SUCCESS && strata_error_message()[0] == '\0')
-    strata_impl_error(st, "launch '%s' on '%s' failed", L->label, strata_backend_name(L->exec->backend));
-  return st;
+/* The one place every launch goes through: profiling ranges and hooks around the backend's
+ * launcher (profiling.c). fn NULL: an empty range or league — a launch that runs nothing, still
+ * seen by the hooks (Kokkos calls its tools for empty dispatches too). */
+static strata_status_t run(const strata_launch_t *L, strata_pattern_t kind, strata_kernel_fn_t fn,
+                           const void *args) {
+  strata_impl_profile_scope_t scope;
+  strata_status_t st = strata_impl_profile_begin(L, kind, &scope);
+  if (st == STRATA_SUCCESS && fn) {
+    st = fn(L, args);
+    if (st != STRATA_SUCCESS && strata_error_message()[0] == '\0')
+      strata_impl_error(st, "launch '%s' on '%s' failed", L->label, strata_backend_name(L->exec->backend));
+  }
+  strata_status_t st_end = strata_impl_profile_end(L, kind, &scope);
+  return st != STRATA_SUCCESS ? st : st_end;
 }
 
 strata_status_t strata_parallel_for(strata_exec_t *exec, const char *label, strata_range_t range,
@@ -63,10 +73,10 @@ strata_status_t strata_parallel_for(strata_exec_t *exec, const char *label, stra
   strata_kernel_fn_t fn;
   strata_status_t st = prepare(exec, label, kernel, args, STRATA_PATTERN_FOR, &L, &fn);
   if (st == STRATA_SUCCESS) st = check_range(L.label, range);
-  if (st != STRATA_SUCCESS || range.end == range.begin) return st;
+  if (st != STRATA_SUCCESS) return st;
   L.begin = range.begin;
   L.end = range.end;
-  return run(&L, fn, args);
+  return run(&L, STRATA_PATTERN_FOR, range.end == range.begin ? NULL : fn, args);
 }
 
 strata_status_t strata_parallel_reduce(strata_exec_t *exec, const char *label,
@@ -85,7 +95,7 @@ strata_status_t strata_parallel_reduce(strata_exec_t *exec, const char *label,
   L.end = range.end;
   L.op = op;
   L.result = result;
-  return run(&L, fn, args);
+  return run(&L, STRATA_PATTERN_REDUCE, fn, args);
 }
 
 strata_status_t strata_parallel_scan(strata_exec_t *exec, const char *label, strata_range_t range,
@@ -99,7 +109,7 @@ strata_status_t strata_parallel_scan(strata_exec_t *exec, const char *label, str
   L.end = range.end;
   L.op = STRATA_REDUCE_SUM;
   L.result = total;
-  return run(&L, fn, args);
+  return run(&L, STRATA_PATTERN_SCAN, fn, args);
 }
 
 static int is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
@@ -173,11 +183,10 @@ strata_status_t strata_parallel_for_team(strata_exec_t *exec, const char *label,
     snprintf(msg, sizeof msg, "%s", strata_error_message());
     return strata_impl_error(st, "launch '%s': %s", L.label, msg);
   }
-  if (r.league_size == 0) return STRATA_SUCCESS;
   L.league_size = r.league_size;
   L.team_size = r.team_size;
   L.vector_length = r.vector_length;
   L.scratch_team = r.scratch_team;
   L.scratch_thread = r.scratch_thread;
-  return run(&L, fn, args);
+  return run(&L, STRATA_PATTERN_TEAM, r.league_size == 0 ? NULL : fn, args);
 }

@@ -70,6 +70,7 @@ strata_status_t strata_init(const strata_init_options_t *opts) {
   if (!strata_impl_backend(def))
     return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "default backend %d is not a backend", (int)def);
   g.default_backend = def;
+  strata_impl_profile_init();
   g.initialized = 1;
   return STRATA_SUCCESS;
 }
@@ -93,6 +94,7 @@ strata_status_t strata_finalize(void) {
       exec_release(g.defaults[i]);
       g.defaults[i] = NULL;
     }
+  strata_impl_profile_finalize();
   g.initialized = 0;
   return STRATA_SUCCESS;
 }

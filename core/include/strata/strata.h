@@ -7,5 +7,6 @@
 #include "strata/kernel.h"
 #include "strata/runtime.h"
 #include "strata/parallel.h"
+#include "strata/profiling.h"
 #include "strata/view.h"
 #endif
