@@ -4,23 +4,9 @@
 #include "test_common.h"
 
 #include "strata/sparse.h"
+#include "test_sparse_host.h"
 
 /* ------------------------------------------------------------------ host helpers */
-
-typedef struct {
-  int32_t nr, nc;
-  int64_t nnz;
-  int64_t *ro;
-  int32_t *ci;
-  double *v;
-} host_crs_t;
-
-static void host_crs_free(host_crs_t *h) {
-  free(h->ro);
-  free(h->ci);
-  free(h->v);
-  memset(h, 0, sizeof *h);
-}
 
 static const int32_t *g_sort_r, *g_sort_c;
 static int cmp_entry(const void *pa, const void *pb) {
@@ -60,34 +46,6 @@ static host_crs_t ref_from_coo(int32_t nr, int32_t nc, int64_t n, const int32_t 
   for (int32_t i = 0; i < nr; ++i) h.ro[i + 1] += h.ro[i];
   free(idx);
   return h;
-}
-
-static host_crs_t crs_to_host(const strata_crs_matrix_t *A) {
-  host_crs_t h;
-  h.nr = A->num_rows;
-  h.nc = A->num_cols;
-  h.nnz = A->nnz;
-  h.ro = (int64_t *)malloc(sizeof(int64_t) * ((size_t)A->num_rows + 1));
-  h.ci = (int32_t *)malloc(sizeof(int32_t) * (size_t)(A->nnz + 1));
-  h.v = (double *)malloc(sizeof(double) * (size_t)(A->nnz + 1));
-  T_OK(strata_mem_copy(A->exec, h.ro, A->row_offsets, sizeof(int64_t) * ((size_t)A->num_rows + 1)));
-  T_OK(strata_mem_copy(A->exec, h.ci, A->col_indices, sizeof(int32_t) * (size_t)A->nnz));
-  T_OK(strata_mem_copy(A->exec, h.v, A->values, sizeof(double) * (size_t)A->nnz));
-  return h;
-}
-
-static void expect_same_crs(const host_crs_t *want, const host_crs_t *got) {
-  assert_int_equal(want->nr, got->nr);
-  assert_int_equal(want->nc, got->nc);
-  assert_int_equal(want->nnz, got->nnz);
-  for (int32_t i = 0; i <= want->nr; ++i)
-    if (want->ro[i] != got->ro[i])
-      fail_msg("row_offsets[%d] = %lld, expected %lld (seed %llu)", i, (long long)got->ro[i],
-               (long long)want->ro[i], (unsigned long long)T_seed);
-  for (int64_t k = 0; k < want->nnz; ++k)
-    if (want->ci[k] != got->ci[k] || memcmp(&want->v[k], &got->v[k], sizeof(double)) != 0)
-      fail_msg("entry %lld: (col %d, %.17g), expected (col %d, %.17g) (seed %llu)", (long long)k,
-               got->ci[k], got->v[k], want->ci[k], want->v[k], (unsigned long long)T_seed);
 }
 
 /* Builds a CrsMatrix on T_exec from host COO arrays (copied to the device, freed after). */
@@ -138,7 +96,7 @@ static void test_coo_random(void **state) {
       assert_int_equal(A->fill_complete, 1);
       host_crs_t want = ref_from_coo(nr, nc, n, r, c, with_vals ? v : NULL);
       host_crs_t got = crs_to_host(A);
-      expect_same_crs(&want, &got);
+      expect_same_crs("COO -> CrsMatrix", &want, &got);
       host_crs_free(&want);
       host_crs_free(&got);
       T_OK(strata_crs_destroy(&A));
@@ -199,8 +157,8 @@ static void test_crs_copy(void **state) {
   T_OK(strata_crs_copy(T_exec, B, &C));   /* and back */
   host_crs_t want = ref_from_coo(nr, nc, n, r, c, v);
   host_crs_t hb = crs_to_host(B), hc = crs_to_host(C);
-  expect_same_crs(&want, &hb);
-  expect_same_crs(&want, &hc);
+  expect_same_crs("copy to serial", &want, &hb);
+  expect_same_crs("copy back", &want, &hc);
   assert_int_equal(C->fill_complete, 1);
   host_crs_free(&want);
   host_crs_free(&hb);
@@ -360,42 +318,7 @@ static void test_spmv_alpha0(void **state) {
   strata_crs_destroy(&A);
 }
 
-/* ------------------------------------------------------------------ Matrix Market (test-only) */
-
-/* A tiny coordinate reader for general real/integer files; returns 0 to skip the file. */
-static int read_mm_general(const char *path, int32_t *nr, int32_t *nc, int64_t *n, int32_t **r,
-                           int32_t **c, double **v) {
-  FILE *f = fopen(path, "r");
-  if (!f) return 0;
-  char line[1024];
-  if (!fgets(line, sizeof line, f) || !strstr(line, "coordinate") || !strstr(line, "general") ||
-      (!strstr(line, "real") && !strstr(line, "integer"))) {
-    fclose(f);
-    return 0;
-  }
-  long long R = 0, C = 0, N = 0;
-  while (fgets(line, sizeof line, f))
-    if (line[0] != '%' && sscanf(line, "%lld %lld %lld", &R, &C, &N) == 3) break;
-  *nr = (int32_t)R;
-  *nc = (int32_t)C;
-  *n = N;
-  *r = (int32_t *)malloc(sizeof(int32_t) * (size_t)(N + 1));
-  *c = (int32_t *)malloc(sizeof(int32_t) * (size_t)(N + 1));
-  *v = (double *)malloc(sizeof(double) * (size_t)(N + 1));
-  long long k = 0;
-  while (k < N && fgets(line, sizeof line, f)) {
-    long long i, j;
-    double x;
-    if (line[0] == '%' || sscanf(line, "%lld %lld %lf", &i, &j, &x) != 3) continue; /* comment, blank */
-    (*r)[k] = (int32_t)(i - 1);
-    (*c)[k] = (int32_t)(j - 1);
-    (*v)[k] = x;
-    ++k;
-  }
-  if (k != N) fail_msg("%s: %lld of %lld entries read", path, k, N);
-  fclose(f);
-  return 1;
-}
+/* ------------------------------------------------------------------ Matrix Market (strata/mmio.h) */
 
 static void test_spmv_matrix_market(void **state) {
   (void)state;
@@ -413,15 +336,16 @@ static void test_spmv_matrix_market(void **state) {
   for (size_t t = 0; t < sizeof ref / sizeof ref[0]; ++t) {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, ref[t].file);
-    int32_t nr, nc, *r = NULL, *c = NULL;
-    int64_t n;
-    double *v = NULL;
-    if (!read_mm_general(path, &nr, &nc, &n, &r, &c, &v)) {
-      printf("[ strata   ] %s not found or not general real/integer: skipped\n", path);
+    strata_coo_t *coo = NULL;
+    const strata_status_t rst = strata_mm_read_coo(path, &coo);
+    if (rst == STRATA_ERR_IO) {
+      printf("[ strata   ] %s\n  skipped\n", strata_error_message());
       continue;
     }
+    T_OK(rst);
+    const int32_t nr = coo->num_rows, nc = coo->num_cols;
     strata_crs_matrix_t *A = NULL;
-    T_OK(coo_create(nr, nc, n, r, c, v, &A));
+    T_OK(coo_create(nr, nc, coo->nnz, coo->rows, coo->cols, coo->values, &A));
     double *x = (double *)malloc(sizeof(double) * ((size_t)nc + 1));
     double *y = (double *)malloc(sizeof(double) * ((size_t)nr + 1));
     for (int32_t j = 0; j < nc; ++j) x[j] = 1.0 + (double)(j % 7) / 8.0;
@@ -444,7 +368,9 @@ static void test_spmv_matrix_market(void **state) {
     t_dev_free(dx);
     t_dev_free(dy);
     strata_crs_destroy(&A);
-    free(r); free(c); free(v); free(x); free(y);
+    strata_coo_destroy(&coo);
+    free(x);
+    free(y);
   }
   if (done == 0) skip();
 }

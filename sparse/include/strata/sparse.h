@@ -14,6 +14,7 @@
 #define STRATA_SPARSE_H
 
 #include "strata/strata.h"
+#include "strata/mmio.h" /* Matrix Market I/O */
 
 #ifdef __cplusplus
 extern "C" {
