@@ -3,6 +3,14 @@
 strata_exec_t *T_exec;
 strata_exec_t *T_serial;
 uint64_t T_seed;
+uint64_t T_rng;
+
+int t_setup(void **state) {
+  (void)state;
+  T_rng = T_seed;
+  strata_error_clear();
+  return 0;
+}
 
 void t_expect_msg(strata_status_t st, strata_status_t want, const char *n1, const char *n2) {
   if (st != want)

@@ -40,6 +40,11 @@ extern uint64_t T_seed;
                strata_status_name(want), strata_error_message());                             \
   } while (0)
 
+/* The tests' random stream, reset to T_seed before each test by t_setup. */
+extern uint64_t T_rng;
+/* cmocka setup fixture: T_rng = T_seed and a cleared error message. */
+int t_setup(void **state);
+
 /* Expects st == want and strata_error_message() to contain every non-NULL needle (values and
  * limits the message must name). */
 void t_expect_msg(strata_status_t st, strata_status_t want, const char *n1, const char *n2);

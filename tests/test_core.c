@@ -16,14 +16,6 @@ STRATA_KERNEL_DECLARE(core_team_vector);
 STRATA_KERNEL_DECLARE(core_scratch);
 STRATA_KERNEL_DECLARE(core_atomic);
 
-static uint64_t rng;
-
-static int setup(void **state) {
-  (void)state;
-  rng = T_seed;
-  strata_error_clear();
-  return 0;
-}
 
 static void *xmalloc(size_t bytes) {
   void *p = malloc(bytes ? bytes : 1);
@@ -48,8 +40,8 @@ static void check_axpy(int64_t n, int64_t b, int64_t e) {
   /* multiples of 2^-10 below 2^10: alpha*x+y is exact, so a fused multiply-add (GPUs contract)
    * and a separate multiply and add give the same bits */
   for (int64_t i = 0; i < n; ++i) {
-    x[i] = (double)((int64_t)(t_rand(&rng) % 2048) - 1024) / 1024.0;
-    y[i] = (double)((int64_t)(t_rand(&rng) % 2048) - 1024) / 1024.0;
+    x[i] = (double)((int64_t)(t_rand(&T_rng) % 2048) - 1024) / 1024.0;
+    y[i] = (double)((int64_t)(t_rand(&T_rng) % 2048) - 1024) / 1024.0;
   }
   double *dx = (double *)t_to_dev(x, (size_t)n * sizeof(double));
   double *dy = (double *)t_to_dev(y, (size_t)n * sizeof(double));
@@ -128,8 +120,8 @@ static void test_reduce(void **state) {
     double *xf = (double *)xmalloc((size_t)n * sizeof(double));
     int64_t *xi = (int64_t *)xmalloc((size_t)n * sizeof(int64_t));
     for (int64_t i = 0; i < n; ++i) {
-      xf[i] = t_uniform(&rng); /* positive: the sum is well conditioned */
-      xi[i] = (int64_t)(t_rand(&rng) >> 24) - ((int64_t)1 << 39); /* |x| < 2^40: no overflow */
+      xf[i] = t_uniform(&T_rng); /* positive: the sum is well conditioned */
+      xi[i] = (int64_t)(t_rand(&T_rng) >> 24) - ((int64_t)1 << 39); /* |x| < 2^40: no overflow */
     }
     double *dxf = (double *)t_to_dev(xf, (size_t)n * sizeof(double));
     int64_t *dxi = (int64_t *)t_to_dev(xi, (size_t)n * sizeof(int64_t));
@@ -240,7 +232,7 @@ static void test_reduce_empty_identity(void **state) {
 static const int64_t scan_sizes[] = {0, 1, 255, 256, 257, 1000001};
 
 static void fill_scan_input(int64_t *in, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) in[i] = (int64_t)(t_rand(&rng) % 2001) - 1000;
+  for (int64_t i = 0; i < n; ++i) in[i] = (int64_t)(t_rand(&T_rng) % 2001) - 1000;
 }
 
 static void check_i64(const char *what, int64_t n, const int64_t *got, const int64_t *want) {
@@ -359,8 +351,8 @@ static void check_rowsum(int64_t m, int64_t k, int64_t rpt, int team_size, int v
   double *x = (double *)xmalloc((size_t)k * sizeof(double));
   double *y = (double *)xmalloc((size_t)m * sizeof(double));
   int64_t *yi = (int64_t *)xmalloc((size_t)m * sizeof(int64_t));
-  for (int64_t i = 0; i < m * k; ++i) A[i] = (double)((int64_t)(t_rand(&rng) % 17) - 8);
-  for (int64_t j = 0; j < k; ++j) x[j] = (double)((int64_t)(t_rand(&rng) % 9) - 4);
+  for (int64_t i = 0; i < m * k; ++i) A[i] = (double)((int64_t)(t_rand(&T_rng) % 17) - 8);
+  for (int64_t j = 0; j < k; ++j) x[j] = (double)((int64_t)(t_rand(&T_rng) % 9) - 4);
   core_rowsum_args_t a;
   a.m = m;
   a.k = k;
@@ -468,7 +460,8 @@ static void check_scratch(int64_t league, int64_t S, int64_t T, int ts, int vl) 
   strata_team_policy_t p = strata_team_policy(league, ts, vl), r;
   p.scratch_team = (size_t)S * sizeof(int64_t);
   p.scratch_thread = (size_t)T * sizeof(int64_t);
-  T_OK(strata_team_policy_resolve(T_exec, &p, &r));
+  /* the team size the launch uses (AUTO on GPUs: chosen for this kernel from occupancy) */
+  T_OK(strata_team_policy_resolve_kernel(T_exec, &p, &core_scratch, &r));
   assert_true(r.team_size >= 1 && r.vector_length >= 1);
   core_scratch_args_t a;
   a.S = S;
@@ -698,7 +691,7 @@ static void check_sort(int64_t n, int key_bits, int dup_mod) {
   int64_t *sv = (int64_t *)xmalloc((size_t)n * sizeof(int64_t));
   const uint64_t mask = key_bits >= 64 ? UINT64_MAX : ((uint64_t)1 << key_bits) - 1;
   for (int64_t i = 0; i < n; ++i) {
-    k[i] = dup_mod ? (int64_t)(t_rand(&rng) % (uint64_t)dup_mod) : (int64_t)(t_rand(&rng) & mask);
+    k[i] = dup_mod ? (int64_t)(t_rand(&T_rng) % (uint64_t)dup_mod) : (int64_t)(t_rand(&T_rng) & mask);
     v[i] = i;
   }
   memcpy(sk, k, (size_t)n * sizeof(int64_t));
@@ -762,7 +755,7 @@ static void test_memory(void **state) {
   (void)state;
   const strata_mem_space_t spaces[] = {STRATA_MEM_HOST, STRATA_MEM_HOST_PINNED, STRATA_MEM_DEVICE};
   for (int s = 0; s < 3; ++s) {
-    void *p = (void *)&rng;
+    void *p = (void *)&T_rng;
     T_OK(strata_mem_alloc(T_exec, spaces[s], 0, &p));
     assert_null(p);
     T_OK(strata_mem_free(T_exec, spaces[s], &p)); /* NULL-safe */
@@ -772,7 +765,7 @@ static void test_memory(void **state) {
   /* round trip host -> pinned -> device -> device -> host */
   const size_t n = 100003;
   int64_t *h = (int64_t *)xmalloc(n * sizeof(int64_t)), *back = (int64_t *)xmalloc(n * sizeof(int64_t));
-  for (size_t i = 0; i < n; ++i) h[i] = (int64_t)t_rand(&rng);
+  for (size_t i = 0; i < n; ++i) h[i] = (int64_t)t_rand(&T_rng);
   void *pin = NULL, *d1 = NULL, *d2 = NULL;
   T_OK(strata_mem_alloc(T_exec, STRATA_MEM_HOST_PINNED, n * sizeof(int64_t), &pin));
   T_OK(strata_mem_alloc(T_exec, STRATA_MEM_DEVICE, n * sizeof(int64_t), &d1));
@@ -928,25 +921,25 @@ static void test_status_names(void **state) {
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup(test_for_range, setup),
-      cmocka_unit_test_setup(test_for_invalid_range, setup),
-      cmocka_unit_test_setup(test_reduce, setup),
-      cmocka_unit_test_setup(test_reduce_empty_identity, setup),
-      cmocka_unit_test_setup(test_scan_exclusive_i64, setup),
-      cmocka_unit_test_setup(test_scan_user_kernels, setup),
-      cmocka_unit_test_setup(test_team_rowsum_auto, setup),
-      cmocka_unit_test_setup(test_team_rowsum_explicit, setup),
-      cmocka_unit_test_setup(test_team_vector_range, setup),
-      cmocka_unit_test_setup(test_team_scratch, setup),
-      cmocka_unit_test_setup(test_team_league_zero, setup),
-      cmocka_unit_test_setup(test_team_host_limits, setup),
-      cmocka_unit_test_setup(test_team_policy_limits, setup),
-      cmocka_unit_test_setup(test_atomic_contention, setup),
-      cmocka_unit_test_setup(test_sort_pairs, setup),
-      cmocka_unit_test_setup(test_memory, setup),
-      cmocka_unit_test_setup(test_exec_instances, setup),
-      cmocka_unit_test_setup(test_wrong_pattern, setup),
-      cmocka_unit_test_setup(test_status_names, setup),
+      cmocka_unit_test_setup(test_for_range, t_setup),
+      cmocka_unit_test_setup(test_for_invalid_range, t_setup),
+      cmocka_unit_test_setup(test_reduce, t_setup),
+      cmocka_unit_test_setup(test_reduce_empty_identity, t_setup),
+      cmocka_unit_test_setup(test_scan_exclusive_i64, t_setup),
+      cmocka_unit_test_setup(test_scan_user_kernels, t_setup),
+      cmocka_unit_test_setup(test_team_rowsum_auto, t_setup),
+      cmocka_unit_test_setup(test_team_rowsum_explicit, t_setup),
+      cmocka_unit_test_setup(test_team_vector_range, t_setup),
+      cmocka_unit_test_setup(test_team_scratch, t_setup),
+      cmocka_unit_test_setup(test_team_league_zero, t_setup),
+      cmocka_unit_test_setup(test_team_host_limits, t_setup),
+      cmocka_unit_test_setup(test_team_policy_limits, t_setup),
+      cmocka_unit_test_setup(test_atomic_contention, t_setup),
+      cmocka_unit_test_setup(test_sort_pairs, t_setup),
+      cmocka_unit_test_setup(test_memory, t_setup),
+      cmocka_unit_test_setup(test_exec_instances, t_setup),
+      cmocka_unit_test_setup(test_wrong_pattern, t_setup),
+      cmocka_unit_test_setup(test_status_names, t_setup),
   };
   return T_RUN("core", tests);
 }

@@ -5,14 +5,6 @@
  * rocPRIM on GPUs) and the key check of the sort. */
 #include "test_common.h"
 
-static uint64_t rng;
-
-static int setup(void **state) {
-  (void)state;
-  rng = T_seed;
-  strata_error_clear();
-  return 0;
-}
 
 static const strata_type_t all_types[] = {STRATA_TYPE_I32, STRATA_TYPE_I64, STRATA_TYPE_F32, STRATA_TYPE_F64,
                                           STRATA_TYPE_U8};
@@ -571,7 +563,7 @@ static void test_scan_library(void **state) {
             *got = (int64_t *)malloc(bytes ? bytes : 1);
     int64_t acc = 0;
     for (int64_t i = 0; i < n; ++i) {
-      in[i] = (int64_t)(t_rand(&rng) % 2001) - 1000;
+      in[i] = (int64_t)(t_rand(&T_rng) % 2001) - 1000;
       ref[i] = acc;
       acc += in[i];
     }
@@ -605,7 +597,7 @@ static void expect_sort_refused(int64_t n, int key_bits, int64_t bad_at, int64_t
   int64_t *back = (int64_t *)malloc((size_t)n * sizeof(int64_t));
   const int64_t top = key_bits == 63 ? INT64_MAX : ((int64_t)1 << key_bits) - 1;
   for (int64_t i = 0; i < n; ++i) {
-    k[i] = (int64_t)(t_rand(&rng) % (uint64_t)top);
+    k[i] = (int64_t)(t_rand(&T_rng) % (uint64_t)top);
     v[i] = i;
   }
   k[bad_at] = bad_key;
@@ -646,16 +638,16 @@ static void test_sort_refuses_keys(void **state) {
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup(test_refcount, setup),
-      cmocka_unit_test_setup(test_types_ranks_layouts, setup),
-      cmocka_unit_test_setup(test_mirrors, setup),
-      cmocka_unit_test_setup(test_deep_copy_async, setup),
-      cmocka_unit_test_setup(test_subviews, setup),
-      cmocka_unit_test_setup(test_copy_across_layouts, setup),
-      cmocka_unit_test_setup(test_zero_extents, setup),
-      cmocka_unit_test_setup(test_errors, setup),
-      cmocka_unit_test_setup(test_scan_library, setup),
-      cmocka_unit_test_setup(test_sort_refuses_keys, setup),
+      cmocka_unit_test_setup(test_refcount, t_setup),
+      cmocka_unit_test_setup(test_types_ranks_layouts, t_setup),
+      cmocka_unit_test_setup(test_mirrors, t_setup),
+      cmocka_unit_test_setup(test_deep_copy_async, t_setup),
+      cmocka_unit_test_setup(test_subviews, t_setup),
+      cmocka_unit_test_setup(test_copy_across_layouts, t_setup),
+      cmocka_unit_test_setup(test_zero_extents, t_setup),
+      cmocka_unit_test_setup(test_errors, t_setup),
+      cmocka_unit_test_setup(test_scan_library, t_setup),
+      cmocka_unit_test_setup(test_sort_refuses_keys, t_setup),
   };
   return T_RUN("view", tests);
 }
