@@ -1,4 +1,5 @@
 /* strata — the command-line tool: `strata info`, `strata fem`. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,24 +106,39 @@ static double number(const char *opt, const char *s) {
   return v;
 }
 
+/* An integer option in [lo, hi], refused (exit 2) with the value and the limits otherwise. */
+static int integer(const char *opt, const char *s, long lo, long hi) {
+  char *end = NULL;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (!end || *end || end == s || errno == ERANGE || v < lo || v > hi) {
+    fprintf(stderr, "strata fem: %s '%s' must be an integer in [%ld, %ld]\n", opt, s, lo, hi);
+    exit(2);
+  }
+  return (int)v;
+}
+
 static int cmd_fem(int argc, char **argv) {
   fem_options_t o = fem_options_default();
   int json = 0;
   for (int i = 0; i < argc; ++i) {
     const char *a = argv[i];
     if (strcmp(a, "--json") == 0) json = 1;
+    else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { usage(stdout); return 0; }
     else if (strcmp(a, "--no-compare") == 0) o.compare = 0;
     else if (strcmp(a, "--verbose") == 0) o.verbose = 1;
     else if (strcmp(a, "--h") == 0) { i = need(i, argc, argv); o.h = number(a, argv[i]);
-      if (!(o.h > 0)) { fprintf(stderr, "strata fem: --h %s must be positive\n", argv[i]); return 2; } }
+      if (!(o.h >= FEM_MESH_MIN_H && o.h <= FEM_MESH_MAX_H)) {
+        fprintf(stderr, "strata fem: --h %s outside [%g, %g] (element size; the cube's edge is 1)\n", argv[i],
+                FEM_MESH_MIN_H, FEM_MESH_MAX_H);
+        return 2;
+      } }
     else if (strcmp(a, "--mesh") == 0) { i = need(i, argc, argv); o.mesh_path = argv[i]; }
     else if (strcmp(a, "--save-mesh") == 0) { i = need(i, argc, argv); o.save_mesh = argv[i]; }
-    else if (strcmp(a, "--box") == 0) { i = need(i, argc, argv); o.box = (int)number(a, argv[i]);
-      if (o.box < 1 || o.box > 400) { fprintf(stderr, "strata fem: --box %s outside 1..400\n", argv[i]); return 2; } }
+    else if (strcmp(a, "--box") == 0) { i = need(i, argc, argv); o.box = integer(a, argv[i], 1, 400); }
     else if (strcmp(a, "--tol") == 0) { i = need(i, argc, argv); o.tol = number(a, argv[i]);
       if (!(o.tol > 0 && o.tol < 1)) { fprintf(stderr, "strata fem: --tol %s outside (0, 1)\n", argv[i]); return 2; } }
-    else if (strcmp(a, "--max-iter") == 0) { i = need(i, argc, argv); o.max_iter = (int)number(a, argv[i]);
-      if (o.max_iter < 1) { fprintf(stderr, "strata fem: --max-iter %s must be at least 1\n", argv[i]); return 2; } }
+    else if (strcmp(a, "--max-iter") == 0) { i = need(i, argc, argv); o.max_iter = integer(a, argv[i], 1, 100000000); }
     else if (strcmp(a, "--backend") == 0) {
       i = need(i, argc, argv);
       strata_status_t st = strata_backend_from_name(argv[i], &o.backend);
@@ -132,6 +148,10 @@ static int cmd_fem(int argc, char **argv) {
       usage(stderr);
       return 2;
     }
+  }
+  if ((o.mesh_path != NULL) + (o.box > 0) + (o.h > 0) > 1) {
+    fprintf(stderr, "strata fem: --mesh, --box and --h choose the mesh: give one of them\n");
+    return 2;
   }
   fem_result_t r;
   strata_status_t st = fem_run(&o, &r);

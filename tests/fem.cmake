@@ -7,5 +7,27 @@ foreach(be serial openmp)
 endforeach()
 add_test(NAME cli.info COMMAND strata_cli info --json)
 set_tests_properties(cli.info PROPERTIES PASS_REGULAR_EXPRESSION "\"backends\": \\[\\{\"name\": \"serial\", \"compiled\": true")
-add_test(NAME cli.fem.bad_option COMMAND strata_cli fem --h -1)
-set_tests_properties(cli.fem.bad_option PROPERTIES WILL_FAIL TRUE)
+
+# The Gmsh geometry itself (when this build has Gmsh): the mesh module's self-test (volume,
+# conforming surface, boundary flags against coordinates, save/load round trip, corrupt files
+# refused), and the CLI on a real Gmsh mesh.
+if(STRATA_WITH_GMSH AND GMSH_INCLUDE_DIR AND GMSH_LIBRARY)
+  add_executable(fem_mesh_selftest ${PROJECT_SOURCE_DIR}/apps/fem/fem_mesh_selftest.c)
+  target_link_libraries(fem_mesh_selftest PRIVATE strata_fem ${GMSH_LIBRARY} m)
+  add_test(NAME fem.mesh_selftest COMMAND fem_mesh_selftest ${CMAKE_CURRENT_BINARY_DIR})
+  add_test(NAME cli.fem.gmsh COMMAND strata_cli fem --h 0.12 --json)
+  set_tests_properties(cli.fem.gmsh PROPERTIES
+    PASS_REGULAR_EXPRESSION "\"converged\": true.*\"matrix_max_rel_diff_vs_serial\": [0-9.e+-]+,.*\"mesh\": \"gmsh\"")
+endif()
+# Bad input: each refused with its message and exit code 2.
+foreach(case "--h;-1;outside \\[0.001, 1\\]" "--h;1e308;outside \\[0.001, 1\\]" "--box;2.5;must be an integer in \\[1, 400\\]"
+              "--max-iter;1e10;must be an integer in \\[1, 100000000\\]" "--tol;0;outside \\(0, 1\\)")
+  list(GET case 0 opt)
+  list(GET case 1 val)
+  list(GET case 2 re)
+  string(MAKE_C_IDENTIFIER "${opt}_${val}" id)
+  add_test(NAME cli.fem.refuse${id} COMMAND sh -c "\"$0\" fem ${opt} ${val} 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
+  set_tests_properties(cli.fem.refuse${id} PROPERTIES PASS_REGULAR_EXPRESSION "${re}.*exit=2")
+endforeach()
+add_test(NAME cli.fem.conflict COMMAND sh -c "\"$0\" fem --box 3 --h 0.1 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
+set_tests_properties(cli.fem.conflict PROPERTIES PASS_REGULAR_EXPRESSION "give one of them.*exit=2")

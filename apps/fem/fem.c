@@ -60,7 +60,7 @@ int fem_mesh_box(int n, fem_mesh_t *mesh, char *msg, size_t msg_len) {
   mesh->on_boundary = (uint8_t *)malloc((size_t)np);
   if (!mesh->xyz || !mesh->tets || !mesh->on_boundary) {
     fem_mesh_destroy(mesh);
-    snprintf(msg, msg_len, "box mesh: out of memory");
+    snprintf(msg, msg_len, "box mesh: out of memory for %lld nodes and %lld tets", (long long)np, (long long)nt);
     return FEM_MESH_ERR_ALLOC;
   }
   for (int k = 0; k <= n; ++k)
@@ -298,13 +298,21 @@ static strata_status_t compare_matrices(strata_exec_t *host, const strata_crs_ma
   /* row-wise relative: entries that cancel to (nearly) zero are measured against their row's
    * largest entry, not against themselves */
   double d = 0;
-  for (int32_t r = 0; r < S->num_rows; ++r) {
+  for (int32_t r = 0; r < S->num_rows && !isnan(d); ++r) {
     double smax = 0, dmax = 0;
     for (int64_t k = S->row_offsets[r]; k < S->row_offsets[r + 1]; ++k) {
-      smax = fmax(smax, fabs(S->values[k]));
-      dmax = fmax(dmax, fabs(Ah->values[k] - S->values[k]));
+      const double a = Ah->values[k], s = S->values[k];
+      if (isnan(a) || isnan(s)) { /* a NaN anywhere is reported, never hidden by fmax */
+        dmax = NAN;
+        break;
+      }
+      smax = fmax(smax, fabs(s));
+      dmax = fmax(dmax, fabs(a - s));
     }
-    if (dmax > 0) d = fmax(d, smax > 0 ? dmax / smax : INFINITY);
+    if (isnan(dmax))
+      d = NAN;
+    else if (dmax > 0)
+      d = fmax(d, smax > 0 ? dmax / smax : INFINITY);
   }
   strata_crs_destroy(&Ah);
   *diff = d;
@@ -341,7 +349,12 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   else
     mrc = fem_mesh_generate(o->h > 0 ? o->h : (strata_exec_is_host(e) ? 0.04 : 0.0147), o->verbose, &mesh, msg, sizeof msg);
   if (mrc != 0) {
-    st = strata_error_set(mrc == FEM_MESH_ERR_IO ? STRATA_ERR_IO : STRATA_ERR_INVALID_DATA, "mesh: %s", msg);
+    st = strata_error_set(mrc == FEM_MESH_ERR_IO            ? STRATA_ERR_IO
+                          : mrc == FEM_MESH_ERR_ALLOC       ? STRATA_ERR_OUT_OF_MEMORY
+                          : mrc == FEM_MESH_ERR_UNSUPPORTED ? STRATA_ERR_UNSUPPORTED
+                          : mrc == FEM_MESH_ERR_INVALID_ARG ? STRATA_ERR_INVALID_ARGUMENT
+                                                            : STRATA_ERR_INVALID_DATA,
+                          "mesh: %s", msg);
     goto done;
   }
   if (o->save_mesh && fem_mesh_save(&mesh, o->save_mesh, msg, sizeof msg) != 0) {
@@ -353,6 +366,34 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   res->num_tets = mesh.num_tets;
   for (int64_t i = 0; i < mesh.num_nodes; ++i) res->num_boundary += mesh.on_boundary[i];
   const int64_t n = mesh.num_nodes;
+  snprintf(res->mesh, sizeof res->mesh, "%s", o->mesh_path ? o->mesh_path : o->box > 0 ? "box" : "gmsh");
+  { /* a node in no element has an empty matrix row: singular unless it is a Dirichlet node */
+    uint8_t *used = (uint8_t *)calloc((size_t)n + 1, 1);
+    if (!used) {
+      st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "mesh: %lld bytes for the node check", (long long)n);
+      goto done;
+    }
+    for (int64_t k = 0; k < 4 * mesh.num_tets; ++k) used[mesh.tets[k]] = 1;
+    int64_t first = -1, count = 0;
+    for (int64_t i = 0; i < n; ++i)
+      if (!used[i] && !mesh.on_boundary[i]) {
+        if (first < 0) first = i;
+        ++count;
+      }
+    free(used);
+    if (count) {
+      st = strata_error_set(STRATA_ERR_INVALID_DATA,
+                            "mesh: %lld interior node(s) belong to no tetrahedron (first: node %lld); their "
+                            "matrix rows would be empty", (long long)count, (long long)first);
+      goto done;
+    }
+  }
+  if (n > 0 && res->num_boundary == 0) {
+    st = strata_error_set(STRATA_ERR_INVALID_DATA,
+                          "mesh: none of its %lld nodes lies on an outer face: without Dirichlet nodes the "
+                          "Laplace problem is singular", (long long)n);
+    goto done;
+  }
 
   CHECK(upload(e, (void **)&d.xyz, mesh.xyz, (size_t)n * 3 * sizeof(double)));
   CHECK(upload(e, (void **)&d.tets, mesh.tets, (size_t)mesh.num_tets * 4 * sizeof(int32_t)));
@@ -416,22 +457,46 @@ done:
   return st;
 }
 
+/* s as the body of a JSON string (quotes, backslashes and control characters escaped) */
+static void json_escape(char *dst, size_t cap, const char *s) {
+  size_t o = 0;
+  for (; *s && o + 7 < cap; ++s) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') {
+      dst[o++] = '\\';
+      dst[o++] = (char)c;
+    } else if (c < 0x20) {
+      o += (size_t)snprintf(dst + o, cap - o, "\\u%04x", c);
+    } else {
+      dst[o++] = (char)c;
+    }
+  }
+  dst[o] = '\0';
+}
+
 void fem_result_print(const fem_result_t *r, int json, FILE *out) {
+  char mesh_json[600];
+  json_escape(mesh_json, sizeof mesh_json, r->mesh);
+  char diff_json[32] = "null"; /* not compared, or NaN / infinite: JSON has no such numbers */
+  if (r->matrix_diff >= 0 && isfinite(r->matrix_diff)) snprintf(diff_json, sizeof diff_json, "%.6e", r->matrix_diff);
   if (json) {
     fprintf(out,
             "{\"job\": \"fem\", \"backend\": \"%s\", \"device\": \"%s\", \"nodes\": %lld, \"tets\": %lld, "
             "\"dirichlet_nodes\": %lld, \"nnz\": %lld, \"iterations\": %d, \"converged\": %s, "
-            "\"relative_residual\": %.6e, \"relative_error\": %.6e, \"matrix_max_rel_diff_vs_serial\": %.6e, "
-            "\"unpack_invalid_entries\": %lld, \"time_s\": {",
+            "\"relative_residual\": %.6e, \"relative_error\": %.6e, \"matrix_max_rel_diff_vs_serial\": %s, "
+            "\"unpack_invalid_entries\": %lld, \"mesh\": \"%s\", \"time_s\": {",
             r->backend, r->device, (long long)r->num_nodes, (long long)r->num_tets,
             (long long)r->num_boundary, (long long)r->nnz, r->iterations, r->converged ? "true" : "false",
-            r->residual, r->error, r->matrix_diff, (long long)r->unpack_invalid);
+            r->residual, r->error, diff_json, (long long)r->unpack_invalid, mesh_json);
     for (int p = 0; p < FEM_NUM_PHASES; ++p)
       fprintf(out, "%s\"%s\": %.6f", p ? ", " : "", fem_phase_names[p], r->seconds[p]);
     fprintf(out, "}}\n");
     return;
   }
-  fprintf(out, "strata fem — P1 Laplace on the cube with a cylindrical hole\n");
+  fprintf(out, "strata fem — P1 Laplace, %s\n",
+          strcmp(r->mesh, "gmsh") == 0  ? "unit cube with a cylindrical hole (Gmsh)"
+          : strcmp(r->mesh, "box") == 0 ? "unit cube, structured tetrahedra"
+                                        : r->mesh);
   fprintf(out, "  backend          %s (%s)\n", r->backend, r->device);
   fprintf(out, "  mesh             %lld nodes, %lld tetrahedra, %lld Dirichlet nodes\n",
           (long long)r->num_nodes, (long long)r->num_tets, (long long)r->num_boundary);
@@ -440,7 +505,11 @@ void fem_result_print(const fem_result_t *r, int json, FILE *out) {
   fprintf(out, "  CG (Jacobi)      %d iterations, %s\n", r->iterations, r->converged ? "converged" : "NOT converged");
   fprintf(out, "  final residual   %.3e  (||b - A u|| / ||b||)\n", r->residual);
   fprintf(out, "  error            %.3e  (||u - u_exact|| / ||u_exact||)\n", r->error);
-  if (r->matrix_diff >= 0)
+  if (isnan(r->matrix_diff))
+    fprintf(out, "  vs serial        NaN in the assembled matrix\n");
+  else if (isinf(r->matrix_diff))
+    fprintf(out, "  vs serial        the patterns differ\n");
+  else if (r->matrix_diff >= 0)
     fprintf(out, "  vs serial        %.3e  (assembled matrix: largest difference relative to its row's largest entry)\n", r->matrix_diff);
   fprintf(out, "  time [s]        ");
   for (int p = 0; p < FEM_NUM_PHASES; ++p) fprintf(out, " %s %.3f", fem_phase_names[p], r->seconds[p]);

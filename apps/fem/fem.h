@@ -27,12 +27,14 @@ extern const char *const fem_phase_names[FEM_NUM_PHASES];
 typedef struct fem_result {
   char backend[16];
   char device[256];
+  char mesh[256];         /* "gmsh", "box" or the mesh file */
   int64_t num_nodes, num_tets, num_boundary, nnz;
   int iterations;
   int converged;
   double residual;        /* final ||b - A u|| / ||b|| (recomputed, not the recurrence) */
   double error;           /* ||u - u_exact||_2 / ||u_exact||_2 */
-  double matrix_diff;     /* max_i max_j |a_ij - s_ij| / max_j |s_ij| against serial; -1 not compared */
+  double matrix_diff;     /* max_i max_j |a_ij - s_ij| / max_j |s_ij| against serial; -1 not compared,
+                             NaN if either matrix holds a NaN, +inf if the patterns differ */
   int64_t unpack_invalid; /* invalid entries reported by unpack_combine (must be 0) */
   double seconds[FEM_NUM_PHASES];
 } fem_result_t;

@@ -81,6 +81,16 @@ static void *alloc_array(size_t count, size_t elem, int *failed)
  * generation
  * ------------------------------------------------------------------------------------------- */
 
+/* 6 x the signed volume of tet (a, b, c, d): det[b-a, c-a, d-a] */
+static double orient3(const double *a, const double *b, const double *c, const double *d)
+{
+  const double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+  const double e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+  const double e3[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]};
+  return e1[0] * (e2[1] * e3[2] - e2[2] * e3[1]) - e1[1] * (e2[0] * e3[2] - e2[2] * e3[0]) +
+         e1[2] * (e2[0] * e3[1] - e2[1] * e3[0]);
+}
+
 #if FEM_HAVE_GMSH
 /* Writes "gmsh: <what> failed (ierr=N): <Gmsh's last error>" into msg. */
 static void gmsh_msg(char *msg, size_t msg_len, const char *what, int ierr)
@@ -120,14 +130,6 @@ static int set_option(const char *name, double value, char *msg, size_t msg_len)
 
 enum { TAG_NODE = 1, TAG_USED = 2, TAG_OUTER = 4 };
 
-static double orient3(const double *a, const double *b, const double *c, const double *d)
-{
-  const double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-  const double e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-  const double e3[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]};
-  return e1[0] * (e2[1] * e3[2] - e2[2] * e3[1]) - e1[1] * (e2[0] * e3[2] - e2[2] * e3[0]) +
-         e1[2] * (e2[0] * e3[1] - e2[1] * e3[0]);
-}
 
 int fem_mesh_generate(double h, int verbose, fem_mesh_t *mesh, char *msg, size_t msg_len)
 {
@@ -140,6 +142,11 @@ int fem_mesh_generate(double h, int verbose, fem_mesh_t *mesh, char *msg, size_t
   if (!(h > 0.0) || !isfinite(h)) {
     set_msg(msg, msg_len, "fem_mesh_generate: element size h = %g must be finite and > 0 (minimum %g)",
             h, FEM_MESH_MIN_H);
+    return FEM_MESH_ERR_INVALID_ARG;
+  }
+  if (h > FEM_MESH_MAX_H) {
+    set_msg(msg, msg_len, "fem_mesh_generate: element size h = %g is above the limit %g (the cube's edge)", h,
+            FEM_MESH_MAX_H);
     return FEM_MESH_ERR_INVALID_ARG;
   }
   if (h < FEM_MESH_MIN_H) {
@@ -596,6 +603,28 @@ int fem_mesh_load(const char *path, fem_mesh_t *mesh, char *msg, size_t msg_len)
     if (mesh->on_boundary[i] > 1) {
       set_msg(msg, msg_len, "fem_mesh_load: '%s': node %" PRId64 " has boundary flag %u, expected 0 or 1",
               path, i, (unsigned)mesh->on_boundary[i]);
+      status = FEM_MESH_ERR_FORMAT;
+      goto fail;
+    }
+  }
+  /* the geometry the header promises: finite coordinates, positively oriented tets */
+  for (int64_t i = 0; i < 3 * n; i++) {
+    if (!isfinite(mesh->xyz[i])) {
+      set_msg(msg, msg_len, "fem_mesh_load: '%s': node %" PRId64 " has a non-finite coordinate %g", path,
+              i / 3, mesh->xyz[i]);
+      status = FEM_MESH_ERR_FORMAT;
+      goto fail;
+    }
+  }
+  for (int64_t t = 0; t < m; t++) {
+    const int32_t *v = mesh->tets + 4 * t;
+    const double det = orient3(mesh->xyz + 3 * (int64_t)v[0], mesh->xyz + 3 * (int64_t)v[1],
+                               mesh->xyz + 3 * (int64_t)v[2], mesh->xyz + 3 * (int64_t)v[3]);
+    if (!(det > 0.0)) {
+      set_msg(msg, msg_len,
+              "fem_mesh_load: '%s': tetrahedron %" PRId64 " (nodes %d %d %d %d) has 6*volume %g; it must be "
+              "positive (positively oriented, not degenerate)",
+              path, t, v[0], v[1], v[2], v[3], det);
       status = FEM_MESH_ERR_FORMAT;
       goto fail;
     }

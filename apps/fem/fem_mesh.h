@@ -52,6 +52,8 @@ enum fem_mesh_status {
 
 /* Smallest accepted target element size of fem_mesh_generate (h = 1e-3 is ~1e9 tets). */
 #define FEM_MESH_MIN_H 1e-3
+/* Largest accepted element size: the cube's edge. */
+#define FEM_MESH_MAX_H 1.0
 
 typedef struct fem_mesh {
   int64_t num_nodes;    /* n */

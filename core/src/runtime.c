@@ -65,6 +65,10 @@ strata_status_t strata_init(const strata_init_options_t *opts) {
       if (st != STRATA_SUCCESS)
         return strata_impl_error(st, "environment STRATA_BACKEND='%s' is not a backend (accepted: serial, openmp, cuda, hip)", env);
       if (def == STRATA_BACKEND_DEFAULT) def = (strata_backend_t)STRATA_DEFAULT_BACKEND_ID;
+      if (!strata_backend_compiled(def))
+        return strata_impl_error(STRATA_ERR_BACKEND_UNAVAILABLE,
+                                 "environment STRATA_BACKEND='%s' names a backend this build did not compile "
+                                 "(rebuild with -DBACKEND=%s)", env, env);
     }
   }
   if (!strata_impl_backend(def))

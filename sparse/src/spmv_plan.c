@@ -40,12 +40,6 @@ struct strata_spmv_plan {
   double *partial;      /* [num_chunks] */
 };
 
-static int64_t next_pow2(int64_t x) {
-  int64_t p = 1;
-  while (p < x) p <<= 1;
-  return p;
-}
-
 static void add_class(strata_spmv_plan_t *p, strata_spmv_level_t level, int vl, int ts,
                       int64_t min_len, int64_t max_len, int rows_per_team) {
   strata_spmv_class_t *c = &p->classes[p->num_classes];
@@ -60,8 +54,7 @@ static void add_class(strata_spmv_plan_t *p, strata_spmv_level_t level, int vl, 
 }
 
 /* The class table from the options and the device (GPU: warp > 1). */
-static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_options_t *o,
-                                    int warp, int max_len_all) {
+static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_options_t *o, int warp) {
   const int gpu = warp > 1;
   int64_t one_max = o->one_level_max ? o->one_level_max : gpu ? 8 : 32;
   int64_t two_max = o->two_level_max ? o->two_level_max : gpu ? 256 : 8192;
@@ -70,7 +63,6 @@ static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_opt
   const int64_t epl = o->entries_per_lane > 0 ? o->entries_per_lane : 4;
   const int team = gpu ? 256 / warp : 1;      /* three-level / split: 256 threads on GPUs */
   const int64_t inf = INT64_MAX;
-  (void)max_len_all;
   if (o->one_level_max < 0 || o->two_level_max < 0 || o->three_level_max < 0 || o->split_chunk < 0 ||
       o->entries_per_lane < 0)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
@@ -156,7 +148,7 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
   int64_t *keys = NULL, *perm = NULL, *dbounds = NULL, *nchunks = NULL;
   strata_device_info_t info;
   CHECK(strata_backend_device_info(strata_exec_backend(exec), 0, &info));
-  CHECK(make_classes(p, &o, strata_exec_is_host(exec) ? 1 : info.warp_size, 0));
+  CHECK(make_classes(p, &o, strata_exec_is_host(exec) ? 1 : info.warp_size));
   const int64_t n = A->num_rows;
   if (n > 0) {
     /* classify rows, group them by class with a stable device sort of (class, row) keys */
