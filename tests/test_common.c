@@ -22,6 +22,12 @@ void t_expect_msg(strata_status_t st, strata_status_t want, const char *n1, cons
     fail_msg("message '%s' does not name '%s'", strata_error_message(), n2);
 }
 
+void *t_malloc(size_t bytes) {
+  void *p = malloc(bytes < 16 ? 16 : bytes);
+  assert_non_null(p);
+  return p;
+}
+
 void *t_dev_alloc(size_t bytes) {
   void *p = NULL;
   if (strata_mem_alloc(T_exec, STRATA_MEM_DEVICE, bytes, &p) != STRATA_SUCCESS)

@@ -58,6 +58,9 @@ static inline uint64_t t_rand(uint64_t *s) {
 }
 static inline double t_uniform(uint64_t *s) { return (double)(t_rand(s) >> 11) * 0x1.0p-53; }
 
+/* Host memory that must not fail (at least 16 bytes, so zero sizes are fine). */
+void *t_malloc(size_t bytes);
+
 /* Device buffers of the backend under test, with host round trips. */
 void *t_dev_alloc(size_t bytes);               /* poisoned with 0xFF bytes (NaN for doubles) */
 void t_dev_free(void *p);

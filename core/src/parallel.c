@@ -114,9 +114,14 @@ strata_status_t strata_parallel_scan(strata_exec_t *exec, const char *label, str
 
 static int is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
 
-strata_status_t strata_team_policy_resolve(strata_exec_t *exec, const strata_team_policy_t *p,
-                                           strata_team_policy_t *out) {
+/* Validates p and resolves its AUTO fields. An AUTO team size on a GPU backend is validated as a
+ * team of one, reported in out as the upper bound the launcher may choose (the most threads per
+ * team over vector_length, fewer if the per-thread scratch does not fit), and flagged in
+ * *gpu_auto: the launcher chooses it from the kernel's occupancy. */
+static strata_status_t resolve_policy(strata_exec_t *exec, const strata_team_policy_t *p,
+                                      strata_team_policy_t *out, int *gpu_auto) {
   if (!exec || !p || !out) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "team policy: NULL argument");
+  *gpu_auto = 0;
   const strata_device_info_t *d = &exec->info;
   const char *b = strata_backend_name(exec->backend);
   const int host = strata_exec_is_host(exec);
@@ -141,8 +146,8 @@ strata_status_t strata_team_policy_resolve(strata_exec_t *exec, const strata_tea
     r.vector_length = 1;
   }
   if (r.team_size == STRATA_AUTO) {
-    r.team_size = host ? 1 : (r.vector_length >= 128 ? 1 : 128 / r.vector_length);
-    if (r.team_size < 1) r.team_size = 1;
+    r.team_size = 1;
+    *gpu_auto = !host;
   }
   if ((long long)r.team_size * r.vector_length > max_threads)
     return strata_impl_error(STRATA_ERR_INVALID_POLICY,
@@ -165,8 +170,42 @@ strata_status_t strata_team_policy_resolve(strata_exec_t *exec, const strata_tea
                              "scratch %zu bytes per team (team %zu + %d threads x %zu) exceeds the limit %zu of backend '%s'",
                              scratch, p->scratch_team, r.team_size, p->scratch_thread,
                              d->max_scratch_bytes, b);
+  if (*gpu_auto) {
+    int most = max_threads / r.vector_length;
+    if (r.scratch_thread > 0 && (d->max_scratch_bytes - r.scratch_team) / r.scratch_thread < (size_t)most)
+      most = (int)((d->max_scratch_bytes - r.scratch_team) / r.scratch_thread);
+    r.team_size = most > 1 ? most : 1;
+  }
   *out = r;
   return STRATA_SUCCESS;
+}
+
+strata_status_t strata_team_policy_resolve(strata_exec_t *exec, const strata_team_policy_t *p,
+                                           strata_team_policy_t *out) {
+  int gpu_auto;
+  return resolve_policy(exec, p, out, &gpu_auto);
+}
+
+strata_status_t strata_team_policy_resolve_kernel(strata_exec_t *exec, const strata_team_policy_t *p,
+                                                  const strata_kernel_t *kernel,
+                                                  strata_team_policy_t *out) {
+  strata_launch_t L;
+  strata_kernel_fn_t fn;
+  /* the arguments are never read by a query: any non-NULL pointer passes prepare's check */
+  strata_status_t st = prepare(exec, NULL, kernel, kernel, STRATA_PATTERN_TEAM, &L, &fn);
+  int gpu_auto = 0;
+  if (st == STRATA_SUCCESS) st = resolve_policy(exec, p, out, &gpu_auto);
+  if (st != STRATA_SUCCESS || !gpu_auto) return st;
+  int ts = 0;
+  L.league_size = out->league_size;
+  L.team_size = 0;
+  L.vector_length = out->vector_length;
+  L.scratch_team = out->scratch_team;
+  L.scratch_thread = out->scratch_thread;
+  L.team_size_query = &ts;
+  st = fn(&L, NULL);
+  if (st == STRATA_SUCCESS) out->team_size = ts;
+  return st;
 }
 
 strata_status_t strata_parallel_for_team(strata_exec_t *exec, const char *label,
@@ -177,14 +216,15 @@ strata_status_t strata_parallel_for_team(strata_exec_t *exec, const char *label,
   strata_status_t st = prepare(exec, label, kernel, args, STRATA_PATTERN_TEAM, &L, &fn);
   if (st != STRATA_SUCCESS) return st;
   strata_team_policy_t r;
-  st = strata_team_policy_resolve(exec, policy, &r);
+  int gpu_auto = 0;
+  st = resolve_policy(exec, policy, &r, &gpu_auto);
   if (st != STRATA_SUCCESS) {
     char msg[1024];
     snprintf(msg, sizeof msg, "%s", strata_error_message());
     return strata_impl_error(st, "launch '%s': %s", L.label, msg);
   }
   L.league_size = r.league_size;
-  L.team_size = r.team_size;
+  L.team_size = gpu_auto ? 0 : r.team_size; /* 0: the GPU launcher chooses (occupancy) */
   L.vector_length = r.vector_length;
   L.scratch_team = r.scratch_team;
   L.scratch_thread = r.scratch_thread;

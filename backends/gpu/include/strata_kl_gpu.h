@@ -35,6 +35,8 @@ strata_status_t STRATA_GPU_IMPL(fetch)(const strata_launch_t *L, void *host_dst,
                                        const void *dev_src, size_t bytes);
 strata_status_t STRATA_GPU_IMPL(shared_optin)(const strata_launch_t *L, const void *kernel_fn,
                                               size_t bytes);
+strata_status_t STRATA_GPU_IMPL(team_auto)(const strata_launch_t *L, const void *kernel_fn,
+                                           size_t reserve_bytes, int *team_size);
 }
 
 /* --- device building blocks ------------------------------------------------------------------ */
@@ -101,16 +103,188 @@ __device__ T strata_gpu_block_scan(T v, T *smem, T *total) {
   return smem[wid] + inc - v;
 }
 
-/* Sum over the vector lanes of one team thread (vector_length lanes, aligned inside a warp);
- * every lane receives the total. */
+/* --- nested levels inside a team (blockDim = (vector_length, team_size)) -------------------
+ * Lanes are numbered linearly, tid = threadIdx.y * vector_length + threadIdx.x, and cut into warps
+ * of STRATA_GPU_WARP; a lane group (one team thread) is vector_length consecutive lanes inside one
+ * warp (vector_length is a power of two <= the warp). Only the last warp of a block can be partly
+ * filled (team_size x vector_length not a multiple of the warp): shuffles across a warp use the
+ * mask of the lanes that exist. */
+__device__ __forceinline__ int strata_gpu_tid() { return (int)(threadIdx.y * blockDim.x + threadIdx.x); }
+__device__ __forceinline__ int strata_gpu_nthreads() { return (int)(blockDim.x * blockDim.y); }
+
+/* Reduces v with op over the vector lanes of one team thread; every lane receives the result. */
 template <class T>
-__device__ __forceinline__ T strata_gpu_vector_sum(const strata_team_t *t, T v) {
+__device__ __forceinline__ T strata_gpu_vector_reduce(const strata_team_t *t, int op, T v) {
   const int vl = t->vector_length;
   if (vl == 1) return v;
-  const int lane = (int)((threadIdx.y * blockDim.x + threadIdx.x) % STRATA_GPU_WARP);
-  const strata_gpu_mask_t mask = STRATA_GPU_GROUP_MASK(vl, lane);
-  for (int o = vl / 2; o > 0; o >>= 1) v += STRATA_GPU_SHFL_XOR(mask, v, o, vl);
+  const strata_gpu_mask_t mask = STRATA_GPU_GROUP_MASK(vl, strata_gpu_tid() % STRATA_GPU_WARP);
+  for (int o = vl / 2; o > 0; o >>= 1) v = strata_gpu_join(op, v, STRATA_GPU_SHFL_XOR(mask, v, o, vl));
   return v;
+}
+template <class T>
+__device__ __forceinline__ T strata_gpu_vector_sum(const strata_team_t *t, T v) {
+  return strata_gpu_vector_reduce(t, STRATA_REDUCE_SUM, v);
+}
+
+/* Reserved shared memory of a team, after the user's scratch (t->internal, 16-byte aligned),
+ * 8-byte slots: warp partials [0, S), warp prefixes [S, 2S), the result slot 2S, the broadcast
+ * slot 2S+1, with S = 1024 / warp. Every operation writes a slot region only between barriers
+ * that all threads pass after their last read of it by the previous operation (see below), so
+ * back-to-back reductions, scans and broadcasts need no extra barrier. */
+#define STRATA_GPU_TEAM_SLOTS (1024 / STRATA_GPU_WARP)
+#define STRATA_GPU_TEAM_RESERVE_BYTES ((2 * STRATA_GPU_TEAM_SLOTS + 2) * 8)
+template <class T>
+__device__ __forceinline__ T *strata_gpu_team_slot(const strata_team_t *t, int slot) {
+  return (T *)((char *)t->internal + (size_t)slot * 8);
+}
+
+/* Warp-level reduce over the existing lanes [0, count) of this warp: the result in lane 0. */
+template <class T>
+__device__ __forceinline__ T strata_gpu_warp_reduce_n(int op, T v, int lane, int count) {
+  const strata_gpu_mask_t mask = STRATA_GPU_LOW_MASK(count);
+  for (int o = STRATA_GPU_WARP / 2; o > 0; o >>= 1) {
+    T u = STRATA_GPU_SHFL_DOWN(mask, v, o, STRATA_GPU_WARP);
+    if (lane + o < count) v = strata_gpu_join(op, v, u);
+  }
+  return v;
+}
+
+/* Reduces v with op over all lanes of the team; every lane must call; all receive the result.
+ * Writes: warp partials (lane 0 of each warp) before barrier 1; the result (warp 0) between
+ * barrier 1 and 2; reads of partials between 1 and 2, of the result after 2. */
+template <class T>
+__device__ T strata_gpu_team_reduce(const strata_team_t *t, int op, T v) {
+  const int tid = strata_gpu_tid(), n = strata_gpu_nthreads();
+  const int lane = tid % STRATA_GPU_WARP, wid = tid / STRATA_GPU_WARP;
+  const int nw = (n + STRATA_GPU_WARP - 1) / STRATA_GPU_WARP;
+  const int count = n - wid * STRATA_GPU_WARP < STRATA_GPU_WARP ? n - wid * STRATA_GPU_WARP : STRATA_GPU_WARP;
+  T *part = strata_gpu_team_slot<T>(t, 0);
+  T *res = strata_gpu_team_slot<T>(t, 2 * STRATA_GPU_TEAM_SLOTS);
+  v = strata_gpu_warp_reduce_n(op, v, lane, count);
+  if (lane == 0) part[wid] = v;
+  __syncthreads();
+  if (wid == 0) {
+    T w = lane < nw ? part[lane] : strata_gpu_identity(op, v);
+    w = strata_gpu_warp_reduce_n(op, w, lane, count);
+    if (lane == 0) *res = w;
+  }
+  __syncthreads();
+  return *res;
+}
+
+/* Inclusive sum over the lanes [0, count) of a segment of width w (shuffles of width w). */
+template <class T>
+__device__ __forceinline__ T strata_gpu_inclusive_n(strata_gpu_mask_t mask, T v, int lane, int w) {
+  for (int d = 1; d < w; d <<= 1) {
+    T u = STRATA_GPU_SHFL_UP(mask, v, d, w);
+    if (lane >= d) v += u;
+  }
+  return v;
+}
+
+/* Exclusive sum of c over all lanes of the team in tid order; every lane must call; *total gets
+ * the sum of all c. Writes: warp totals before barrier 1; warp prefixes and the total (warp 0)
+ * between 1 and 2; reads of warp totals between 1 and 2, of prefixes and total after 2 (the
+ * prefixes have their own slots, so the next operation's warp totals cannot overwrite a prefix
+ * that a slow lane of the same warp has still to read). */
+template <class T>
+__device__ T strata_gpu_team_scan(const strata_team_t *t, T c, T *total) {
+  const int tid = strata_gpu_tid(), n = strata_gpu_nthreads();
+  const int lane = tid % STRATA_GPU_WARP, wid = tid / STRATA_GPU_WARP;
+  const int nw = (n + STRATA_GPU_WARP - 1) / STRATA_GPU_WARP;
+  const int count = n - wid * STRATA_GPU_WARP < STRATA_GPU_WARP ? n - wid * STRATA_GPU_WARP : STRATA_GPU_WARP;
+  const strata_gpu_mask_t mask = STRATA_GPU_LOW_MASK(count);
+  T *tot = strata_gpu_team_slot<T>(t, 0);
+  T *pre = strata_gpu_team_slot<T>(t, STRATA_GPU_TEAM_SLOTS);
+  T *res = strata_gpu_team_slot<T>(t, 2 * STRATA_GPU_TEAM_SLOTS);
+  const T inc = strata_gpu_inclusive_n(mask, c, lane, STRATA_GPU_WARP);
+  T exc = STRATA_GPU_SHFL_UP(mask, inc, 1, STRATA_GPU_WARP);
+  if (lane == 0) exc = (T)0;
+  if (lane == count - 1) tot[wid] = inc;
+  __syncthreads();
+  if (wid == 0) {
+    const T w = lane < nw ? tot[lane] : (T)0;
+    const T winc = strata_gpu_inclusive_n(mask, w, lane, STRATA_GPU_WARP);
+    T wexc = STRATA_GPU_SHFL_UP(mask, winc, 1, STRATA_GPU_WARP);
+    if (lane == 0) wexc = (T)0;
+    if (lane < nw) pre[lane] = wexc;
+    if (lane == nw - 1) *res = winc;
+  }
+  __syncthreads();
+  *total = *res;
+  return pre[wid] + exc;
+}
+
+/* Exclusive sum of v over the vector lanes of one team thread; *total the thread's sum. */
+template <class T>
+__device__ __forceinline__ T strata_gpu_vector_scan(const strata_team_t *t, T v, T *total) {
+  const int vl = t->vector_length;
+  if (vl == 1) {
+    *total = v;
+    return (T)0;
+  }
+  const strata_gpu_mask_t mask = STRATA_GPU_GROUP_MASK(vl, strata_gpu_tid() % STRATA_GPU_WARP);
+  const T inc = strata_gpu_inclusive_n(mask, v, t->vector_rank, vl);
+  T exc = STRATA_GPU_SHFL_UP(mask, inc, 1, vl);
+  if (t->vector_rank == 0) exc = (T)0;
+  *total = STRATA_GPU_SHFL(mask, inc, vl - 1, vl);
+  return exc;
+}
+
+/* State of a nested scan (STRATA_THREAD_VECTOR_SCAN / STRATA_TEAM_THREAD_SCAN): each of `parts`
+ * participants takes the contiguous block [jb, je) of [b, e); step() runs before each pass. */
+template <class T>
+struct strata_gpu_nested_scan {
+  const strata_team_t *t;
+  int team_level; /* 0: the lanes of a thread; 1: the threads of the team */
+  int live;
+  int64_t jb, je;
+  T total;
+  __device__ strata_gpu_nested_scan(const strata_team_t *tm, int64_t b, int64_t e, int level)
+      : t(tm), team_level(level), live(1), total((T)0) {
+    const int64_t n = e > b ? e - b : 0;
+    const int parts = level ? tm->team_size : tm->vector_length;
+    const int rank = level ? tm->team_rank : tm->vector_rank;
+    const int64_t chunk = (n + parts - 1) / parts;
+    jb = b + (int64_t)rank * chunk < b + n ? b + (int64_t)rank * chunk : b + n;
+    je = jb + chunk < b + n ? jb + chunk : b + n;
+  }
+  /* final -1 -> 0: s = 0, the pass that sums the block; 0 -> 1: s = the block's exclusive
+   * prefix, the final pass; after it: s = the total, done. Every participant calls it alike. */
+  __device__ bool step(int &final, T &s) {
+    if (final < 0) {
+      s = (T)0;
+      final = 0;
+      return true;
+    }
+    if (final == 0) {
+      /* team level: all lanes of a thread hold the same block sum; count it once, from the last
+       * lane, so that every lane of the thread receives the thread's exclusive prefix */
+      s = team_level ? strata_gpu_team_scan(t, t->vector_rank == t->vector_length - 1 ? s : (T)0, &total)
+                     : strata_gpu_vector_scan(t, s, &total);
+      final = 1;
+      return true;
+    }
+    s = total;
+    return false;
+  }
+};
+template <class T>
+__device__ __forceinline__ strata_gpu_nested_scan<T> strata_gpu_make_scan(const strata_team_t *t,
+                                                                           int64_t b, int64_t e,
+                                                                           int level, const T &) {
+  return strata_gpu_nested_scan<T>(t, b, e, level);
+}
+
+/* Broadcast from team rank 0, lane 0. The leading barrier keeps the slot from being rewritten
+ * while a lane still reads the previous broadcast. */
+template <class T>
+__device__ __forceinline__ T strata_gpu_team_broadcast(const strata_team_t *t, T v) {
+  T *slot = strata_gpu_team_slot<T>(t, 2 * STRATA_GPU_TEAM_SLOTS + 1);
+  __syncthreads();
+  if (t->team_rank == 0 && t->vector_rank == 0) *slot = v;
+  __syncthreads();
+  return *slot;
 }
 
 extern __shared__ double2 strata_gpu_dynamic_smem[];
@@ -248,7 +422,7 @@ static strata_status_t strata_gpu_scan_launch(const strata_launch_t *L, const vo
 
 template <class F, class ARGS>
 __global__ void strata_gpu_team_kernel(ARGS a, int64_t league_size, size_t scratch_team,
-                                       size_t scratch_thread) {
+                                       size_t scratch_thread, size_t scratch_bytes) {
   char *s = (char *)strata_gpu_dynamic_smem;
   strata_team_t t;
   t.league_size = league_size;
@@ -258,6 +432,7 @@ __global__ void strata_gpu_team_kernel(ARGS a, int64_t league_size, size_t scrat
   t.vector_length = (int)blockDim.x;
   t.scratch = s;
   t.thread_scratch = s + scratch_team + (size_t)threadIdx.y * scratch_thread;
+  t.internal = s + scratch_bytes; /* STRATA_GPU_TEAM_RESERVE_BYTES after the user's scratch */
   for (int64_t r = blockIdx.x; r < league_size; r += gridDim.x) {
     t.league_rank = r;
     F::call(&a, &t);
@@ -265,19 +440,31 @@ __global__ void strata_gpu_team_kernel(ARGS a, int64_t league_size, size_t scrat
   }
 }
 
+/* L->team_size 0 (AUTO): chosen from the kernel's occupancy (STRATA_GPU_IMPL(team_auto)).
+ * L->team_size_query: only store the team size the launch would use. */
 template <class F, class ARGS>
 static strata_status_t strata_gpu_team_launch(const strata_launch_t *L, const void *args) {
+  const void *fn = (const void *)strata_gpu_team_kernel<F, ARGS>;
+  int ts = L->team_size;
+  if (ts == 0) {
+    strata_status_t st = STRATA_GPU_IMPL(team_auto)(L, fn, STRATA_GPU_TEAM_RESERVE_BYTES, &ts);
+    if (st != STRATA_SUCCESS) return st;
+  }
+  if (L->team_size_query) {
+    *L->team_size_query = ts;
+    return STRATA_SUCCESS;
+  }
   if (L->league_size <= 0) return STRATA_SUCCESS;
-  const size_t shmem = L->scratch_team + (size_t)L->team_size * L->scratch_thread;
+  const size_t user = L->scratch_team + (size_t)ts * L->scratch_thread;
+  const size_t shmem = user + STRATA_GPU_TEAM_RESERVE_BYTES;
   if (shmem > 48 * 1024) {
-    strata_status_t st =
-        STRATA_GPU_IMPL(shared_optin)(L, (const void *)strata_gpu_team_kernel<F, ARGS>, shmem);
+    strata_status_t st = STRATA_GPU_IMPL(shared_optin)(L, fn, shmem);
     if (st != STRATA_SUCCESS) return st;
   }
   const unsigned grid = L->league_size > 0x7fffffff ? 0x7fffffffu : (unsigned)L->league_size;
-  dim3 block((unsigned)L->vector_length, (unsigned)L->team_size, 1);
+  dim3 block((unsigned)L->vector_length, (unsigned)ts, 1);
   strata_gpu_team_kernel<F, ARGS><<<grid, block, shmem, (STRATA_GPU_STREAM)L->stream>>>(
-      *(const ARGS *)args, L->league_size, L->scratch_team, L->scratch_thread);
+      *(const ARGS *)args, L->league_size, L->scratch_team, L->scratch_thread, user);
   return STRATA_GPU_IMPL(after_launch)(L);
 }
 
@@ -348,18 +535,148 @@ static strata_status_t strata_gpu_team_launch(const strata_launch_t *L, const vo
     STRATA_THREAD_VECTOR_RANGE(T, J, B, E)
 #define strata_team_barrier(T) __syncthreads()
 
-static __device__ __forceinline__ void strata_atomic_add_f64(double *p, double v) { atomicAdd(p, v); }
-static __device__ __forceinline__ void strata_atomic_add_i64(int64_t *p, int64_t v) {
-  atomicAdd((unsigned long long *)p, (unsigned long long)v);
+/* reduce-form loops: acc = identity, the range loop folds, the increment combines */
+#define STRATA_KL_GPU_REDUCE_(OP, VT, ACC, COMBINE)                                                \
+  for (int strata_once_ = ((ACC) = strata_kl_identity_##VT(STRATA_REDUCE_##OP), 1); strata_once_; \
+       strata_once_ = 0, (ACC) = (COMBINE))
+#define STRATA_THREAD_VECTOR_REDUCE(T, J, B, E, OP, VT, ACC)                                   \
+  STRATA_KL_GPU_REDUCE_(OP, VT, ACC, strata_gpu_vector_reduce((T), STRATA_REDUCE_##OP, (ACC))) \
+  STRATA_THREAD_VECTOR_RANGE(T, J, B, E)
+/* the lanes of a thread hold the same value: counted once, from lane 0 */
+#define STRATA_TEAM_THREAD_REDUCE(T, I, B, E, OP, VT, ACC)                                         \
+  STRATA_KL_GPU_REDUCE_(OP, VT, ACC,                                                              \
+                        strata_gpu_team_reduce((T), STRATA_REDUCE_##OP,                           \
+                                               (T)->vector_rank == 0                              \
+                                                   ? (ACC)                                        \
+                                                   : strata_kl_identity_##VT(STRATA_REDUCE_##OP))) \
+  STRATA_TEAM_THREAD_RANGE(T, I, B, E)
+#define STRATA_TEAM_VECTOR_REDUCE(T, J, B, E, OP, VT, ACC)                                   \
+  STRATA_KL_GPU_REDUCE_(OP, VT, ACC, strata_gpu_team_reduce((T), STRATA_REDUCE_##OP, (ACC))) \
+  STRATA_TEAM_VECTOR_RANGE(T, J, B, E)
+
+/* scans: a block of indices per participant, two passes (strata_gpu_nested_scan) */
+#define STRATA_KL_GPU_SCAN_(T, J, B, E, S, FINAL, LEVEL)                                          \
+  for (auto strata_scan_ = strata_gpu_make_scan((T), (B), (E), (LEVEL), (S)); strata_scan_.live; \
+       strata_scan_.live = 0)                                                                    \
+    for (int FINAL = -1; strata_scan_.step(FINAL, (S));)                                         \
+      for (int64_t J = strata_scan_.jb; J < strata_scan_.je; ++J)
+#define STRATA_THREAD_VECTOR_SCAN(T, J, B, E, S, FINAL) STRATA_KL_GPU_SCAN_(T, J, B, E, S, FINAL, 0)
+#define STRATA_TEAM_THREAD_SCAN(T, I, B, E, S, FINAL) STRATA_KL_GPU_SCAN_(T, I, B, E, S, FINAL, 1)
+
+#define STRATA_KL_GPU_BROADCAST_(s, TYPE)                                                 \
+  static __device__ __forceinline__ TYPE strata_team_broadcast_##s(const strata_team_t *t, TYPE v) { \
+    return strata_gpu_team_broadcast(t, v);                                               \
+  }
+STRATA_KL_GPU_BROADCAST_(i32, int32_t)
+STRATA_KL_GPU_BROADCAST_(i64, int64_t)
+STRATA_KL_GPU_BROADCAST_(f32, float)
+STRATA_KL_GPU_BROADCAST_(f64, double)
+#undef STRATA_KL_GPU_BROADCAST_
+
+/* --- atomics ---------------------------------------------------------------------------------
+ * Native where the vendor has the operation for the type (add and exchange, i32 min / max);
+ * int64_t through unsigned long long (two's complement); CAS of f32 / f64 on the bits; i64, f32
+ * and f64 min / max by an atomicCAS loop on the bits that stops as soon as v does not improve. */
+template <class T, class U>
+__device__ __forceinline__ U strata_gpu_bits(T v) {
+  U u;
+  memcpy(&u, &v, sizeof u);
+  return u;
 }
-static __device__ __forceinline__ void strata_atomic_add_i32(int32_t *p, int32_t v) { atomicAdd(p, v); }
+template <class T, class U>
+__device__ __forceinline__ T strata_gpu_from_bits(U u) {
+  T v;
+  memcpy(&v, &u, sizeof v);
+  return v;
+}
+/* U: int for 4-byte T, unsigned long long for 8-byte T (atomicCAS's types) */
+template <class T, class U>
+__device__ T strata_gpu_atomic_minmax(T *p, T v, int is_max) {
+  U *q = (U *)p;
+  U old = *(volatile U *)q;
+  for (;;) {
+    const T cur = strata_gpu_from_bits<T, U>(old);
+    if (!(is_max ? v > cur : v < cur)) return cur;
+    const U assumed = old;
+    old = atomicCAS(q, assumed, strata_gpu_bits<T, U>(v));
+    if (old == assumed) return cur;
+  }
+}
+template <class T, class U>
+__device__ __forceinline__ T strata_gpu_atomic_cas(T *p, T expected, T desired) {
+  return strata_gpu_from_bits<T, U>(atomicCAS((U *)p, strata_gpu_bits<T, U>(expected),
+                                               strata_gpu_bits<T, U>(desired)));
+}
+typedef unsigned long long strata_gpu_ull;
+
+static __device__ __forceinline__ int32_t strata_atomic_fetch_add_i32(int32_t *p, int32_t v) {
+  return atomicAdd(p, v);
+}
 static __device__ __forceinline__ int64_t strata_atomic_fetch_add_i64(int64_t *p, int64_t v) {
-  return (int64_t)atomicAdd((unsigned long long *)p, (unsigned long long)v);
+  return (int64_t)atomicAdd((strata_gpu_ull *)p, (strata_gpu_ull)v);
 }
-static __device__ __forceinline__ uint64_t strata_atomic_cas_u64(uint64_t *p, uint64_t expected,
-                                                                 uint64_t desired) {
-  return (uint64_t)atomicCAS((unsigned long long *)p, (unsigned long long)expected,
-                             (unsigned long long)desired);
+static __device__ __forceinline__ float strata_atomic_fetch_add_f32(float *p, float v) {
+  return atomicAdd(p, v);
 }
+static __device__ __forceinline__ double strata_atomic_fetch_add_f64(double *p, double v) {
+  return atomicAdd(p, v);
+}
+
+/* add = fetch-add with the result unused (the compiler emits the reduction form, RED) */
+#define STRATA_KL_GPU_ADD_(s, TYPE)                                                        \
+  static __device__ __forceinline__ void strata_atomic_add_##s(TYPE *p, TYPE v) {          \
+    (void)strata_atomic_fetch_add_##s(p, v);                                               \
+  }
+STRATA_KL_GPU_ADD_(i32, int32_t)
+STRATA_KL_GPU_ADD_(i64, int64_t)
+STRATA_KL_GPU_ADD_(f32, float)
+STRATA_KL_GPU_ADD_(f64, double)
+#undef STRATA_KL_GPU_ADD_
+
+static __device__ __forceinline__ int32_t strata_atomic_exchange_i32(int32_t *p, int32_t v) {
+  return atomicExch(p, v);
+}
+static __device__ __forceinline__ int64_t strata_atomic_exchange_i64(int64_t *p, int64_t v) {
+  return (int64_t)atomicExch((strata_gpu_ull *)p, (strata_gpu_ull)v);
+}
+static __device__ __forceinline__ float strata_atomic_exchange_f32(float *p, float v) {
+  return atomicExch(p, v);
+}
+static __device__ __forceinline__ double strata_atomic_exchange_f64(double *p, double v) {
+  return strata_gpu_from_bits<double, strata_gpu_ull>(
+      atomicExch((strata_gpu_ull *)p, strata_gpu_bits<double, strata_gpu_ull>(v)));
+}
+
+static __device__ __forceinline__ int32_t strata_atomic_min_i32(int32_t *p, int32_t v) { return atomicMin(p, v); }
+static __device__ __forceinline__ int32_t strata_atomic_max_i32(int32_t *p, int32_t v) { return atomicMax(p, v); }
+#define STRATA_KL_GPU_MINMAX_(s, TYPE, U)                                             \
+  static __device__ __forceinline__ TYPE strata_atomic_min_##s(TYPE *p, TYPE v) {     \
+    return strata_gpu_atomic_minmax<TYPE, U>(p, v, 0);                                \
+  }                                                                                   \
+  static __device__ __forceinline__ TYPE strata_atomic_max_##s(TYPE *p, TYPE v) {     \
+    return strata_gpu_atomic_minmax<TYPE, U>(p, v, 1);                                \
+  }
+STRATA_KL_GPU_MINMAX_(i64, int64_t, strata_gpu_ull)
+STRATA_KL_GPU_MINMAX_(f32, float, int)
+STRATA_KL_GPU_MINMAX_(f64, double, strata_gpu_ull)
+#undef STRATA_KL_GPU_MINMAX_
+
+static __device__ __forceinline__ int32_t strata_atomic_cas_i32(int32_t *p, int32_t e, int32_t d) {
+  return atomicCAS(p, e, d);
+}
+static __device__ __forceinline__ int64_t strata_atomic_cas_i64(int64_t *p, int64_t e, int64_t d) {
+  return strata_gpu_atomic_cas<int64_t, strata_gpu_ull>(p, e, d);
+}
+static __device__ __forceinline__ float strata_atomic_cas_f32(float *p, float e, float d) {
+  return strata_gpu_atomic_cas<float, int>(p, e, d);
+}
+static __device__ __forceinline__ double strata_atomic_cas_f64(double *p, double e, double d) {
+  return strata_gpu_atomic_cas<double, strata_gpu_ull>(p, e, d);
+}
+static __device__ __forceinline__ uint64_t strata_atomic_cas_u64(uint64_t *p, uint64_t e, uint64_t d) {
+  return strata_gpu_atomic_cas<uint64_t, strata_gpu_ull>(p, e, d);
+}
+
+#include "strata/kl_team_sort.h"
 
 #endif

@@ -13,7 +13,11 @@ typedef unsigned long long strata_gpu_mask_t;
 #define STRATA_GPU_FULL_MASK 0xffffffffffffffffull
 #define STRATA_GPU_GROUP_MASK(vl, lane) \
   ((vl) == 64 ? STRATA_GPU_FULL_MASK : (((1ull << (vl)) - 1ull) << ((lane) & ~((vl)-1))))
+/* lanes 0..n-1 of a wavefront (1 <= n <= 64): the existing lanes of a partly filled last one */
+#define STRATA_GPU_LOW_MASK(n) ((n) >= 64 ? STRATA_GPU_FULL_MASK : ((1ull << (n)) - 1ull))
 #define STRATA_GPU_SHFL_XOR(mask, v, o, w) ((void)(mask), __shfl_xor((v), (o), (w)))
 #define STRATA_GPU_SHFL_UP(mask, v, d, w) ((void)(mask), __shfl_up((v), (d), (w)))
+#define STRATA_GPU_SHFL_DOWN(mask, v, d, w) ((void)(mask), __shfl_down((v), (d), (w)))
+#define STRATA_GPU_SHFL(mask, v, src, w) ((void)(mask), __shfl((v), (src), (w)))
 #include "strata_kl_gpu.h"
 #endif

@@ -113,7 +113,7 @@ static inline void strata_kl_omp_chunk(int64_t b, int64_t e, int t, int nth, int
     const int64_t ls_ = L->league_size;                                                       \
     STRATA_KL_PRAGMA(omp parallel num_threads(nt_)) {                                         \
       char *my_ = s_ + stride_ * (size_t)omp_get_thread_num();                                \
-      strata_team_t t_ = {0, ls_, 0, 1, 0, 1, my_, my_ + L->scratch_team};                    \
+      strata_team_t t_ = {0, ls_, 0, 1, 0, 1, my_, my_ + L->scratch_team, NULL};                 \
       STRATA_KL_PRAGMA(omp for schedule(dynamic, 1))                                          \
       for (int64_t r_ = 0; r_ < ls_; ++r_) {                                                  \
         t_.league_rank = r_;                                                                  \
@@ -134,31 +134,17 @@ static inline void strata_kl_omp_chunk(int64_t b, int64_t e, int t, int nth, int
     STRATA_KL_PRAGMA(omp simd reduction(+ : ACC)) for (int64_t J = (B); J < (E); ++J)
 #define strata_team_barrier(T) ((void)(T))
 
-STRATA_KL_FUNC void strata_atomic_add_f64(double *p, double v) {
-  STRATA_KL_PRAGMA(omp atomic update)
-  *p += v;
-}
-STRATA_KL_FUNC void strata_atomic_add_i64(int64_t *p, int64_t v) {
-  STRATA_KL_PRAGMA(omp atomic update)
-  *p += v;
-}
-STRATA_KL_FUNC void strata_atomic_add_i32(int32_t *p, int32_t v) {
-  STRATA_KL_PRAGMA(omp atomic update)
-  *p += v;
-}
-STRATA_KL_FUNC int64_t strata_atomic_fetch_add_i64(int64_t *p, int64_t v) {
-  int64_t old;
-  STRATA_KL_PRAGMA(omp atomic capture)
-  { old = *p; *p += v; }
-  return old;
-}
-/* OpenMP 5.1 atomic compare (gcc >= 12): stores desired if *p == expected, returns the old value. */
-STRATA_KL_FUNC uint64_t strata_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired) {
-  uint64_t old;
-  (void)desired; /* gcc 12 warns "set but not used" on a parameter used only in atomic compare */
-  STRATA_KL_PRAGMA(omp atomic compare capture)
-  { old = *p; if (*p == expected) { *p = desired; } }
-  return old;
-}
+/* reductions, scans, broadcasts, atomics (strata_kl_host.h): vector reduce loops are
+ * `omp simd reduction(op: acc)` (DESIGN §2: a plain `omp simd` over an accumulator is a race and
+ * stays scalar); atomics are `omp atomic` (update, capture, 5.1 compare). */
+#define STRATA_KL_OMP_OP_SUM +
+#define STRATA_KL_OMP_OP_MIN min
+#define STRATA_KL_OMP_OP_MAX max
+#define STRATA_KL_PRAGMA_X(x) STRATA_KL_PRAGMA(x) /* expands macros inside x first */
+#define STRATA_KL_HOST_SIMD_REDUCE(OP, ACC) \
+  STRATA_KL_PRAGMA_X(omp simd reduction(STRATA_KL_OMP_OP_##OP : ACC))
+#define STRATA_KL_HOST_ATOMIC(clauses) STRATA_KL_PRAGMA(omp atomic clauses)
+#include "strata_kl_host.h"
+#include "strata/kl_team_sort.h"
 
 #endif

@@ -98,7 +98,7 @@ strata_status_t strata_impl_host_scratch(const strata_launch_t *L, int threads, 
     size_t stride_ = 0;                                                                     \
     strata_status_t st_ = strata_impl_host_scratch(L, 1, &s_, &stride_);                    \
     if (st_ != STRATA_SUCCESS) return st_;                                                  \
-    strata_team_t t_ = {0, L->league_size, 0, 1, 0, 1, s_, s_ + L->scratch_team};               \
+    strata_team_t t_ = {0, L->league_size, 0, 1, 0, 1, s_, s_ + L->scratch_team, NULL};            \
     for (int64_t r_ = 0; r_ < L->league_size; ++r_) {                                       \
       t_.league_rank = r_;                                                                  \
       NAME##__body(a_, &t_);                                                                \
@@ -117,20 +117,10 @@ strata_status_t strata_impl_host_scratch(const strata_launch_t *L, int threads, 
     for (int64_t J = (B); J < (E); ++J)
 #define strata_team_barrier(T) ((void)(T))
 
-STRATA_KL_FUNC void strata_atomic_add_f64(double *p, double v) { *p += v; }
-STRATA_KL_FUNC void strata_atomic_add_i64(int64_t *p, int64_t v) { *p += v; }
-STRATA_KL_FUNC void strata_atomic_add_i32(int32_t *p, int32_t v) { *p += v; }
-/* fetch-add returns the value before the add; CAS stores desired if *p == expected (bitwise)
- * and returns the value *p had. */
-STRATA_KL_FUNC int64_t strata_atomic_fetch_add_i64(int64_t *p, int64_t v) {
-  const int64_t old = *p;
-  *p += v;
-  return old;
-}
-STRATA_KL_FUNC uint64_t strata_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired) {
-  const uint64_t old = *p;
-  if (old == expected) *p = desired;
-  return old;
-}
+/* reductions, scans, broadcasts, atomics (strata_kl_host.h): plain code */
+#define STRATA_KL_HOST_SIMD_REDUCE(OP, ACC)
+#define STRATA_KL_HOST_ATOMIC(clauses)
+#include "strata_kl_host.h"
+#include "strata/kl_team_sort.h"
 
 #endif

@@ -34,12 +34,15 @@ typedef struct strata_launch {
   int host_threads;          /* OpenMP threads to use */
   int64_t begin, end;        /* range patterns: [begin, end) */
   int64_t league_size;       /* team pattern */
-  int team_size;             /* resolved, >= 1 */
+  int team_size;             /* >= 1, or 0: AUTO, chosen by a GPU launcher from the kernel's
+                                occupancy (host launchers always get 1) */
   int vector_length;         /* resolved, power of two, >= 1 */
   size_t scratch_team;       /* bytes of team scratch (16-byte aligned) */
   size_t scratch_thread;     /* bytes of scratch per team thread (16-byte aligned) */
   strata_reduce_op_t op;     /* reduce pattern */
   void *result;              /* host pointer: reduce result / scan total (may be NULL for scan) */
+  int *team_size_query;      /* team pattern, GPU launchers: non-NULL asks only for the team size
+                                the launch would use (AUTO resolved), stored here; nothing runs */
 } strata_launch_t;
 
 typedef strata_status_t (*strata_kernel_fn_t)(const strata_launch_t *launch, const void *args);

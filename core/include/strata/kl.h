@@ -3,7 +3,7 @@
  * A kernel source is compiled once per enabled backend (strata_add_kernels), each time after that
  * backend's mapping header (backends/<b>/include/strata_kl_<b>.h). Kernel sources are written in
  * the common subset of C11 and C++17: no VLAs, no implicit void* conversions, no _Generic,
- * restrict only as STRATA_RESTRICT.
+ * restrict only as STRATA_RESTRICT. Kokkos semantics unless stated.
  *
  * Defining kernels (a functor = an argument struct + a body; `A` names the const pointer to the
  * argument struct inside the body):
@@ -19,25 +19,82 @@
  *        The contribution must not depend on *partial or final.
  *   STRATA_TEAM_KERNEL(name, args_t, A, team) { ... }             body(A, const strata_team_t *team)
  *
- * Inside a team body:
- *   STRATA_TEAM_THREAD_RANGE(team, i, begin, end) { ... }   the team's threads share [begin, end)
- *   STRATA_THREAD_VECTOR_RANGE(team, j, begin, end) { ... } one thread's vector lanes share it
- *   STRATA_TEAM_VECTOR_RANGE(team, j, begin, end) { ... }   all threads × lanes of the team share it
- *   STRATA_THREAD_VECTOR_SUM(team, j, begin, end, s) { s += ...; }
- *        reduce-form vector loop: sets s to 0, each lane adds its terms, and afterwards every lane
- *        of the thread holds the total (warp shuffles on GPUs, `omp simd reduction` on OpenMP).
- *        s is a double, float, int32_t or int64_t lvalue declared by the caller.
- *   strata_team_barrier(team)                               all threads of the team
- *   team->scratch, team->thread_scratch                     team / per-thread scratch memory
- * Anywhere in a body:
- *   strata_atomic_add_f64(double *p, double v), strata_atomic_add_i64, strata_atomic_add_i32
- *   strata_atomic_fetch_add_i64(int64_t *p, int64_t v)       returns the value before the add
- *   strata_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired)
- *        stores desired if *p == expected; returns the value *p had (CAS loops: compare the
- *        return with expected). For doubles, CAS on the bits: strata_kl_f64_as_u64 / _u64_as_f64.
- *   STRATA_KL_FUNC                                          qualifier of helper functions
- *   STRATA_KL_TEAM_FUNC                                     qualifier of helpers that use team
- *                                                           constructs (device-only on GPUs)
+ * Inside a team body. "Every thread" below means every thread and every vector lane of the team
+ * (GPU: the whole block) must reach the call, with the same arguments (b, e, n uniform): those
+ * constructs contain team barriers. "The thread's lanes" means all vector lanes of one team thread
+ * must reach it with the same b and e. Ranges are half-open, [b, e); e <= b is empty.
+ *   Loops (nested-parallel ranges):
+ *   STRATA_TEAM_THREAD_RANGE(team, i, b, e) { ... }   the team's threads share [b, e) (each index
+ *        once per thread; on GPUs all lanes of that thread run the body for it, redundantly)
+ *   STRATA_THREAD_VECTOR_RANGE(team, j, b, e) { ... } one thread's vector lanes share [b, e)
+ *   STRATA_TEAM_VECTOR_RANGE(team, j, b, e) { ... }   all threads x lanes of the team share it
+ *   Reductions (reduce-form loops; OP is the token SUM, MIN or MAX; VT the value type i32, i64,
+ *   f32 or f64; acc a local variable of that type, declared by the caller). The macro sets acc to
+ *   OP's identity (SUM 0; MIN the largest value, +inf for f32/f64; MAX the lowest, -inf), the body
+ *   folds its terms into acc with OP's own operation (SUM: acc += v; MIN: if (v < acc) acc = v;
+ *   MAX: if (v > acc) acc = v), and afterwards every participant holds the result:
+ *   STRATA_THREAD_VECTOR_REDUCE(team, j, b, e, OP, VT, acc) { ... }
+ *        over one thread's lanes; called by the thread's lanes; result in each of its lanes
+ *        (GPU: shuffles inside the lane group; OpenMP: `omp simd reduction(OP: acc)`).
+ *   STRATA_THREAD_VECTOR_SUM(team, j, b, e, s) { s += ...; }
+ *        the SUM form for any of the four types without naming it (s set to 0).
+ *   STRATA_TEAM_THREAD_REDUCE(team, i, b, e, OP, VT, acc) { ... }
+ *        the team's threads share [b, e) (as TEAM_THREAD_RANGE; the lanes of a thread run the body
+ *        redundantly and the thread's value is counted once, taken from its lane 0); every thread
+ *        must call it (barriers); the result goes to every thread and lane of the team.
+ *   STRATA_TEAM_VECTOR_REDUCE(team, j, b, e, OP, VT, acc) { ... }
+ *        all threads x lanes share [b, e) (as TEAM_VECTOR_RANGE); every thread must call it
+ *        (barriers); the result goes to every thread and lane.
+ *   Scans (Kokkos parallel_scan at the nested levels; exclusive prefix sums in the order of the
+ *   index; s a local arithmetic variable, final an int the macro declares for the body):
+ *   STRATA_THREAD_VECTOR_SCAN(team, j, b, e, s, final) { v = ...; if (final) out[j] = s; s += v; }
+ *        over one thread's lanes; called by the thread's lanes.
+ *   STRATA_TEAM_THREAD_SCAN(team, i, b, e, s, final) { ... }
+ *        over the team's threads (lanes of a thread redundant, as TEAM_THREAD_RANGE); every
+ *        thread must call it (barriers).
+ *        The body is called for each index once or twice: when final is nonzero s holds the sum
+ *        of the contributions of all earlier indices of [b, e) (the exclusive prefix); in every
+ *        call the body adds its own contribution to s (read s then add: exclusive; add then read:
+ *        inclusive). The contribution must not depend on s or final. Afterwards s holds the total
+ *        of the range in every participant. Host: one in-order pass with final = 1 (not
+ *        vectorized); GPU: each lane / thread takes a contiguous block of indices, a pass with
+ *        final = 0 sums the block, a shuffle (and for the team, shared-memory) scan of the block
+ *        sums, then a pass with final = 1.
+ *   Single and broadcast:
+ *   strata_team_single(team)    nonzero on exactly one lane of the team (team rank 0, lane 0):
+ *                               `if (strata_team_single(team)) { ... }` = Kokkos single(PerTeam).
+ *   strata_thread_single(team)  nonzero on one lane of each thread (lane 0) = single(PerThread).
+ *        Neither contains a barrier: follow a single(PerTeam) write that others read with
+ *        strata_team_barrier or use a broadcast.
+ *   strata_team_broadcast_i32 / _i64 / _f32 / _f64(team, v)
+ *        every thread must call it (barriers); returns the v of team rank 0, lane 0 to all.
+ *   strata_team_barrier(team)   every thread; orders scratch (and global) writes within the team.
+ *   Scratch: team->scratch (scratch_team bytes shared by the team), team->thread_scratch
+ *        (scratch_thread bytes private to the team thread, shared by its lanes); 16-byte aligned.
+ *   Team sort of (key, value) pairs: strata_team_sort_KS_VS(team, keys, values, n) for
+ *        (KS, VS) in (i64, i64), (i32, i32), (i64, f64), (i32, f64): sorts keys[0, n) ascending
+ *        and moves values with their keys (pairs with equal keys stay pairs; the order among equal
+ *        keys is unspecified: not stable). Usually keys / values live in team scratch. Every
+ *        thread must call it; it begins with a barrier (the team's earlier writes are seen) and
+ *        ends with one (the sorted pairs are seen by all). Bitonic network over all threads x
+ *        lanes: O(n log^2 n) compares, log2(n)(log2(n)+1)/2 barriers; n up to what fits scratch.
+ * Anywhere in a body — atomics on memory the kernel can reach (global or scratch), for s in
+ * i32, i64, f32, f64 (T the type); every one is a single atomic read-modify-write:
+ *   void strata_atomic_add_s(T *p, T v)              *p += v
+ *   T strata_atomic_fetch_add_s(T *p, T v)           *p += v, returns the old *p
+ *   T strata_atomic_min_s(T *p, T v)                 *p = min(*p, v), returns the old *p
+ *   T strata_atomic_max_s(T *p, T v)                 *p = max(*p, v), returns the old *p
+ *        (f32/f64: the update happens only if v < *p (v > *p): a NaN is never stored by min/max
+ *         and a NaN in *p stays)
+ *   T strata_atomic_exchange_s(T *p, T v)            *p = v, returns the old *p
+ *   T strata_atomic_cas_s(T *p, T expected, T desired)
+ *        stores desired if *p equals expected, returns the old *p (success: the return equals
+ *        expected). f32/f64 compare the bit patterns (+0 and -0 differ; a NaN can match).
+ *   uint64_t strata_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired)  the same
+ *   Bit casts: strata_kl_f64_as_u64 / _u64_as_f64, strata_kl_f32_as_u32 / _u32_as_f32.
+ *   STRATA_KL_FUNC                                   qualifier of helper functions
+ *   STRATA_KL_TEAM_FUNC                              qualifier of helpers that use team
+ *                                                    constructs (device-only on GPUs)
  * Declaring a kernel for host code: STRATA_KERNEL_DECLARE(name) (strata/kernel.h).
  */
 #ifndef STRATA_KL_H
@@ -88,7 +145,13 @@ typedef struct strata_team {
   int vector_length;
   void *scratch;        /* scratch_team bytes shared by the team, 16-byte aligned */
   void *thread_scratch; /* scratch_thread bytes private to this team thread, 16-byte aligned */
+  void *internal;       /* the mapping's own (GPU: shared memory of team reductions, scans and
+                           broadcasts, after the scratch); never used by kernels */
 } strata_team_t;
+
+/* Kokkos single(PerTeam) / single(PerThread) predicates (no barrier). */
+#define strata_team_single(T) ((T)->team_rank == 0 && (T)->vector_rank == 0)
+#define strata_thread_single(T) ((T)->vector_rank == 0)
 
 /* Identities and joins of the three reductions, per value type (Kokkos reduction_identity:
  * sum 0; min the largest value, +inf for floating point; max the lowest, -inf). */
@@ -107,18 +170,22 @@ STRATA_KL_IDENTITY_JOIN(f32, float, __builtin_inff(), -__builtin_inff())
 STRATA_KL_IDENTITY_JOIN(f64, double, __builtin_inf(), -__builtin_inf())
 #undef STRATA_KL_IDENTITY_JOIN
 
-/* Bit casts between double and uint64_t, for CAS loops on doubles (memcpy: valid C and C++, and
- * supported in CUDA and HIP device code). */
-STRATA_KL_FUNC uint64_t strata_kl_f64_as_u64(double v) {
-  uint64_t u;
-  memcpy(&u, &v, sizeof u);
-  return u;
-}
-STRATA_KL_FUNC double strata_kl_u64_as_f64(uint64_t u) {
-  double v;
-  memcpy(&v, &u, sizeof v);
-  return v;
-}
+/* Bit casts between double and uint64_t, float and uint32_t, for CAS loops on floating point
+ * (memcpy: valid C and C++, and supported in CUDA and HIP device code). */
+#define STRATA_KL_BITCASTS(f, F, u, U)                     \
+  STRATA_KL_FUNC U strata_kl_##f##_as_##u(F v) {           \
+    U r;                                                   \
+    memcpy(&r, &v, sizeof r);                              \
+    return r;                                              \
+  }                                                        \
+  STRATA_KL_FUNC F strata_kl_##u##_as_##f(U v) {           \
+    F r;                                                   \
+    memcpy(&r, &v, sizeof r);                              \
+    return r;                                              \
+  }
+STRATA_KL_BITCASTS(f64, double, u64, uint64_t)
+STRATA_KL_BITCASTS(f32, float, u32, uint32_t)
+#undef STRATA_KL_BITCASTS
 
 /* The backend's dispatch-table hook (defined only by the serial mapping, which emits the table;
  * the other mappings define it empty). */

@@ -26,8 +26,8 @@ static inline strata_range_t strata_range(int64_t begin, int64_t end) {
   return r;
 }
 
-/** A team policy. league_size teams; team_size threads per team (STRATA_AUTO: chosen by the
- *  backend, 1 on host); vector_length lanes per thread (STRATA_AUTO; else a power of two up to the
+/** A team policy. league_size teams; team_size threads per team (STRATA_AUTO: 1 on host; on GPUs
+ *  chosen per kernel from occupancy at launch); vector_length lanes per thread (STRATA_AUTO; else a power of two up to the
  *  warp size: 32 on CUDA, 64 on CDNA, 1 on host); scratch_team bytes shared by a team and
  *  scratch_thread bytes private to each team thread. Limits are checked, never clamped:
  *  team_size × vector_length <= 1024 on GPUs, team_size <= 1 and vector_length <= 1 on host,
@@ -78,9 +78,26 @@ strata_status_t strata_parallel_for_team(strata_exec_t *exec, const char *label,
                                          const strata_kernel_t *kernel, const void *args);
 
 /** Resolves AUTO fields of a policy for exec's backend and validates it, without launching.
- *  On success *resolved has team_size and vector_length >= 1. Errors: INVALID_POLICY. */
+ *  On success *resolved has team_size and vector_length >= 1 and the scratch sizes rounded up to
+ *  16 bytes. AUTO vector_length is 1. AUTO team_size is 1 on host backends; on GPU backends the
+ *  launcher chooses it per kernel from occupancy (see strata_team_policy_resolve_kernel), and
+ *  this reports its upper bound: max_threads_per_team / vector_length, fewer if the per-thread
+ *  scratch would not fit (so buffers sized by it hold every team). An AUTO team size is
+ *  validated as a team of one. Errors: INVALID_ARGUMENT (NULL), INVALID_POLICY. */
 strata_status_t strata_team_policy_resolve(strata_exec_t *exec, const strata_team_policy_t *policy,
                                            strata_team_policy_t *resolved);
+
+/** As strata_team_policy_resolve, but AUTO team_size is resolved exactly as a launch of kernel
+ *  (a TEAM kernel) on exec would resolve it: on GPU backends the team size with the most resident
+ *  threads per multiprocessor for that kernel's registers and dynamic shared memory (scratch_team
+ *  + team_size x scratch_thread + the team reductions' reserve), ties to the larger team, over
+ *  block sizes max_threads_per_team, /2, ..., the warp (Kokkos team_size_recommended; cached per
+ *  kernel). Errors: as strata_team_policy_resolve, INVALID_ARGUMENT (wrong pattern),
+ *  BACKEND_UNAVAILABLE, DEVICE. */
+strata_status_t strata_team_policy_resolve_kernel(strata_exec_t *exec,
+                                                  const strata_team_policy_t *policy,
+                                                  const strata_kernel_t *kernel,
+                                                  strata_team_policy_t *resolved);
 
 #ifdef __cplusplus
 }

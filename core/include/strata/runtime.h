@@ -48,7 +48,8 @@ typedef struct strata_device_info {
   size_t memory_bytes;       /**< total device memory; host: 0 (not queried) */
   int warp_size;             /**< 32 on NVIDIA, 64 on CDNA; 1 on host */
   int max_threads_per_team;  /**< 1024 on GPUs; 1 on host */
-  size_t max_scratch_bytes;  /**< per team: opt-in shared memory on GPUs; host: a set limit */
+  size_t max_scratch_bytes;  /**< per team: opt-in shared memory on GPUs less the few hundred bytes
+                                  the team launcher keeps for team reductions; host: a set limit */
   int compute_major, compute_minor;
 } strata_device_info_t;
 
