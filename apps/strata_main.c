@@ -7,6 +7,8 @@
 #include "fem/fem.h"
 #include "strata/strata.h"
 
+int cmd_spmv(int argc, char **argv); /* apps/spmv_cmd.c */
+
 static void usage(FILE *f) {
   fprintf(f,
           "usage: strata <command> [options]\n"
@@ -19,7 +21,10 @@ static void usage(FILE *f) {
           "       --box N                       structured N^3-cube mesh instead of Gmsh (tests)\n"
           "       --tol T --max-iter N          CG relative residual and iteration limit (1e-10, 5000)\n"
           "       --no-compare                  skip the assembly on the serial backend\n"
-          "       --json                        one JSON object instead of text\n");
+          "       --json                        one JSON object instead of text\n"
+          "  spmv A.mtx [options]               y = alpha op(A) x + beta y by row-length class\n"
+          "       --x ones|random:SEED|FILE.mtx --alpha A --beta B --y FILE.mtx --transpose\n"
+          "       --backend NAME --algorithm auto|one|two|three|split --repeat N --out y.mtx --json\n");
 }
 
 static int fail(const char *what, strata_status_t st) {
@@ -175,6 +180,11 @@ int main(int argc, char **argv) {
   if (st != STRATA_SUCCESS) return fail("init", st);
   if (strcmp(argv[1], "info") == 0) return cmd_info(argc - 2, argv + 2);
   if (strcmp(argv[1], "fem") == 0) return cmd_fem(argc - 2, argv + 2);
+  if (strcmp(argv[1], "spmv") == 0) {
+    int rc = cmd_spmv(argc - 2, argv + 2);
+    strata_finalize();
+    return rc;
+  }
   fprintf(stderr, "strata: unknown command '%s'\n", argv[1]);
   usage(stderr);
   strata_finalize();

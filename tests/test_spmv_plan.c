@@ -277,11 +277,68 @@ static void test_edges(void **state) {
   coo_free(&h);
 }
 
+/* op = T: E6 and random rectangular matrices against a host reference of A^T x */
+static void test_transpose(void **state) {
+  (void)state;
+  for (int t = 0; t < 4; ++t) {
+    host_coo_t h = {0};
+    uint64_t s = T_seed + 10 + (uint64_t)t;
+    if (t == 0) { /* E6: A 2x3 = {(0,0,1),(0,2,2),(1,1,3)}, x = [1, 1] -> y = [1, 3, 2] */
+      h.m = 2;
+      h.n = 3;
+      coo_push(&h, 0, 0, 1.0);
+      coo_push(&h, 0, 2, 2.0);
+      coo_push(&h, 1, 1, 3.0);
+    } else {
+      h.m = t == 1 ? 0 : 300 * t;
+      h.n = t == 3 ? 1 : 70000 / t;
+      for (int32_t r = 0; r < h.m; ++r) add_row(&h, r, (int64_t)(t_rand(&s) % (uint64_t)(h.n < 50 ? h.n + 1 : 50)), &s);
+    }
+    /* the transpose's COO, for the reference */
+    host_coo_t ht = {0};
+    ht.m = h.n;
+    ht.n = h.m;
+    for (int64_t k = 0; k < h.nnz; ++k) coo_push(&ht, h.c[k], h.r[k], h.v[k]);
+    strata_crs_matrix_t *A = to_crs(&h);
+    strata_spmv_options_t o = {0};
+    o.transpose = 1;
+    strata_spmv_plan_t *plan = NULL;
+    T_OK(strata_spmv_plan_create(T_exec, A, &o, &plan));
+    double *x = (double *)malloc(((size_t)h.m + 1) * sizeof(double));
+    double *y = (double *)malloc(((size_t)h.n + 1) * sizeof(double));
+    double *yref = (double *)malloc(((size_t)h.n + 1) * sizeof(double));
+    double *scale = (double *)malloc(((size_t)h.n + 1) * sizeof(double));
+    for (int32_t i = 0; i < h.m; ++i) x[i] = t == 0 ? 1.0 : t_uniform(&s);
+    double *dx = (double *)t_to_dev(x, (size_t)h.m * sizeof(double));
+    double *dy = (double *)t_dev_alloc(((size_t)h.n + 1) * sizeof(double));
+    T_OK(strata_spmv_plan_apply(T_exec, plan, 1.0, A, dx, 0.0, dy));
+    T_OK(strata_exec_fence(T_exec));
+    t_to_host(y, dy, (size_t)h.n * sizeof(double));
+    reference(&ht, 1.0, x, 0.0, NULL, yref, scale);
+    if (t == 0) {
+      assert_true(y[0] == 1.0 && y[1] == 3.0 && y[2] == 2.0);
+    }
+    for (int32_t j = 0; j < h.n; ++j)
+      if (!(fabs(y[j] - yref[j]) <= 1e-13 * scale[j] + 1e-300))
+        fail_msg("transpose case %d: y[%d] = %.17g, reference %.17g", t, j, y[j], yref[j]);
+    t_dev_free(dx);
+    t_dev_free(dy);
+    free(x);
+    free(y);
+    free(yref);
+    free(scale);
+    strata_spmv_plan_destroy(&plan);
+    strata_crs_destroy(&A);
+    coo_free(&h);
+    coo_free(&ht);
+  }
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_class_boundaries), cmocka_unit_test(test_huge_row),
       cmocka_unit_test(test_power_law), cmocka_unit_test(test_one_class_and_small_thresholds),
-      cmocka_unit_test(test_edges),
+      cmocka_unit_test(test_edges), cmocka_unit_test(test_transpose),
   };
   return T_RUN("spmv_plan", tests);
 }

@@ -38,6 +38,9 @@ struct strata_spmv_plan {
   int64_t *chunk_begin; /* [num_chunks] first entry */
   int64_t *first;       /* [class rows + 1] first chunk of each split row */
   double *partial;      /* [num_chunks] */
+  /* transpose plans: A^T and its plan (the fields above then describe A, for validation) */
+  strata_crs_matrix_t *At;
+  struct strata_spmv_plan *inner;
 };
 
 static void add_class(strata_spmv_plan_t *p, strata_spmv_level_t level, int vl, int ts,
@@ -117,6 +120,8 @@ strata_status_t strata_spmv_plan_destroy(strata_spmv_plan_t **plan) {
   strata_sparse_impl_free(p->exec, p->chunk_begin);
   strata_sparse_impl_free(p->exec, p->first);
   strata_sparse_impl_free(p->exec, p->partial);
+  strata_spmv_plan_destroy(&p->inner);
+  strata_crs_destroy(&p->At);
   free(p);
   *plan = NULL;
   return STRATA_SUCCESS;
@@ -146,6 +151,16 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
   p->nnz = A->nnz;
   p->split_class = -1;
   int64_t *keys = NULL, *perm = NULL, *dbounds = NULL, *nchunks = NULL;
+  if (o.transpose) {
+    strata_spmv_options_t oi = o;
+    oi.transpose = 0;
+    CHECK(strata_crs_transpose(exec, A, &p->At));
+    CHECK(strata_spmv_plan_create(exec, p->At, &oi, &p->inner));
+    p->num_classes = p->inner->num_classes;
+    memcpy(p->classes, p->inner->classes, sizeof p->classes);
+    *plan = p;
+    return STRATA_SUCCESS;
+  }
   strata_device_info_t info;
   CHECK(strata_backend_device_info(strata_exec_backend(exec), 0, &info));
   CHECK(make_classes(p, &o, strata_exec_is_host(exec) ? 1 : info.warp_size));
@@ -237,6 +252,8 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "spmv apply: matrix %d x %d with %lld entries, plan built for %d x %d with %lld",
                             A->num_rows, A->num_cols, (long long)A->nnz, p->num_rows, p->num_cols, (long long)p->nnz);
+  if (p->inner) /* op(A) = A^T */
+    return strata_spmv_plan_apply(exec, p->inner, alpha, p->At, x, beta, y);
   if (!x && A->num_cols > 0)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv apply: NULL x with num_cols = %d", A->num_cols);
   if (!y && A->num_rows > 0)

@@ -51,6 +51,13 @@ strata_status_t strata_crs_create_from_coo(strata_exec_t *exec, int32_t num_rows
 strata_status_t strata_crs_copy(strata_exec_t *exec, const strata_crs_matrix_t *src,
                                 strata_crs_matrix_t **dst);
 
+/** A^T (num_cols x num_rows, fill-complete) built on the device from A (any exec of A's backend,
+ *  NULL = A's): a kernel writes the COO of A^T, then strata_crs_create_from_coo sorts it (entries
+ *  that are duplicates in A stay summed in A's order). Errors: INVALID_ARGUMENT, OUT_OF_MEMORY.
+ *  Synchronous. */
+strata_status_t strata_crs_transpose(strata_exec_t *exec, const strata_crs_matrix_t *A,
+                                     strata_crs_matrix_t **At);
+
 /** Frees the matrix and its arrays. NULL-safe; sets *A to NULL. */
 strata_status_t strata_crs_destroy(strata_crs_matrix_t **A);
 

@@ -49,6 +49,10 @@ typedef struct strata_spmv_options {
   int64_t three_level_max; /**< longest row handled three-level; longer rows are split */
   int64_t split_chunk;     /**< entries per team for split rows */
   int entries_per_lane;    /**< two-level: target entries per vector lane (GPU default 4) */
+  int transpose;           /**< 1: the plan applies op(A) = A^T — built once as an explicit
+                                transpose on the device (strata_crs_transpose) with its own
+                                row-class plan, so A^T x is as deterministic as A x; it holds
+                                nnz more entries of device memory. x [num_rows], y [num_cols]. */
 } strata_spmv_options_t;
 
 #define STRATA_SPMV_MAX_CLASSES 16
@@ -82,7 +86,7 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const struct strata
                                         const strata_spmv_options_t *opts,
                                         strata_spmv_plan_t **plan);
 
-/** y = alpha·A·x + beta·y with the plan of A (DESIGN §4 semantics: beta == 0 does not read y,
+/** y = alpha·op(A)·x + beta·y with the plan of A, op(A) = A or A^T as the plan was built (DESIGN §4 semantics: beta == 0 does not read y,
  *  alpha == 0 reads neither A nor x). A must be the matrix (or one with the same row offsets)
  *  the plan was built for: its num_rows, num_cols and nnz are checked. x [num_cols], y [num_rows]
  *  exec memory. Errors: INVALID_ARGUMENT (mismatch named), DEVICE. Asynchronous on exec's stream. */

@@ -1,0 +1,218 @@
+/* strata spmv — y = alpha·op(A)·x + beta·y on a Matrix Market matrix, through the row-class plan.
+ * Prints the row classes, the median time of --repeat applications and GB/s by the
+ * minimal-traffic model 12·nnz + 4·(rows+1) + 8·cols + 8·rows (+ 8·rows when beta != 0). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "strata/sparse.h"
+
+int cmd_spmv(int argc, char **argv);
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp_d(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static int bad(const char *fmt, const char *v) {
+  fprintf(stderr, "strata spmv: ");
+  fprintf(stderr, fmt, v);
+  fprintf(stderr, "\n");
+  return 2;
+}
+
+static int fail(strata_status_t st) {
+  fprintf(stderr, "strata spmv: %s: %s\n", strata_status_name(st), strata_error_message());
+  return 1;
+}
+
+static const char *level_name(strata_spmv_level_t l) {
+  return l == STRATA_SPMV_LEVEL_ONE ? "one-level" : l == STRATA_SPMV_LEVEL_TWO ? "two-level"
+         : l == STRATA_SPMV_LEVEL_THREE                                          ? "three-level"
+                                                                                 : "split";
+}
+
+#define CHECK(call)                  \
+  do {                               \
+    st = (call);                     \
+    if (st != STRATA_SUCCESS) {      \
+      rc = fail(st);                 \
+      goto done;                     \
+    }                                \
+  } while (0)
+
+int cmd_spmv(int argc, char **argv) {
+  const char *path = NULL, *xspec = "ones", *ypath = NULL, *out = NULL;
+  double alpha = 1.0, beta = 0.0;
+  int json = 0, repeat = 10;
+  strata_backend_t backend = STRATA_BACKEND_DEFAULT;
+  strata_spmv_options_t o;
+  memset(&o, 0, sizeof o);
+  for (int i = 0; i < argc; ++i) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    char *end = NULL;
+    if (!strcmp(a, "--json")) json = 1;
+    else if (!strcmp(a, "--transpose")) o.transpose = 1;
+    else if (a[0] == '-' && a[1] == '-' && !v) return bad("option %s needs a value", a);
+    else if (!strcmp(a, "--x")) xspec = argv[++i];
+    else if (!strcmp(a, "--y")) ypath = argv[++i];
+    else if (!strcmp(a, "--out")) out = argv[++i];
+    else if (!strcmp(a, "--alpha") || !strcmp(a, "--beta")) {
+      double d = strtod(v, &end);
+      if (!end || *end || end == v || !isfinite(d)) return bad("%s is not a finite number", v);
+      *(!strcmp(a, "--alpha") ? &alpha : &beta) = d;
+      ++i;
+    } else if (!strcmp(a, "--repeat")) {
+      errno = 0;
+      long r = strtol(v, &end, 10);
+      if (!end || *end || end == v || errno || r < 1 || r > 1000000) return bad("--repeat %s: an integer in [1, 1000000]", v);
+      repeat = (int)r;
+      ++i;
+    } else if (!strcmp(a, "--backend")) {
+      if (strata_backend_from_name(v, &backend) != STRATA_SUCCESS) return fail(STRATA_ERR_INVALID_ARGUMENT);
+      ++i;
+    } else if (!strcmp(a, "--algorithm")) {
+      static const char *names[] = {"auto", "one", "two", "three", "split"};
+      int found = -1;
+      for (int k = 0; k < 5; ++k)
+        if (!strcmp(v, names[k])) found = k;
+      if (found < 0) return bad("--algorithm %s: one of auto, one, two, three, split", v);
+      o.algorithm = (strata_spmv_algorithm_t)found;
+      ++i;
+    } else if (a[0] == '-') return bad("unknown option %s", a);
+    else if (path) return bad("one matrix file only (second: %s)", a);
+    else path = a;
+  }
+  if (!path) return bad("%s", "usage: strata spmv A.mtx [--x ones|random:SEED|FILE.mtx] [--alpha A] [--beta B] [--y FILE.mtx] [--transpose] [--backend B] [--algorithm auto|one|two|three|split] [--repeat N] [--out y.mtx] [--json]");
+
+  int rc = 0;
+  strata_status_t st;
+  strata_exec_t *e = NULL;
+  strata_crs_matrix_t *A = NULL;
+  strata_spmv_plan_t *plan = NULL;
+  double *x = NULL, *y0 = NULL, *y = NULL, *dx = NULL, *dy = NULL, *times = NULL;
+  CHECK(strata_exec_default(backend, &e));
+  CHECK(strata_mm_read_crs(e, path, &A));
+  const int32_t nx = o.transpose ? A->num_rows : A->num_cols, ny = o.transpose ? A->num_cols : A->num_rows;
+  /* x */
+  if (!strcmp(xspec, "ones") || !strncmp(xspec, "random:", 7)) {
+    x = (double *)malloc(((size_t)nx + 1) * sizeof(double));
+    uint64_t seed = 0;
+    if (xspec[0] == 'r') {
+      char *end = NULL;
+      seed = strtoull(xspec + 7, &end, 10);
+      if (!end || *end || end == xspec + 7) {
+        rc = bad("--x %s: random:SEED with an integer seed", xspec);
+        goto done;
+      }
+    }
+    for (int32_t j = 0; j < nx; ++j) {
+      if (xspec[0] == 'o') {
+        x[j] = 1.0;
+      } else { /* splitmix64, uniform in [-1, 1) */
+        uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        x[j] = (double)((z ^ (z >> 31)) >> 11) * 0x1.0p-52 - 1.0;
+      }
+    }
+  } else {
+    int32_t n = 0;
+    CHECK(strata_mm_read_vector(xspec, &n, &x));
+    if (n != nx) {
+      rc = 2;
+      fprintf(stderr, "strata spmv: --x %s has %d entries, op(A) has %d columns\n", xspec, n, nx);
+      goto done;
+    }
+  }
+  y0 = (double *)calloc((size_t)ny + 1, sizeof(double));
+  if (ypath) {
+    int32_t n = 0;
+    double *yf = NULL;
+    CHECK(strata_mm_read_vector(ypath, &n, &yf));
+    if (n != ny) {
+      free(yf);
+      rc = 2;
+      fprintf(stderr, "strata spmv: --y %s has %d entries, op(A) has %d rows\n", ypath, n, ny);
+      goto done;
+    }
+    memcpy(y0, yf, (size_t)ny * sizeof(double));
+    free(yf);
+  }
+  y = (double *)malloc(((size_t)ny + 1) * sizeof(double));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)nx * sizeof(double), (void **)&dx));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)ny * sizeof(double), (void **)&dy));
+  CHECK(strata_mem_copy(e, dx, x, (size_t)nx * sizeof(double)));
+  CHECK(strata_spmv_plan_create(e, A, &o, &plan));
+  times = (double *)malloc((size_t)repeat * sizeof(double));
+  for (int r = 0; r < repeat; ++r) { /* y is reset each time, so every run computes the same y */
+    CHECK(strata_mem_copy(e, dy, y0, (size_t)ny * sizeof(double)));
+    double t0 = now();
+    CHECK(strata_spmv_plan_apply(e, plan, alpha, A, dx, beta, dy));
+    CHECK(strata_exec_fence(e));
+    times[r] = now() - t0;
+  }
+  CHECK(strata_mem_copy(e, y, dy, (size_t)ny * sizeof(double)));
+  qsort(times, (size_t)repeat, sizeof(double), cmp_d);
+  const double t = times[repeat / 2];
+  const double bytes = 12.0 * (double)A->nnz + 4.0 * ((double)ny + 1) + 8.0 * nx + 8.0 * ny + (beta != 0 ? 8.0 * ny : 0);
+  if (out) CHECK(strata_mm_write_vector(out, ny, y));
+  double sum = 0, norm2 = 0, maxabs = 0;
+  for (int32_t i = 0; i < ny; ++i) {
+    sum += y[i];
+    norm2 += y[i] * y[i];
+    maxabs = fmax(maxabs, fabs(y[i]));
+  }
+  int nc = 0;
+  strata_spmv_class_t cls[STRATA_SPMV_MAX_CLASSES];
+  CHECK(strata_spmv_plan_classes(plan, &nc, cls));
+  if (json) {
+    printf("{\"matrix\": \"%s\", \"backend\": \"%s\", \"rows\": %d, \"cols\": %d, \"nnz\": %lld, \"transpose\": %s, "
+           "\"classes\": [", path, strata_backend_name(strata_exec_backend(e)), A->num_rows, A->num_cols,
+           (long long)A->nnz, o.transpose ? "true" : "false");
+    for (int c = 0, first = 1; c < nc; ++c) {
+      if (!cls[c].num_rows) continue;
+      printf("%s{\"level\": \"%s\", \"vector_length\": %d, \"team_size\": %d, \"min_len\": %lld, \"max_len\": %lld, \"rows\": %lld}",
+             first ? "" : ", ", level_name(cls[c].level), cls[c].vector_length, cls[c].team_size,
+             (long long)cls[c].min_len, cls[c].max_len == INT64_MAX ? -1LL : (long long)cls[c].max_len,
+             (long long)cls[c].num_rows);
+      first = 0;
+    }
+    printf("], \"repeat\": %d, \"median_time_s\": %.9f, \"gbytes_per_s\": %.3f, \"y_sum\": %.17g, \"y_norm2\": %.17g, "
+           "\"y_max_abs\": %.17g}\n", repeat, t, bytes / t / 1e9, sum, sqrt(norm2), maxabs);
+  } else {
+    printf("strata spmv %s: %d x %d, %lld entries, backend %s%s\n", path, A->num_rows, A->num_cols, (long long)A->nnz,
+           strata_backend_name(strata_exec_backend(e)), o.transpose ? ", y = alpha A^T x + beta y" : "");
+    for (int c = 0; c < nc; ++c) {
+      if (!cls[c].num_rows) continue;
+      char hi[32] = "inf";
+      if (cls[c].max_len != INT64_MAX) snprintf(hi, sizeof hi, "%lld", (long long)cls[c].max_len);
+      printf("  class %-11s lanes %2d team %3d  rows of %lld..%s entries: %lld rows\n", level_name(cls[c].level),
+             cls[c].vector_length, cls[c].team_size, (long long)cls[c].min_len, hi, (long long)cls[c].num_rows);
+    }
+    printf("  median of %d: %.3f ms, %.1f GB/s (minimal traffic)\n", repeat, 1e3 * t, bytes / t / 1e9);
+    printf("  y: sum %.17g, 2-norm %.17g, max |y| %.17g\n", sum, sqrt(norm2), maxabs);
+  }
+done:
+  if (e) {
+    strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&dx);
+    strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&dy);
+  }
+  strata_spmv_plan_destroy(&plan);
+  strata_crs_destroy(&A);
+  free(x);
+  free(y0);
+  free(y);
+  free(times);
+  return rc;
+}
