@@ -195,10 +195,12 @@ strata_status_t strata_team_policy_resolve_kernel(strata_exec_t *exec, const str
   strata_status_t st = prepare(exec, NULL, kernel, kernel, STRATA_PATTERN_TEAM, &L, &fn);
   int gpu_auto = 0;
   if (st == STRATA_SUCCESS) st = resolve_policy(exec, p, out, &gpu_auto);
-  if (st != STRATA_SUCCESS || !gpu_auto) return st;
+  /* GPUs: ask the kernel's launcher, which picks AUTO by occupancy and checks an explicit team
+   * against the kernel's own limit (registers) */
+  if (st != STRATA_SUCCESS || strata_exec_is_host(exec)) return st;
   int ts = 0;
   L.league_size = out->league_size;
-  L.team_size = 0;
+  L.team_size = gpu_auto ? 0 : out->team_size;
   L.vector_length = out->vector_length;
   L.scratch_team = out->scratch_team;
   L.scratch_thread = out->scratch_thread;

@@ -33,6 +33,7 @@ strata_status_t STRATA_GPU_IMPL(after_launch)(const strata_launch_t *L);
 strata_status_t STRATA_GPU_IMPL(temp)(const strata_launch_t *L, size_t bytes, void **p);
 strata_status_t STRATA_GPU_IMPL(fetch)(const strata_launch_t *L, void *host_dst,
                                        const void *dev_src, size_t bytes);
+strata_status_t STRATA_GPU_IMPL(team_fits)(const strata_launch_t *L, const void *kernel_fn, int team_size);
 strata_status_t STRATA_GPU_IMPL(shared_optin)(const strata_launch_t *L, const void *kernel_fn,
                                               size_t bytes);
 strata_status_t STRATA_GPU_IMPL(team_auto)(const strata_launch_t *L, const void *kernel_fn,
@@ -448,6 +449,9 @@ static strata_status_t strata_gpu_team_launch(const strata_launch_t *L, const vo
   int ts = L->team_size;
   if (ts == 0) {
     strata_status_t st = STRATA_GPU_IMPL(team_auto)(L, fn, STRATA_GPU_TEAM_RESERVE_BYTES, &ts);
+    if (st != STRATA_SUCCESS) return st;
+  } else { /* an explicit team must also fit this kernel's registers, refused before launch */
+    strata_status_t st = STRATA_GPU_IMPL(team_fits)(L, fn, ts);
     if (st != STRATA_SUCCESS) return st;
   }
   if (L->team_size_query) {
