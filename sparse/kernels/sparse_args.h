@@ -61,6 +61,35 @@ typedef struct strata_sparse_row_offsets_args {
   int64_t *row_offsets;
 } strata_sparse_row_offsets_args_t;
 
+/* --------------------------------------------------------------------------- CSR arrays */
+
+/** Over r in [0, num_rows]: row_offsets[r] is bad when r == 0 and it is not 0, when r > 0 and it
+ *  is below row_offsets[r - 1], or when r == num_rows and it is not nnz. MIN of the bad r. */
+typedef struct strata_sparse_csr_offsets_check_args {
+  const int64_t *row_offsets;
+  int64_t num_rows;
+  int64_t nnz;
+} strata_sparse_csr_offsets_check_args_t;
+
+/** Per row r in [0, num_rows) of valid row offsets:
+ *  what == STRATA_SPARSE_CSR_UNSORTED: SUM of the rows whose columns are not strictly ascending
+ *  (unsorted or with a duplicate); STRATA_SPARSE_CSR_MAX_LEN: MAX of the row lengths;
+ *  STRATA_SPARSE_CSR_ROW_OF: SUM of the rows ending at or before entry `entry` (= the row holding
+ *  that entry). */
+enum { STRATA_SPARSE_CSR_UNSORTED = 0, STRATA_SPARSE_CSR_MAX_LEN = 1, STRATA_SPARSE_CSR_ROW_OF = 2 };
+typedef struct strata_sparse_csr_rows_args {
+  const int64_t *row_offsets;
+  const int32_t *col_indices;
+  int64_t entry;
+  int what;
+} strata_sparse_csr_rows_args_t;
+
+/** rows[k] = r for every entry k of row r (a thread per row). */
+typedef struct strata_sparse_csr_row_ids_args {
+  const int64_t *row_offsets;
+  int32_t *rows;
+} strata_sparse_csr_row_ids_args_t;
+
 /* --------------------------------------------------------------------------- SpMV */
 
 /** y[i] = alpha * (A x)[i] + beta * y[i], a thread per row i. alpha == 0: A and x are not read;

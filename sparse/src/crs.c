@@ -28,6 +28,18 @@ strata_status_t strata_sparse_impl_exec(strata_exec_t **exec, strata_exec_t *own
   return STRATA_SUCCESS;
 }
 
+strata_status_t strata_sparse_impl_check_shape(int32_t num_rows, int32_t num_cols, int64_t nnz,
+                                               const char *what) {
+  if (num_rows < 0 || num_cols < 0)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "%s: num_rows = %d, num_cols = %d (must be >= 0)", what, (int)num_rows,
+                            (int)num_cols);
+  if (nnz < 0)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: nnz = %lld is negative", what,
+                            (long long)nnz);
+  return STRATA_SUCCESS;
+}
+
 strata_status_t strata_sparse_impl_alloc(strata_exec_t *exec, size_t bytes, void **p) {
   return strata_mem_alloc(exec, STRATA_MEM_DEVICE, bytes, p);
 }
@@ -128,20 +140,15 @@ strata_status_t strata_crs_create_from_coo(strata_exec_t *exec, int32_t num_rows
   if (!A) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "crs_create_from_coo: NULL output");
   *A = NULL;
   if (!exec) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "crs_create_from_coo: NULL execution space");
-  if (num_rows < 0 || num_cols < 0)
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
-                            "crs_create_from_coo: num_rows = %d, num_cols = %d (must be >= 0)",
-                            (int)num_rows, (int)num_cols);
-  if (nnz_in < 0)
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "crs_create_from_coo: nnz = %lld is negative",
-                            (long long)nnz_in);
+  strata_status_t st = strata_sparse_impl_check_shape(num_rows, num_cols, nnz_in, "crs_create_from_coo");
+  if (st != STRATA_SUCCESS) return st;
   if (nnz_in > 0 && (!rows || !cols))
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "crs_create_from_coo: NULL %s array with nnz = %lld",
                             rows ? "column" : "row", (long long)nnz_in);
   int64_t bad = 0, first = -1;
   int32_t brow = 0, bcol = 0;
-  strata_status_t st = strata_sparse_impl_check_indices(exec, nnz_in, rows, num_rows, cols, num_cols,
+  st = strata_sparse_impl_check_indices(exec, nnz_in, rows, num_rows, cols, num_cols,
                                                         &bad, &first, &brow, &bcol);
   if (st != STRATA_SUCCESS) return st;
   if (bad > 0)

@@ -12,6 +12,11 @@
 strata_status_t strata_sparse_impl_exec(strata_exec_t **exec, strata_exec_t *owner,
                                         const char *what);
 
+/** INVALID_ARGUMENT naming the value when num_rows, num_cols or nnz is negative; `what` names
+ *  the call in the message. */
+strata_status_t strata_sparse_impl_check_shape(int32_t num_rows, int32_t num_cols, int64_t nnz,
+                                               const char *what);
+
 /** Allocates bytes of exec memory (*p = NULL for 0 bytes). */
 strata_status_t strata_sparse_impl_alloc(strata_exec_t *exec, size_t bytes, void **p);
 void strata_sparse_impl_free(strata_exec_t *exec, void *p);

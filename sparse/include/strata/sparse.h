@@ -45,6 +45,64 @@ strata_status_t strata_crs_create_from_coo(strata_exec_t *exec, int32_t num_rows
                                            int64_t nnz_in, const int32_t *rows, const int32_t *cols,
                                            const double *vals, strata_crs_matrix_t **A);
 
+/** Flags of strata_crs_create_from_csr. */
+typedef enum strata_crs_flags {
+  STRATA_CRS_COPY = 0,  /**< the matrix gets its own copies of the arrays (the default) */
+  STRATA_CRS_ADOPT = 1  /**< the matrix takes ownership of the arrays, without a copy: each must
+                             come from strata_mem_alloc(exec, STRATA_MEM_DEVICE, ...) (or be NULL)
+                             and is freed by strata_crs_destroy (or replaced by
+                             strata_crs_fill_complete). Ownership passes only on success: after
+                             an error the caller still owns and frees them. */
+} strata_crs_flags_t;
+
+/** Builds a CrsMatrix from compressed-sparse-row arrays, validated on the device with reduce
+ *  kernels (Kokkos Kernels CrsMatrix from raw arrays, which does not validate; Tpetra's
+ *  checks in fillComplete under debug mode).
+ *  row_offsets [num_rows + 1] (int64, exec memory; NULL only when nnz == 0: every row empty),
+ *  col_indices [nnz] (int32, exec memory), values [nnz] (double, exec memory; NULL = all zeros).
+ *  Columns need not be sorted nor unique: a kernel checks every row, and A->fill_complete is 1
+ *  only if every row's columns are strictly ascending (else 0: strata_crs_fill_complete sorts
+ *  and merges). Rectangular matrices, empty rows, 0 x n, m x 0 and nnz = 0 (with NULL arrays)
+ *  are valid. flags: STRATA_CRS_COPY (0) or STRATA_CRS_ADOPT (see strata_crs_flags_t).
+ *  Errors: INVALID_ARGUMENT (NULL exec or output; negative num_rows, num_cols or nnz; NULL
+ *  row_offsets or col_indices with nnz > 0; unknown flags); INVALID_DATA, with the first offence
+ *  named: row_offsets[0] != 0, row_offsets decreasing (the row and both offsets),
+ *  row_offsets[num_rows] != nnz (both), a column outside [0, num_cols) (how many, the first
+ *  entry, its row and column, and num_cols); OUT_OF_MEMORY. *A is NULL after an error.
+ *  Synchronous (the input arrays may be freed or reused on return). */
+strata_status_t strata_crs_create_from_csr(strata_exec_t *exec, int32_t num_rows, int32_t num_cols,
+                                           int64_t nnz, const int64_t *row_offsets,
+                                           const int32_t *col_indices, const double *values,
+                                           unsigned flags, strata_crs_matrix_t **A);
+
+/** Makes A fill-complete in place, on the device: every row's columns sorted ascending with
+ *  their values, duplicate columns merged by sum in their stored order (deterministic; the result
+ *  equals strata_crs_create_from_coo of A's entries in storage order, bit for bit). A kernel
+ *  expands the row ids, then the COO path (device sort, run-length merge) builds the new arrays,
+ *  which replace A's (nnz may shrink; the pointers change). No-op when A->fill_complete is 1.
+ *  exec: NULL = A's, or another execution space of A's backend.
+ *  Errors: INVALID_ARGUMENT (NULL A, exec of another backend), OUT_OF_MEMORY (A is then
+ *  unchanged). Synchronous. Source: Tpetra CrsMatrix::fillComplete (sortAndMergeIndicesAndValues). */
+strata_status_t strata_crs_fill_complete(strata_exec_t *exec, strata_crs_matrix_t *A);
+
+/** The largest row length of A (entries, duplicates counted), a MAX reduce over the rows;
+ *  *max_len (host) is 0 when A has no rows. exec: NULL = A's, or another of A's backend.
+ *  Errors: INVALID_ARGUMENT (NULL A or max_len, exec of another backend). Synchronous. */
+strata_status_t strata_crs_row_lengths_max(strata_exec_t *exec, const strata_crs_matrix_t *A,
+                                           int64_t *max_len);
+
+/** Copies row `row` of A to the host: *count (host) = its number of entries, cols_host [capacity]
+ *  and vals_host [capacity] (host memory; either may be NULL to skip it) receive its column
+ *  indices and values in storage order (sorted if A is fill-complete); with both NULL only
+ *  *count is set (capacity is not checked). exec: NULL = A's, or
+ *  another of A's backend. Errors: INVALID_ARGUMENT (NULL A or count; row outside
+ *  [0, num_rows): the row and the limit named; capacity below the row's length: both named, and
+ *  *count is still set so the caller can size the buffers). Synchronous.
+ *  Source: Tpetra CrsMatrix::getLocalRowCopy. */
+strata_status_t strata_crs_get_row(strata_exec_t *exec, const strata_crs_matrix_t *A, int32_t row,
+                                   int64_t *count, int32_t *cols_host, double *vals_host,
+                                   int64_t capacity);
+
 /** Copies a matrix to another execution space (any backend; staged through host memory when the
  *  backends differ); the copy is fill-complete if the source is. Errors: INVALID_ARGUMENT (NULL
  *  argument), OUT_OF_MEMORY. Synchronous. */
