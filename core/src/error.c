@@ -58,6 +58,11 @@ size_t strata_type_size(strata_type_t type) {
     case STRATA_TYPE_F32: return 4;
     case STRATA_TYPE_F64: return 8;
     case STRATA_TYPE_U8: return 1;
+#define STRATA_X_CASE(E, s, T) \
+  case STRATA_TYPE_##E:        \
+    return sizeof(T);
+    STRATA_LOC_TYPE_LIST(STRATA_X_CASE)
+#undef STRATA_X_CASE
     default: return 0;
   }
 }
@@ -68,6 +73,7 @@ const char *strata_type_name(strata_type_t type) {
   case STRATA_TYPE_##E:        \
     return #s;
     STRATA_VIEW_TYPE_LIST(STRATA_X_CASE)
+    STRATA_LOC_TYPE_LIST(STRATA_X_CASE)
 #undef STRATA_X_CASE
     case STRATA_TYPE_NONE: return "none";
   }

@@ -16,6 +16,17 @@ static const char *pattern_name(strata_pattern_t p) {
   return "unknown";
 }
 
+static const char *reduce_op_name(strata_reduce_op_t op) {
+  switch (op) {
+    case STRATA_REDUCE_SUM: return "SUM";
+    case STRATA_REDUCE_MIN: return "MIN";
+    case STRATA_REDUCE_MAX: return "MAX";
+    case STRATA_REDUCE_MINLOC: return "MINLOC";
+    case STRATA_REDUCE_MAXLOC: return "MAXLOC";
+  }
+  return "unknown";
+}
+
 static strata_status_t prepare(strata_exec_t *exec, const char *label, const strata_kernel_t *k,
                                const void *args, strata_pattern_t want, strata_launch_t *L,
                                strata_kernel_fn_t *fn) {
@@ -88,9 +99,18 @@ strata_status_t strata_parallel_reduce(strata_exec_t *exec, const char *label,
   if (st == STRATA_SUCCESS) st = check_range(L.label, range);
   if (st != STRATA_SUCCESS) return st;
   if (!result) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "reduce '%s': NULL result", L.label);
-  if ((int)op < STRATA_REDUCE_SUM || (int)op > STRATA_REDUCE_MAX)
-    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "reduce '%s': op %d is not SUM, MIN or MAX",
-                             L.label, (int)op);
+  if ((int)op < STRATA_REDUCE_SUM || (int)op > STRATA_REDUCE_MAXLOC)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT,
+                             "reduce '%s': op %d is not SUM, MIN, MAX, MINLOC or MAXLOC", L.label,
+                             (int)op);
+  /* MINLOC / MAXLOC only with the (value, index) types, and those only with MINLOC / MAXLOC */
+  const int loc_op = op == STRATA_REDUCE_MINLOC || op == STRATA_REDUCE_MAXLOC;
+  if (loc_op != strata_type_is_loc(kernel->value_type))
+    return strata_impl_error(
+        STRATA_ERR_INVALID_ARGUMENT, "reduce '%s': op %s does not apply to kernel '%s' of value type %s (%s)",
+        L.label, reduce_op_name(op), kernel->name, strata_type_name(kernel->value_type),
+        loc_op ? "MINLOC / MAXLOC need a loc value type: i32loc, i64loc, f32loc, f64loc"
+               : "a loc value type is reduced only with MINLOC / MAXLOC");
   L.begin = range.begin;
   L.end = range.end;
   L.op = op;

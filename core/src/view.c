@@ -74,7 +74,8 @@ static strata_status_t view_create(strata_exec_t *exec, strata_mem_space_t space
   if (rank < 1 || rank > STRATA_VIEW_MAX_RANK)
     return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "view_create '%s': rank %d is outside 1..%d",
                              label, rank, STRATA_VIEW_MAX_RANK);
-  const size_t es = strata_type_size(type);
+  /* only the view element types (the loc types of MINLOC / MAXLOC have a size, but are not) */
+  const size_t es = strata_type_is_loc(type) ? 0 : strata_type_size(type);
   if (es == 0)
     return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT,
                              "view_create '%s': type %d is not a view element type (I32, I64, F32, F64, U8)",

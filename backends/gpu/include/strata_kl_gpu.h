@@ -49,16 +49,40 @@ STRATA_GPU_JOIN_OVERLOADS(i32, int32_t)
 STRATA_GPU_JOIN_OVERLOADS(i64, int64_t)
 STRATA_GPU_JOIN_OVERLOADS(f32, float)
 STRATA_GPU_JOIN_OVERLOADS(f64, double)
+/* MINLOC / MAXLOC (value, index) pairs */
+STRATA_GPU_JOIN_OVERLOADS(i32loc, strata_i32loc_t)
+STRATA_GPU_JOIN_OVERLOADS(i64loc, strata_i64loc_t)
+STRATA_GPU_JOIN_OVERLOADS(f32loc, strata_f32loc_t)
+STRATA_GPU_JOIN_OVERLOADS(f64loc, strata_f64loc_t)
 #undef STRATA_GPU_JOIN_OVERLOADS
+
+/* Butterfly shuffle of a reduction value: scalars directly, the (value, index) pairs of MINLOC /
+ * MAXLOC one field at a time (val, then loc). */
+template <class T>
+__device__ __forceinline__ T strata_gpu_shfl_xor(strata_gpu_mask_t mask, T v, int o, int w) {
+  return STRATA_GPU_SHFL_XOR(mask, v, o, w);
+}
+#define STRATA_GPU_SHFL_LOC_(T)                                                                 \
+  __device__ __forceinline__ T strata_gpu_shfl_xor(strata_gpu_mask_t mask, T v, int o, int w) { \
+    v.val = STRATA_GPU_SHFL_XOR(mask, v.val, o, w);                                             \
+    v.loc = STRATA_GPU_SHFL_XOR(mask, v.loc, o, w);                                             \
+    return v;                                                                                   \
+  }
+STRATA_GPU_SHFL_LOC_(strata_i32loc_t)
+STRATA_GPU_SHFL_LOC_(strata_i64loc_t)
+STRATA_GPU_SHFL_LOC_(strata_f32loc_t)
+STRATA_GPU_SHFL_LOC_(strata_f64loc_t)
+#undef STRATA_GPU_SHFL_LOC_
 
 template <class T>
 __device__ __forceinline__ T strata_gpu_warp_reduce(int op, T v) {
   for (int o = STRATA_GPU_WARP / 2; o > 0; o >>= 1)
-    v = strata_gpu_join(op, v, STRATA_GPU_SHFL_XOR(STRATA_GPU_FULL_MASK, v, o, STRATA_GPU_WARP));
+    v = strata_gpu_join(op, v, strata_gpu_shfl_xor(STRATA_GPU_FULL_MASK, v, o, STRATA_GPU_WARP));
   return v;
 }
 
-/* Reduces v over a 1-D block; the result is valid in thread 0. smem: >= 1024/warp entries. */
+/* Reduces v over a 1-D block; the result is valid in thread 0. smem: >= 1024/warp entries.
+ * Scalars and the MINLOC / MAXLOC pairs (strata_gpu_warp_reduce shuffles both fields). */
 template <class T>
 __device__ T strata_gpu_block_reduce(int op, T v, T *smem) {
   const int lane = threadIdx.x % STRATA_GPU_WARP, wid = threadIdx.x / STRATA_GPU_WARP;
@@ -315,7 +339,7 @@ static strata_status_t strata_gpu_for_launch(const strata_launch_t *L, const voi
 template <class F, class ARGS, class T>
 __global__ void strata_gpu_reduce_kernel(ARGS a, int64_t b, int64_t e, int op, T *partials) {
   __shared__ T smem[1024 / STRATA_GPU_WARP + 1];
-  T acc = strata_gpu_identity(op, (T)0);
+  T acc = strata_gpu_identity(op, T());
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t i = b + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < e; i += stride)
     F::call(&a, i, &acc);
@@ -326,7 +350,7 @@ __global__ void strata_gpu_reduce_kernel(ARGS a, int64_t b, int64_t e, int op, T
 template <class T>
 __global__ void strata_gpu_reduce_final(int op, const T *partials, int n, T *out) {
   __shared__ T smem[1024 / STRATA_GPU_WARP + 1];
-  T acc = strata_gpu_identity(op, (T)0);
+  T acc = strata_gpu_identity(op, T());
   for (int i = threadIdx.x; i < n; i += blockDim.x) acc = strata_gpu_join(op, acc, partials[i]);
   acc = strata_gpu_block_reduce(op, acc, smem);
   if (threadIdx.x == 0) *out = acc;
@@ -337,7 +361,7 @@ static strata_status_t strata_gpu_reduce_launch(const strata_launch_t *L, const 
   const int64_t n = L->end - L->begin;
   const int op = (int)L->op;
   if (n <= 0) {
-    *(T *)L->result = strata_gpu_identity(op, (T)0) ;
+    *(T *)L->result = strata_gpu_identity(op, T());
     return STRATA_SUCCESS;
   }
   const int block = STRATA_GPU_REDUCE_BLOCK;

@@ -12,6 +12,19 @@
  *   STRATA_REDUCE_KERNEL(name, args_t, A, i, f64, acc) { ... }    body(A, i, strata_kl_f64 *acc):
  *        the body folds its contribution into *acc with the reduction's own operation
  *        (sum: *acc += v; max: if (v > *acc) *acc = v), as a Kokkos functor does.
+ *        Value types i32, i64, f32, f64 (ops SUM, MIN, MAX) and, for MINLOC / MAXLOC only (Kokkos
+ *        MinLoc / MaxLoc), the (value, index) pairs i32loc, i64loc, f32loc, f64loc:
+ *        strata_kl_f64loc = strata_f64loc_t { double val; int64_t loc; } (strata/types.h, so
+ *        host code reads the result), and the body folds with one call:
+ *          STRATA_REDUCE_KERNEL(argmin, args_t, A, i, f64loc, acc) { strata_kl_minloc_f64(acc, A->x[i], i); }
+ *        strata_kl_minloc_s / strata_kl_maxloc_s(acc, v, idx) (s = i32, i64, f32, f64) keep the
+ *        better value and, among equal values, the smallest index: the result (value and index)
+ *        is the same on every backend and thread count. NaNs never win. Empty range (or no value
+ *        better than the identity): val = +inf / the largest value (MINLOC), -inf / the lowest
+ *        (MAXLOC), loc = INT64_MAX (Kokkos reduction_identity<index>::min(); not -1: the identity
+ *        must lose every tie). strata_parallel_reduce refuses a loc type with SUM / MIN / MAX and
+ *        a scalar type with MINLOC / MAXLOC. The loc types are for range reduce kernels only (not
+ *        scan kernels, not the nested team reductions).
  *   STRATA_SCAN_KERNEL(name, args_t, A, i, i64, partial, final) { ... }
  *        body(A, i, strata_kl_i64 *partial, int final): Kokkos parallel_scan — when final is
  *        nonzero *partial holds the sum of all earlier contributions; the body adds its own
@@ -134,6 +147,15 @@ typedef double strata_kl_f64;
 #define STRATA_KL_TYPEID_i64 STRATA_TYPE_I64
 #define STRATA_KL_TYPEID_f32 STRATA_TYPE_F32
 #define STRATA_KL_TYPEID_f64 STRATA_TYPE_F64
+/* (value, index) pairs of MINLOC / MAXLOC reduce kernels (strata/types.h, readable by host code) */
+typedef strata_i32loc_t strata_kl_i32loc;
+typedef strata_i64loc_t strata_kl_i64loc;
+typedef strata_f32loc_t strata_kl_f32loc;
+typedef strata_f64loc_t strata_kl_f64loc;
+#define STRATA_KL_TYPEID_i32loc STRATA_TYPE_I32LOC
+#define STRATA_KL_TYPEID_i64loc STRATA_TYPE_I64LOC
+#define STRATA_KL_TYPEID_f32loc STRATA_TYPE_F32LOC
+#define STRATA_KL_TYPEID_f64loc STRATA_TYPE_F64LOC
 
 /** What a team body sees of its team (Kokkos TeamMember). */
 typedef struct strata_team {
@@ -169,6 +191,48 @@ STRATA_KL_IDENTITY_JOIN(i64, int64_t, INT64_MAX, INT64_MIN)
 STRATA_KL_IDENTITY_JOIN(f32, float, __builtin_inff(), -__builtin_inff())
 STRATA_KL_IDENTITY_JOIN(f64, double, __builtin_inf(), -__builtin_inf())
 #undef STRATA_KL_IDENTITY_JOIN
+
+/* MINLOC / MAXLOC (Kokkos MinLoc / MaxLoc, with Kokkos MinFirstLoc's tie rule for both): the
+ * better value wins, and among equal values the smaller index, so the result does not depend on
+ * the order of folds and joins (the same on every backend). NaN values never win (every compare
+ * with a NaN is false). Identity (Kokkos reduction_identity of MinLoc / MaxLoc): val = the MIN /
+ * MAX identity, loc = INT64_MAX (reduction_identity<int64_t>::min()) — it loses every tie, so it
+ * is a true identity; an empty range (or one where no value beats the identity, e.g. only NaNs)
+ * gives it back.
+ *   strata_kl_minloc_s(acc, v, i) / strata_kl_maxloc_s(acc, v, i): fold (v, i) into *acc — the
+ *   one line of a MINLOC / MAXLOC kernel body. */
+#define STRATA_KL_LOC_OPS(s, T, MAXV, LOWV)                                                   \
+  STRATA_KL_FUNC void strata_kl_minloc_##s(strata_kl_##s##loc *acc, T v, int64_t i) {        \
+    if (v < acc->val || (v == acc->val && i < acc->loc)) {                                    \
+      acc->val = v;                                                                           \
+      acc->loc = i;                                                                           \
+    }                                                                                         \
+  }                                                                                           \
+  STRATA_KL_FUNC void strata_kl_maxloc_##s(strata_kl_##s##loc *acc, T v, int64_t i) {        \
+    if (v > acc->val || (v == acc->val && i < acc->loc)) {                                    \
+      acc->val = v;                                                                           \
+      acc->loc = i;                                                                           \
+    }                                                                                         \
+  }                                                                                           \
+  STRATA_KL_FUNC strata_kl_##s##loc strata_kl_identity_##s##loc(int op) {                    \
+    strata_kl_##s##loc r;                                                                     \
+    r.val = op == STRATA_REDUCE_MAXLOC ? (T)(LOWV) : (T)(MAXV);                               \
+    r.loc = INT64_MAX;                                                                        \
+    return r;                                                                                 \
+  }                                                                                           \
+  STRATA_KL_FUNC strata_kl_##s##loc strata_kl_join_##s##loc(int op, strata_kl_##s##loc a,    \
+                                                            strata_kl_##s##loc b) {          \
+    if (op == STRATA_REDUCE_MAXLOC)                                                           \
+      strata_kl_maxloc_##s(&a, b.val, b.loc);                                                 \
+    else                                                                                      \
+      strata_kl_minloc_##s(&a, b.val, b.loc);                                                 \
+    return a;                                                                                 \
+  }
+STRATA_KL_LOC_OPS(i32, int32_t, INT32_MAX, INT32_MIN)
+STRATA_KL_LOC_OPS(i64, int64_t, INT64_MAX, INT64_MIN)
+STRATA_KL_LOC_OPS(f32, float, __builtin_inff(), -__builtin_inff())
+STRATA_KL_LOC_OPS(f64, double, __builtin_inf(), -__builtin_inf())
+#undef STRATA_KL_LOC_OPS
 
 /* Bit casts between double and uint64_t, float and uint32_t, for CAS loops on floating point
  * (memcpy: valid C and C++, and supported in CUDA and HIP device code). */

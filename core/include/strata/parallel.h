@@ -57,10 +57,16 @@ static inline strata_team_policy_t strata_team_policy(int64_t league_size, int t
 strata_status_t strata_parallel_for(strata_exec_t *exec, const char *label, strata_range_t range,
                                     const strata_kernel_t *kernel, const void *args);
 
-/** Runs a REDUCE kernel over range with op (SUM, MIN, MAX) and stores the result in *result
- *  (host memory, of the kernel's value type). An empty range gives op's identity (0, +inf/max,
- *  -inf/lowest). Deterministic for a fixed backend, device and thread count (fixed-order tree
- *  combine, no atomics). Synchronous. */
+/** Runs a REDUCE kernel over range with op and stores the result in *result (host memory, of
+ *  the kernel's value type). op: SUM, MIN, MAX for kernels of value type i32, i64, f32, f64;
+ *  MINLOC, MAXLOC (Kokkos MinLoc / MaxLoc) for kernels of a loc type (i32loc ... f64loc: result a
+ *  strata_i32loc_t ... strata_f64loc_t { val; loc; }), which give the best value and, among equal
+ *  values, the smallest index: the same result on every backend. An empty range gives op's
+ *  identity (0, +inf/max, -inf/lowest; the loc forms: that value with loc = INT64_MAX, as Kokkos's
+ *  reduction_identity). Deterministic for a fixed backend, device and thread count (fixed-order
+ *  tree combine, no atomics). Synchronous. Errors: as strata_parallel_for, INVALID_ARGUMENT for a
+ *  NULL result, an unknown op, or an op that does not fit the kernel's value type (the message
+ *  names both). */
 strata_status_t strata_parallel_reduce(strata_exec_t *exec, const char *label,
                                        strata_range_t range, const strata_kernel_t *kernel,
                                        const void *args, strata_reduce_op_t op, void *result);
