@@ -12,12 +12,6 @@
 
 int cmd_spmv(int argc, char **argv);
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static int cmp_d(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -157,10 +151,10 @@ int cmd_spmv(int argc, char **argv) {
   times = (double *)malloc((size_t)repeat * sizeof(double));
   for (int r = 0; r < repeat; ++r) { /* y is reset each time, so every run computes the same y */
     CHECK(strata_mem_copy(e, dy, y0, (size_t)ny * sizeof(double)));
-    double t0 = now();
+    double t0 = strata_timer_now();
     CHECK(strata_spmv_plan_apply(e, plan, alpha, A, dx, beta, dy));
     CHECK(strata_exec_fence(e));
-    times[r] = now() - t0;
+    times[r] = strata_timer_now() - t0;
   }
   CHECK(strata_mem_copy(e, y, dy, (size_t)ny * sizeof(double)));
   qsort(times, (size_t)repeat, sizeof(double), cmp_d);

@@ -29,12 +29,6 @@ typedef struct csr {
   double *val;
 } csr_t;
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static uint64_t mix(uint64_t z) {
   z += 0x9e3779b97f4a7c15ull;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -145,13 +139,13 @@ static double time_it(strata_exec_t *e, run_fn f, void *ctx) {
   cudaDeviceSynchronize();
 #endif
   for (int s = 0; s < SAMPLES; ++s) {
-    double t0 = now();
+    double t0 = strata_timer_now();
     for (int r = 0; r < REPS; ++r) f(ctx);
     strata_exec_fence(e);
 #if STRATA_HAVE_CUDA
     cudaDeviceSynchronize();
 #endif
-    t[s] = (now() - t0) / REPS;
+    t[s] = (strata_timer_now() - t0) / REPS;
   }
   qsort(t, SAMPLES, sizeof t[0], cmp_d);
   return t[SAMPLES / 2];
@@ -308,11 +302,11 @@ int main(int argc, char **argv) {
             cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vy, CUDA_R_64F, algs[a], buf);
           cudaDeviceSynchronize();
           for (int s = 0; s < SAMPLES; ++s) {
-            double t0 = now();
+            double t0 = strata_timer_now();
             for (int r = 0; r < REPS; ++r)
               cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vy, CUDA_R_64F, algs[a], buf);
             cudaDeviceSynchronize();
-            t[s] = (now() - t0) / REPS;
+            t[s] = (strata_timer_now() - t0) / REPS;
           }
           qsort(t, SAMPLES, sizeof t[0], cmp_d);
           ms[2 + a] = 1e3 * t[SAMPLES / 2];

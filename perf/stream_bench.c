@@ -25,11 +25,6 @@ STRATA_KERNEL_DECLARE(stream_sum);
 #define SAMPLES 15
 #define REPS 10
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 static int cmp_d(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -61,7 +56,7 @@ static double measure(ctx_t *c, kind_t k) {
   for (int w = 0; w < 3; ++w) run(c, k);
   strata_exec_fence(c->e);
   for (int s = 0; s < SAMPLES; ++s) {
-    double t0 = now();
+    double t0 = strata_timer_now();
     for (int r = 0; r < REPS; ++r) {
       strata_status_t st = run(c, k);
       if (st != STRATA_SUCCESS) {
@@ -70,7 +65,7 @@ static double measure(ctx_t *c, kind_t k) {
       }
     }
     strata_exec_fence(c->e);
-    t[s] = (now() - t0) / REPS;
+    t[s] = (strata_timer_now() - t0) / REPS;
   }
   qsort(t, SAMPLES, sizeof t[0], cmp_d);
   return t[SAMPLES / 2];

@@ -34,12 +34,6 @@ fem_options_t fem_options_default(void) {
   return o;
 }
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 #define CHECK(call)                            \
   do {                                         \
     st = (call);                               \
@@ -137,19 +131,19 @@ static strata_status_t assemble(strata_exec_t *e, const fem_mesh_t *m, const dev
   if (n > INT32_MAX) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mesh has %lld nodes, above the 32-bit local index limit %d", (long long)n, INT32_MAX);
 
   /* graph: COO of every node pair of every element -> sort -> unique (on the device) */
-  t0 = now();
+  t0 = strata_timer_now();
   CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(16 * nt) * sizeof(int32_t), (void **)&rows));
   CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(16 * nt) * sizeof(int32_t), (void **)&cols));
   fem_graph_args_t ga = {d->tets, rows, cols};
   CHECK(strata_parallel_for(e, NULL, strata_range(0, 16 * nt), &fem_graph_coo, &ga));
   CHECK(strata_crs_create_from_coo(e, (int32_t)n, (int32_t)n, 16 * nt, rows, cols, NULL, &A));
   CHECK(strata_exec_fence(e));
-  sec[FEM_PHASE_GRAPH] += now() - t0;
+  sec[FEM_PHASE_GRAPH] += strata_timer_now() - t0;
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&rows);
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&cols);
 
   /* element kernel: E [4m x n], row 4e+i = row i of the element matrix of tet e */
-  t0 = now();
+  t0 = strata_timer_now();
   E.exec = e;
   E.num_rows = (int32_t)(4 * nt);
   E.num_cols = (int32_t)n;
@@ -169,19 +163,19 @@ static strata_status_t assemble(strata_exec_t *e, const fem_mesh_t *m, const dev
   fem_element_args_t ea = {d->xyz, d->tets, E.row_offsets, E.col_indices, E.values, import_rows, nt};
   CHECK(strata_parallel_for(e, NULL, strata_range(0, nt), &fem_element_laplace, &ea));
   CHECK(strata_exec_fence(e));
-  sec[FEM_PHASE_ELEMENT] += now() - t0;
+  sec[FEM_PHASE_ELEMENT] += strata_timer_now() - t0;
 
   /* pack the element rows, then unpack-and-combine them into A with ADD */
-  t0 = now();
+  t0 = strata_timer_now();
   CHECK(strata_sparse_pack(e, &E, E.num_rows, NULL, NULL, &packets));
   CHECK(strata_exec_fence(e));
-  sec[FEM_PHASE_PACK] += now() - t0;
-  t0 = now();
+  sec[FEM_PHASE_PACK] += strata_timer_now() - t0;
+  t0 = strata_timer_now();
   st = strata_sparse_unpack_combine(e, A, import_rows, packets, NULL, n, STRATA_COMBINE_ADD, &rep);
   *invalid = rep.invalid_entries + rep.invalid_rows + rep.malformed_packets;
   if (st != STRATA_SUCCESS) goto done;
   CHECK(strata_exec_fence(e));
-  sec[FEM_PHASE_UNPACK] += now() - t0;
+  sec[FEM_PHASE_UNPACK] += strata_timer_now() - t0;
 
   fem_dirichlet_args_t da = {A->row_offsets, A->col_indices, A->values, d->bnd};
   CHECK(strata_parallel_for(e, NULL, strata_range(0, n), &fem_dirichlet, &da));
@@ -340,7 +334,7 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
     snprintf(res->device, sizeof res->device, "%s", info.name);
 
   /* mesh */
-  double t0 = now();
+  double t0 = strata_timer_now();
   int mrc;
   if (o->mesh_path)
     mrc = fem_mesh_load(o->mesh_path, &mesh, msg, sizeof msg);
@@ -361,7 +355,7 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
     st = strata_error_set(STRATA_ERR_IO, "save mesh: %s", msg);
     goto done;
   }
-  res->seconds[FEM_PHASE_MESH] = now() - t0;
+  res->seconds[FEM_PHASE_MESH] = strata_timer_now() - t0;
   res->num_nodes = mesh.num_nodes;
   res->num_tets = mesh.num_tets;
   for (int64_t i = 0; i < mesh.num_nodes; ++i) res->num_boundary += mesh.on_boundary[i];
@@ -411,10 +405,10 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   fem_node_args_t na = {d.xyz, ue};
   CHECK(strata_parallel_for(e, NULL, strata_range(0, n), &fem_u_exact, &na));
   CHECK(strata_crs_spmv(e, 1.0, A, ue, 0.0, b));
-  t0 = now();
+  t0 = strata_timer_now();
   CHECK(cg(e, A, b, u, o->tol, o->max_iter, &res->iterations, &res->converged));
   CHECK(strata_exec_fence(e));
-  res->seconds[FEM_PHASE_SOLVE] = now() - t0;
+  res->seconds[FEM_PHASE_SOLVE] = strata_timer_now() - t0;
 
   /* true residual and error */
   double bb = 0, rr = 0, ee = 0, uu = 0;

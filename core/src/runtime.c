@@ -1,6 +1,7 @@
 /* strata — init/finalize, backends, execution spaces, memory, device-wide primitives. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -339,4 +340,10 @@ strata_status_t strata_scan_exclusive_i64(strata_exec_t *exec, int64_t n, const 
   strata_impl_scan_args_t a = {in, out};
   return strata_parallel_scan(exec, "strata_scan_exclusive_i64", strata_range(0, n),
                               &strata_impl_scan_exclusive_i64, &a, total);
+}
+
+double strata_timer_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }

@@ -45,14 +45,5 @@ STRATA_FOR_KERNEL(strata_sparse_coo_merge, strata_sparse_coo_merge_args_t, a, k)
 }
 
 STRATA_FOR_KERNEL(strata_sparse_row_offsets, strata_sparse_row_offsets_args_t, a, r) {
-  const int64_t target = r * a->num_cols;
-  int64_t lo = 0, hi = a->nnz; /* lower_bound in ukeys[0, nnz) */
-  while (lo < hi) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    if (a->ukeys[mid] < target)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  a->row_offsets[r] = lo;
+  a->row_offsets[r] = strata_kl_lower_bound_i64(a->ukeys, 0, a->nnz, r * a->num_cols);
 }

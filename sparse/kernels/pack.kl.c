@@ -68,14 +68,7 @@ STRATA_FOR_KERNEL(strata_sparse_unpack_one_level, strata_sparse_unpack_args_t, a
     }
     int64_t pos = -1;
     if (lid >= 0) { /* the target row is fill-complete: sorted, unique columns */
-      int64_t lo = rb, hi = re;
-      while (lo < hi) {
-        const int64_t mid = lo + (hi - lo) / 2;
-        if ((int64_t)a->col_indices[mid] < lid)
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
+      const int64_t lo = strata_kl_lower_bound_i32(a->col_indices, rb, re, lid);
       if (lo < re && (int64_t)a->col_indices[lo] == lid) pos = lo;
     }
     if (pos < 0) {

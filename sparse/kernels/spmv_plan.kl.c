@@ -19,16 +19,7 @@ STRATA_FOR_KERNEL(strata_spmv_classify, strata_spmv_classify_args_t, a, r) {
 }
 
 STRATA_FOR_KERNEL(strata_spmv_bounds, strata_spmv_bounds_args_t, a, c) {
-  const int64_t want = c * a->num_rows;
-  int64_t lo = 0, hi = a->n;
-  while (lo < hi) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    if (a->keys[mid] < want)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  a->bounds[c] = lo;
+  a->bounds[c] = strata_kl_lower_bound_i64(a->keys, 0, a->n, c * a->num_rows);
 }
 
 STRATA_FOR_KERNEL(strata_spmv_narrow, strata_spmv_narrow_args_t, a, i) {

@@ -106,6 +106,7 @@
  *   uint64_t strata_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired)  the same
  *   Bit casts: strata_kl_f64_as_u64 / _u64_as_f64, strata_kl_f32_as_u32 / _u32_as_f32.
  *   STRATA_KL_FUNC                                   qualifier of helper functions
+ *   strata_kl_lower_bound_i32/_i64(a, lo, hi, key)          first p in [lo, hi) with a[p] >= key
  *   STRATA_KL_TEAM_FUNC                              qualifier of helpers that use team
  *                                                    constructs (device-only on GPUs)
  * Declaring a kernel for host code: STRATA_KERNEL_DECLARE(name) (strata/kernel.h).
@@ -250,6 +251,23 @@ STRATA_KL_LOC_OPS(f64, double, __builtin_inf(), -__builtin_inf())
 STRATA_KL_BITCASTS(f64, double, u64, uint64_t)
 STRATA_KL_BITCASTS(f32, float, u32, uint32_t)
 #undef STRATA_KL_BITCASTS
+
+/* Binary search: the first position p in [lo, hi) with a[p] >= key (hi if none), a sorted
+ * ascending (std::lower_bound). For row offsets, sorted keys and fill-complete rows. */
+#define STRATA_KL_LOWER_BOUND(s, T)                                                             \
+  STRATA_KL_FUNC int64_t strata_kl_lower_bound_##s(const T *a, int64_t lo, int64_t hi, int64_t key) { \
+    while (lo < hi) {                                                                           \
+      const int64_t mid = lo + (hi - lo) / 2;                                                   \
+      if ((int64_t)a[mid] < key)                                                                \
+        lo = mid + 1;                                                                           \
+      else                                                                                      \
+        hi = mid;                                                                               \
+    }                                                                                           \
+    return lo;                                                                                  \
+  }
+STRATA_KL_LOWER_BOUND(i32, int32_t)
+STRATA_KL_LOWER_BOUND(i64, int64_t)
+#undef STRATA_KL_LOWER_BOUND
 
 /* The backend's dispatch-table hook (defined only by the serial mapping, which emits the table;
  * the other mappings define it empty). */

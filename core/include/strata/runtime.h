@@ -61,6 +61,10 @@ strata_status_t strata_backend_device_count(strata_backend_t backend, int *count
 strata_status_t strata_backend_device_info(strata_backend_t backend, int device,
                                            strata_device_info_t *info);
 
+/** Seconds on a monotonic host clock (Kokkos::Timer's clock): differences time host-side
+ *  regions; fence the execution space first to include its asynchronous work. */
+double strata_timer_now(void);
+
 /* ---------------------------------------------------------------- execution spaces */
 
 typedef struct strata_exec strata_exec_t;
