@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli_json.h"
 #include "strata/sparse.h"
 
 int cmd_spmv(int argc, char **argv);
@@ -55,9 +56,16 @@ int cmd_spmv(int argc, char **argv) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     char *end = NULL;
+    static const char *const valued[] = {"--x", "--y", "--out", "--alpha", "--beta", "--repeat", "--backend", "--algorithm"};
+    int takes = 0;
+    for (size_t q = 0; q < sizeof valued / sizeof valued[0]; ++q) takes |= !strcmp(a, valued[q]);
     if (!strcmp(a, "--json")) json = 1;
     else if (!strcmp(a, "--transpose")) o.transpose = 1;
-    else if (a[0] == '-' && a[1] == '-' && !v) return bad("option %s needs a value", a);
+    else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      printf("usage: strata spmv A.mtx [--x ones|random:SEED|FILE.mtx] [--alpha A] [--beta B] [--y FILE.mtx]\n"
+             "       [--transpose] [--backend B] [--algorithm auto|one|two|three|split] [--repeat N] [--out y.mtx] [--json]\n");
+      return 0;
+    } else if (takes && (!v || (v[0] == '-' && v[1] == '-'))) return bad("option %s needs a value", a);
     else if (!strcmp(a, "--x")) xspec = argv[++i];
     else if (!strcmp(a, "--y")) ypath = argv[++i];
     else if (!strcmp(a, "--out")) out = argv[++i];
@@ -83,7 +91,7 @@ int cmd_spmv(int argc, char **argv) {
       if (found < 0) return bad("--algorithm %s: one of auto, one, two, three, split", v);
       o.algorithm = (strata_spmv_algorithm_t)found;
       ++i;
-    } else if (a[0] == '-') return bad("unknown option %s", a);
+    } else if (a[0] == '-' && a[1] != '\0') return bad("unknown option %s (strata spmv --help)", a);
     else if (path) return bad("one matrix file only (second: %s)", a);
     else path = a;
   }
@@ -104,9 +112,10 @@ int cmd_spmv(int argc, char **argv) {
     uint64_t seed = 0;
     if (xspec[0] == 'r') {
       char *end = NULL;
+      errno = 0;
       seed = strtoull(xspec + 7, &end, 10);
-      if (!end || *end || end == xspec + 7) {
-        rc = bad("--x %s: random:SEED with an integer seed", xspec);
+      if (!end || *end || end == xspec + 7 || xspec[7] == '-' || errno == ERANGE) {
+        rc = bad("--x %s: random:SEED with a seed in [0, 2^64)", xspec);
         goto done;
       }
     }
@@ -171,8 +180,10 @@ int cmd_spmv(int argc, char **argv) {
   strata_spmv_class_t cls[STRATA_SPMV_MAX_CLASSES];
   CHECK(strata_spmv_plan_classes(plan, &nc, cls));
   if (json) {
+    char path_json[2048], b1[40], b2[40], b3[40], b4[40];
+    cli_json_escape(path_json, sizeof path_json, path);
     printf("{\"matrix\": \"%s\", \"backend\": \"%s\", \"rows\": %d, \"cols\": %d, \"nnz\": %lld, \"transpose\": %s, "
-           "\"classes\": [", path, strata_backend_name(strata_exec_backend(e)), A->num_rows, A->num_cols,
+           "\"classes\": [", path_json, strata_backend_name(strata_exec_backend(e)), A->num_rows, A->num_cols,
            (long long)A->nnz, o.transpose ? "true" : "false");
     for (int c = 0, first = 1; c < nc; ++c) {
       if (!cls[c].num_rows) continue;
@@ -182,8 +193,10 @@ int cmd_spmv(int argc, char **argv) {
              (long long)cls[c].num_rows);
       first = 0;
     }
-    printf("], \"repeat\": %d, \"median_time_s\": %.9f, \"gbytes_per_s\": %.3f, \"y_sum\": %.17g, \"y_norm2\": %.17g, "
-           "\"y_max_abs\": %.17g}\n", repeat, t, bytes / t / 1e9, sum, sqrt(norm2), maxabs);
+    printf("], \"repeat\": %d, \"median_time_s\": %.9f, \"gbytes_per_s\": %s, \"y_sum\": %s, \"y_norm2\": %s, "
+           "\"y_max_abs\": %s}\n", repeat, t, cli_json_number(b1, sizeof b1, "%.3f", bytes / t / 1e9),
+           cli_json_number(b2, sizeof b2, "%.17g", sum), cli_json_number(b3, sizeof b3, "%.17g", sqrt(norm2)),
+           cli_json_number(b4, sizeof b4, "%.17g", maxabs));
   } else {
     printf("strata spmv %s: %d x %d, %lld entries, backend %s%s\n", path, A->num_rows, A->num_cols, (long long)A->nnz,
            strata_backend_name(strata_exec_backend(e)), o.transpose ? ", y = alpha A^T x + beta y" : "");

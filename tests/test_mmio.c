@@ -593,11 +593,13 @@ static void test_malformed(void **state) {
       {B "2 2 -1\n", 2, "negative entry count -1"},
       {B "3000000000 2 0\n", 2, "row count 3000000000 exceeds the 32-bit local index limit 2147483647"},
       {B "2 2147483648 0\n", 2, "column count 2147483648 exceeds the 32-bit local index limit"},
-      {B "2 2 99999999999999999999\n", 2, "entry count 99999999999999999999 exceeds"},
+      {B "2 2 99999999999999999999\n", 2, "entry count 99999999999999999999 exceeds the 64-bit limit"},
+      {B "-99999999999999999999 2 0\n", 2, "negative row count -99999999999999999999"},
       {"%%MatrixMarket matrix coordinate real symmetric\n2 3 0\n", 2, "a symmetric matrix must be square, the size line declares 2 x 3"},
       {B "2 2 1\n0 1 1\n", 3, "row index 0 is below 1 (Matrix Market indices are 1-based)"},
       {B "% c\n2 2 2\n% c\n\n1 1 1\n1 0 1\n", 7, "column index 0 is below 1"},
       {B "2 2 1\n-1 1 1\n", 3, "row index -1 is below 1"},
+      {B "2 2 1\n-99999999999999999999 1 1\n", 3, "row index -99999999999999999999 is below 1"},
       {B "2 3 1\n3 1 1\n", 3, "row index 3 is above the 2 rows declared on line 2"},
       {B "2 3 1\n1 4 1\n", 3, "column index 4 is above the 3 columns declared on line 2"},
       {B "2 2 1\n99999999999999999999 1 1\n", 3, "row index 99999999999999999999 is above the 2 rows"},
@@ -629,6 +631,22 @@ static void test_malformed(void **state) {
       expect_refused(p, p, cases[i].line, cases[i].reason);
       tmp_remove(p);
     }
+  }
+  /* an embedded NUL byte is refused at its line, never read as the end of the line */
+  for (int gz = 0; gz < 2; ++gz) {
+    static const char nul[] = "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 5\0" "3 3 3\n2 2 1\n";
+    char *q = tmp_name(gz ? ".mtx.gz" : ".mtx");
+    if (gz) {
+      gzFile f = gzopen(q, "wb");
+      assert_int_equal(gzwrite(f, nul, (unsigned)(sizeof nul - 1)), (int)(sizeof nul - 1));
+      gzclose(f);
+    } else {
+      FILE *f = fopen(q, "wb");
+      assert_int_equal(fwrite(nul, 1, sizeof nul - 1, f), sizeof nul - 1);
+      fclose(f);
+    }
+    expect_refused(q, q, 3, "embedded NUL byte");
+    tmp_remove(q);
   }
   /* the header alone reads for files whose entries are bad */
   char *p = tmp_file(".mtx", "%%MatrixMarket matrix coordinate complex hermitian\n3 3 4\n1 1 1 1\n");

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "fem_kernels.h"
+#include "../cli_json.h"
 
 STRATA_KERNEL_DECLARE(fem_graph_coo);
 STRATA_KERNEL_DECLARE(fem_element_laplace);
@@ -451,28 +452,11 @@ done:
   return st;
 }
 
-/* s as the body of a JSON string (quotes, backslashes and control characters escaped) */
-static void json_escape(char *dst, size_t cap, const char *s) {
-  size_t o = 0;
-  for (; *s && o + 7 < cap; ++s) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') {
-      dst[o++] = '\\';
-      dst[o++] = (char)c;
-    } else if (c < 0x20) {
-      o += (size_t)snprintf(dst + o, cap - o, "\\u%04x", c);
-    } else {
-      dst[o++] = (char)c;
-    }
-  }
-  dst[o] = '\0';
-}
-
 void fem_result_print(const fem_result_t *r, int json, FILE *out) {
   char mesh_json[600];
-  json_escape(mesh_json, sizeof mesh_json, r->mesh);
-  char diff_json[32] = "null"; /* not compared, or NaN / infinite: JSON has no such numbers */
-  if (r->matrix_diff >= 0 && isfinite(r->matrix_diff)) snprintf(diff_json, sizeof diff_json, "%.6e", r->matrix_diff);
+  cli_json_escape(mesh_json, sizeof mesh_json, r->mesh);
+  char diff_buf[32]; /* null: not compared, or NaN / infinite (JSON has no such numbers) */
+  const char *diff_json = r->matrix_diff >= 0 ? cli_json_number(diff_buf, sizeof diff_buf, "%.6e", r->matrix_diff) : "null";
   if (json) {
     fprintf(out,
             "{\"job\": \"fem\", \"backend\": \"%s\", \"device\": \"%s\", \"nodes\": %lld, \"tets\": %lld, "

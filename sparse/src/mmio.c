@@ -86,6 +86,7 @@ static strata_status_t mm_getline(mm_in_t *in, int *got) {
     }
     const size_t room = in->cap - len > INT_MAX ? INT_MAX : in->cap - len;
     errno = 0;
+    const z_off_t before = gztell(in->f);
     if (!gzgets(in->f, in->buf + len, (int)room)) {
       int zerr = Z_OK;
       gzerror(in->f, &zerr);
@@ -98,6 +99,10 @@ static strata_status_t mm_getline(mm_in_t *in, int *got) {
       break;
     }
     const size_t n = strlen(in->buf + len);
+    if (gztell(in->f) - before > (z_off_t)n) { /* gzgets read past a NUL byte: refuse, never truncate */
+      in->line++;
+      return mm_bad(in->path, in->line, "embedded NUL byte at column %zu", len + n + 1);
+    }
     len += n;
     if (len > 0 && in->buf[len - 1] == '\n') break;
     if (n + 1 < room) break; /* a last line without '\n' (or an embedded NUL) */
@@ -227,6 +232,9 @@ static strata_status_t mm_read_header(mm_in_t *in, strata_mm_header_t *h) {
   for (int i = 0; i < want; ++i) {
     const int r = parse_i64(t[i], &v[i]);
     if (r == 1) return mm_bad(path, in->line, "%s '%.40s' is not an integer", what[i], t[i]);
+    if (r == 2 && t[i][0] == '-') return mm_bad(path, in->line, "negative %s %.40s", what[i], t[i]);
+    if (r == 2 && i == 2)
+      return mm_bad(path, in->line, "%s %.40s exceeds the 64-bit limit %lld", what[i], t[i], (long long)INT64_MAX);
     if (r == 2 || (i < 2 && v[i] > INT32_MAX))
       return mm_bad(path, in->line, "%s %.40s exceeds the 32-bit local index limit %d", what[i],
                     t[i], INT32_MAX);
@@ -289,8 +297,8 @@ static strata_status_t mm_index(const mm_in_t *in, const char *tok, const char *
   long long v = 0;
   const int r = parse_i64(tok, &v);
   if (r == 1) return mm_bad(in->path, in->line, "%s index '%.40s' is not an integer", what, tok);
-  if (r == 0 && v < 1)
-    return mm_bad(in->path, in->line, "%s index %lld is below 1 (Matrix Market indices are 1-based)", what, v);
+  if ((r == 0 && v < 1) || (r == 2 && tok[0] == '-'))
+    return mm_bad(in->path, in->line, "%s index %.40s is below 1 (Matrix Market indices are 1-based)", what, tok);
   if (r == 2 || v > limit)
     return mm_bad(in->path, in->line, "%s index %.40s is above the %d %s declared on line %lld", what,
                   tok, (int)limit, unit, size_line);
