@@ -242,6 +242,10 @@ strata_status_t strata_profile_report(FILE *out) {
 }
 
 void strata_impl_profile_finalize(void) {
+  /* regions still open (this thread): closed here, with a warning, so they are counted and freed */
+  if (depth > 0) fprintf(stderr, "strata: %d profiling region(s) still open at strata_finalize, innermost '%s'; closed now\n",
+                         depth, stack[depth - 1].name);
+  while (depth > 0) strata_profile_pop_region();
   if (hooks.enabled) {
     strata_profile_report(stderr);
     fflush(stderr);

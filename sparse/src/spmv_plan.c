@@ -254,10 +254,10 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
                             A->num_rows, A->num_cols, (long long)A->nnz, p->num_rows, p->num_cols, (long long)p->nnz);
   if (p->inner) /* op(A) = A^T */
     return strata_spmv_plan_apply(exec, p->inner, alpha, p->At, x, beta, y);
-  if (!x && A->num_cols > 0)
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv apply: NULL x with num_cols = %d", A->num_cols);
+  if (!x && A->num_cols > 0 && alpha != 0.0) /* alpha == 0: x is not read (DESIGN §4) */
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv apply: NULL x, op(A) has %d columns", A->num_cols);
   if (!y && A->num_rows > 0)
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv apply: NULL y with num_rows = %d", A->num_rows);
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv apply: NULL y, op(A) has %d rows", A->num_rows);
   strata_spmv_apply_args_t a;
   memset(&a, 0, sizeof a);
   a.row_offsets = A->row_offsets;

@@ -25,7 +25,10 @@ strata_init_options_t strata_init_options_default(void);
  *  Errors: STRATA_ERR_INVALID_ARGUMENT (negative device id or thread count, unknown backend name
  *  in STRATA_BACKEND). Not thread-safe; call once before anything else. Synchronous. */
 strata_status_t strata_init(const strata_init_options_t *opts);
-/** Releases the default execution spaces and every backend. NULL-safe to call twice. */
+/** Releases the default execution spaces and every backend. Release every view, matrix, plan and
+ *  execution space instance first: pointers from strata_exec_default (and objects tied to them)
+ *  are invalid afterwards, as Kokkos objects are after Kokkos::finalize. Calling it twice, or
+ *  strata_init twice, is harmless. */
 strata_status_t strata_finalize(void);
 /** 1 between strata_init and strata_finalize. */
 int strata_is_initialized(void);
