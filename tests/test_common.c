@@ -51,6 +51,8 @@ void t_to_host(void *host, const void *dev, size_t bytes) {
 
 int test_main(int argc, char **argv, const char *group, const struct CMUnitTest *tests, size_t n) {
   const char *name = argc > 1 ? argv[1] : "default";
+  /* argv[2]: run only the tests whose names match this cmocka pattern (e.g. "test_team_sort") */
+  if (argc > 2) cmocka_set_test_filter(argv[2]);
   strata_backend_t b;
   if (strata_backend_from_name(name, &b) != STRATA_SUCCESS) {
     fprintf(stderr, "%s\n", strata_error_message());

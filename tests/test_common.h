@@ -73,7 +73,8 @@ static inline double t_reldiff(double a, double b) {
   return m < 1e-300 ? fabs(a - b) : fabs(a - b) / m;
 }
 
-/* Runs the group on the backend named by argv[1] (default: the build's default backend). */
+/* Runs the group on the backend named by argv[1] (default: the build's default backend); argv[2],
+ * when given, is a cmocka filter pattern selecting tests by name. */
 int test_main(int argc, char **argv, const char *group, const struct CMUnitTest *tests, size_t n);
 #define T_RUN(group, tests) test_main(argc, argv, group, tests, sizeof(tests) / sizeof((tests)[0]))
 
