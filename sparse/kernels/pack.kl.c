@@ -4,6 +4,7 @@
 #include <strata/kl.h>
 #include <strata/sparse.h>
 
+#include "row_class.h"
 #include "sparse_args.h"
 
 STRATA_FOR_KERNEL(strata_sparse_pack_sizes, strata_sparse_pack_args_t, a, k) {
@@ -36,69 +37,274 @@ STRATA_FOR_KERNEL(strata_sparse_pack_rows, strata_sparse_pack_args_t, a, k) {
     }                                                                                         \
   } while (0)
 
-/* One-level form: a thread per incoming packet, a binary search per entry in the target row. */
-STRATA_FOR_KERNEL(strata_sparse_unpack_one_level, strata_sparse_unpack_args_t, a, k) {
-  int64_t *rep = a->report;
-  const int64_t row = (int64_t)a->import_rows[k];
-  const int64_t o0 = a->offsets[k], o1 = a->offsets[k + 1];
-  int64_t count = -1;
-  if (o0 >= 0 && o0 <= o1 && o1 <= a->num_bytes && o0 % 8 == 0 && o1 - o0 >= 8)
-    count = *(const int64_t *)(a->data + o0);
-  if (count < 0 || count > (o1 - o0) / 16 || STRATA_SPARSE_PACKET_BYTES(count) != o1 - o0) {
-    strata_atomic_add_i64(rep + STRATA_SPARSE_REP_MALFORMED, 1);
-    STRATA_SPARSE_EXAMPLE(rep, row, (int64_t)-1);
+/* Packet k's header, checked against its offsets and the buffer: 0 = valid (*row, *count, *gids,
+ * *vals set), 1 = malformed, 2 = target row outside [0, num_rows). */
+STRATA_KL_FUNC int strata_sparse_unpack_packet(const int32_t *import_rows, const int64_t *offsets,
+                                               const unsigned char *data, int64_t num_bytes,
+                                               int64_t num_rows, int64_t k, int64_t *row,
+                                               int64_t *count, const int64_t **gids,
+                                               const double **vals) {
+  *row = (int64_t)import_rows[k];
+  const int64_t o0 = offsets[k], o1 = offsets[k + 1];
+  int64_t c = -1;
+  if (o0 >= 0 && o0 <= o1 && o1 <= num_bytes && o0 % 8 == 0 && o1 - o0 >= 8)
+    c = *(const int64_t *)(data + o0);
+  *count = c;
+  if (c < 0 || c > (o1 - o0) / 16 || STRATA_SPARSE_PACKET_BYTES(c) != o1 - o0) return 1;
+  if (*row < 0 || *row >= num_rows) return 2;
+  *gids = (const int64_t *)(data + o0 + 8);
+  *vals = (const double *)(*gids + c);
+  return 0;
+}
+
+#define STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals)                                  \
+  strata_sparse_unpack_packet((a)->import_rows, (a)->offsets, (a)->data, (a)->num_bytes,           \
+                              (a)->num_rows, (k), &(row), &(count), &(gids), &(vals))
+
+/* Reports a malformed packet (st 1) or one whose row is out of range (st 2). */
+STRATA_KL_FUNC void strata_sparse_unpack_bad_packet(int64_t *rep, int st, int64_t row) {
+  strata_atomic_add_i64(rep + (st == 1 ? STRATA_SPARSE_REP_MALFORMED : STRATA_SPARSE_REP_BAD_ROW), 1);
+  STRATA_SPARSE_EXAMPLE(rep, row, (int64_t)-1);
+}
+
+/* Global column id -> local column id, -1 when it has none. */
+STRATA_KL_FUNC int64_t strata_sparse_unpack_lid(const strata_sparse_unpack_args_t *a, int64_t gid) {
+  if (a->col_lids) return gid >= 0 && gid < a->num_global ? (int64_t)a->col_lids[gid] : -1;
+  return gid >= 0 && gid < a->num_cols ? gid : -1;
+}
+
+/* Combines v into *t by mode (ADD and ABSMAX atomic: several packets may name one entry; REPLACE a
+ * plain store: one of them wins; ZERO nothing). */
+STRATA_KL_FUNC void strata_sparse_unpack_combine1(int mode, double *t, double v) {
+  if (mode == STRATA_COMBINE_ADD) {
+    strata_atomic_add_f64(t, v);
+  } else if (mode == STRATA_COMBINE_REPLACE) {
+    *t = v;
+  } else if (mode == STRATA_COMBINE_ABSMAX) { /* CAS loop on the bits of *t */
+    uint64_t *tb = (uint64_t *)t;
+    const double av = v < 0 ? -v : v;
+    uint64_t old = strata_kl_f64_as_u64(*t);
+    for (;;) {
+      const double cur = strata_kl_u64_as_f64(old);
+      if (!(av > (cur < 0 ? -cur : cur))) break;
+      const uint64_t seen = strata_atomic_cas_u64(tb, old, strata_kl_f64_as_u64(v));
+      if (seen == old) break;
+      old = seen;
+    }
+  } /* ZERO: validated, nothing combined */
+}
+
+/* One incoming entry (gid, v) of target row `row` (entries [rb, re)): a binary search in the
+ * fill-complete row, then the combine. Returns 1 (and records an example) when the column is not
+ * in the row's pattern, else 0. */
+STRATA_KL_FUNC int64_t strata_sparse_unpack_entry(const strata_sparse_unpack_args_t *a, int64_t row,
+                                                  int64_t rb, int64_t re, int64_t gid, double v) {
+  const int64_t lid = strata_sparse_unpack_lid(a, gid);
+  int64_t pos = -1;
+  if (lid >= 0) {
+    const int64_t lo = strata_kl_lower_bound_i32(a->col_indices, rb, re, lid);
+    if (lo < re && (int64_t)a->col_indices[lo] == lid) pos = lo;
+  }
+  if (pos < 0) {
+    STRATA_SPARSE_EXAMPLE(a->report, row, gid);
+    return 1;
+  }
+  strata_sparse_unpack_combine1(a->mode, a->values + pos, v);
+  return 0;
+}
+
+/* The counts of one packet (or part of one): bad entries always; applied entries and packets
+ * unless mode is ZERO. */
+STRATA_KL_FUNC void strata_sparse_unpack_count(const strata_sparse_unpack_args_t *a, int64_t packets,
+                                               int64_t applied, int64_t bad) {
+  if (bad) strata_atomic_add_i64(a->report + STRATA_SPARSE_REP_BAD_ENTRY, bad);
+  if (a->mode != STRATA_COMBINE_ZERO) {
+    if (packets) strata_atomic_add_i64(a->report + STRATA_SPARSE_REP_ROWS, packets);
+    if (applied) strata_atomic_add_i64(a->report + STRATA_SPARSE_REP_ENTRIES, applied);
+  }
+}
+
+STRATA_KL_FUNC int64_t strata_sparse_unpack_pkt(const strata_sparse_unpack_args_t *a, int64_t i) {
+  return a->pkts ? a->pkts[a->begin + i] : i;
+}
+
+/* ----------------------------------------------------------------- classification */
+
+STRATA_FOR_KERNEL(strata_sparse_unpack_classify, strata_sparse_unpack_classify_args_t, a, k) {
+  int64_t row, count;
+  const int64_t *gids;
+  const double *vals;
+  const int st = strata_sparse_unpack_packet(a->import_rows, a->offsets, a->data, a->num_bytes,
+                                             a->num_rows, k, &row, &count, &gids, &vals);
+  int c;
+  if (st != 0) { /* reported by the short class's kernel */
+    c = STRATA_SPARSE_UNPACK_SHORT;
+    count = -1;
+  } else if (a->force >= 0) {
+    c = a->force;
+    if (c == STRATA_SPARSE_UNPACK_LONG && count > a->long_cap) c = STRATA_SPARSE_UNPACK_VERY_LONG;
+  } else {
+    c = strata_sparse_row_class(count, STRATA_SPARSE_UNPACK_NUM_CLASSES, a->max_len);
+  }
+  a->counts[k] = count;
+  a->keys[k] = strata_sparse_class_key(c, a->n, k);
+  a->perm[k] = k;
+}
+
+/* the long class's largest packet (its scratch) */
+STRATA_REDUCE_KERNEL(strata_sparse_unpack_class_max, strata_sparse_unpack_chunks_args_t, a, i, i64, acc) {
+  const int64_t c = a->counts[a->pkts[a->begin + i]];
+  if (c > *acc) *acc = c;
+}
+
+/* very long: chunks of class packet i (at least one, so a packet of 0 entries is still counted) */
+STRATA_KL_FUNC int64_t strata_sparse_unpack_nchunks(const strata_sparse_unpack_chunks_args_t *a, int64_t i) {
+  const int64_t c = a->counts[a->pkts[a->begin + i]];
+  return c > a->chunk ? (c + a->chunk - 1) / a->chunk : 1;
+}
+
+STRATA_FOR_KERNEL(strata_sparse_unpack_chunk_count, strata_sparse_unpack_chunks_args_t, a, i) {
+  a->nchunks[i] = strata_sparse_unpack_nchunks(a, i);
+}
+
+STRATA_FOR_KERNEL(strata_sparse_unpack_chunk_fill, strata_sparse_unpack_chunks_args_t, a, i) {
+  const int64_t nc = strata_sparse_unpack_nchunks(a, i);
+  const int64_t q0 = a->nchunks[i]; /* after the scan: the first chunk */
+  for (int64_t j = 0; j < nc; ++j) {
+    a->chunk_pkt[q0 + j] = i;
+    a->chunk_begin[q0 + j] = j * a->chunk;
+  }
+}
+
+/* ----------------------------------------------------------------- the classes */
+
+/* short (one-level): a thread per packet, a binary search per entry in the target row. Also every
+ * malformed packet and every packet with a target row out of range lands here. */
+STRATA_FOR_KERNEL(strata_sparse_unpack_one_level, strata_sparse_unpack_args_t, a, i) {
+  const int64_t k = strata_sparse_unpack_pkt(a, i);
+  int64_t row, count;
+  const int64_t *gids = NULL;
+  const double *vals = NULL;
+  const int st = STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals);
+  if (st != 0) {
+    strata_sparse_unpack_bad_packet(a->report, st, row);
     return;
   }
-  if (row < 0 || row >= a->num_rows) {
-    strata_atomic_add_i64(rep + STRATA_SPARSE_REP_BAD_ROW, 1);
-    STRATA_SPARSE_EXAMPLE(rep, row, (int64_t)-1);
-    return;
-  }
-  const int64_t *gids = (const int64_t *)(a->data + o0 + 8);
-  const double *vals = (const double *)(gids + count);
   const int64_t rb = a->row_offsets[row], re = a->row_offsets[row + 1];
-  int64_t applied = 0, bad = 0;
-  for (int64_t e = 0; e < count; ++e) {
-    const int64_t gid = gids[e];
-    int64_t lid = -1;
-    if (a->col_lids) {
-      if (gid >= 0 && gid < a->num_global) lid = (int64_t)a->col_lids[gid];
-    } else if (gid >= 0 && gid < a->num_cols) {
-      lid = gid;
-    }
-    int64_t pos = -1;
-    if (lid >= 0) { /* the target row is fill-complete: sorted, unique columns */
-      const int64_t lo = strata_kl_lower_bound_i32(a->col_indices, rb, re, lid);
-      if (lo < re && (int64_t)a->col_indices[lo] == lid) pos = lo;
-    }
-    if (pos < 0) {
-      ++bad;
-      STRATA_SPARSE_EXAMPLE(rep, row, gid);
+  int64_t bad = 0;
+  for (int64_t e = 0; e < count; ++e) bad += strata_sparse_unpack_entry(a, row, rb, re, gids[e], vals[e]);
+  strata_sparse_unpack_count(a, 1, count - bad, bad);
+}
+
+/* medium (three-level): a team per block of per_team packets, a team thread per packet, its
+ * vector lanes over the packet's entries (a binary search each). */
+STRATA_TEAM_KERNEL(strata_sparse_unpack_medium, strata_sparse_unpack_args_t, a, team) {
+  const int64_t b = team->league_rank * a->per_team;
+  const int64_t e = b + a->per_team < a->count ? b + a->per_team : a->count;
+  STRATA_TEAM_THREAD_RANGE(team, i, b, e) {
+    const int64_t k = strata_sparse_unpack_pkt(a, i);
+    int64_t row, count;
+    const int64_t *gids = NULL;
+    const double *vals = NULL;
+    const int st = STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals);
+    if (st != 0) { /* not routed here by the classification; uniform over the thread's lanes */
+      if (strata_thread_single(team)) strata_sparse_unpack_bad_packet(a->report, st, row);
       continue;
     }
-    const double v = vals[e];
-    double *t = a->values + pos;
-    if (a->mode == STRATA_COMBINE_ADD) {
-      strata_atomic_add_f64(t, v);
-    } else if (a->mode == STRATA_COMBINE_REPLACE) {
-      *t = v;
-    } else if (a->mode == STRATA_COMBINE_ABSMAX) { /* CAS loop on the bits of *t */
-      uint64_t *tb = (uint64_t *)t;
-      const double av = v < 0 ? -v : v;
-      uint64_t old = strata_kl_f64_as_u64(*t);
-      for (;;) {
-        const double cur = strata_kl_u64_as_f64(old);
-        if (!(av > (cur < 0 ? -cur : cur))) break;
-        const uint64_t seen = strata_atomic_cas_u64(tb, old, strata_kl_f64_as_u64(v));
-        if (seen == old) break;
-        old = seen;
+    const int64_t rb = a->row_offsets[row], re = a->row_offsets[row + 1];
+    int64_t bad;
+    STRATA_THREAD_VECTOR_SUM(team, j, 0, count, bad) {
+      bad += strata_sparse_unpack_entry(a, row, rb, re, gids[j], vals[j]);
+    }
+    if (strata_thread_single(team)) strata_sparse_unpack_count(a, 1, count - bad, bad);
+  }
+}
+
+/* long (two-level): a team per packet. Its (local column, entry) keys and values go to team
+ * scratch ([count] int64 keys, then [count] doubles), are sorted there (strata_team_sort), and
+ * one sorted-sorted merge pass against the fill-complete target row combines them: each of the
+ * team's threads x lanes takes a contiguous block of the sorted entries, finds its block's first
+ * column with one binary search and walks the row from there. Duplicates within the packet are
+ * neighbours after the sort; ADD sums each run locally and adds it with one atomic. Columns with
+ * no local id sort to the end (NO_LID) and were reported while loading. */
+STRATA_TEAM_KERNEL(strata_sparse_unpack_long, strata_sparse_unpack_args_t, a, team) {
+  const int64_t k = strata_sparse_unpack_pkt(a, team->league_rank);
+  int64_t row, count;
+  const int64_t *gids = NULL;
+  const double *vals = NULL;
+  const int st = STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals);
+  if (st != 0) { /* uniform over the team: no barrier is skipped by some threads only */
+    if (strata_team_single(team)) strata_sparse_unpack_bad_packet(a->report, st, row);
+    return;
+  }
+  int64_t *keys = (int64_t *)team->scratch;
+  double *sv = (double *)(keys + count);
+  int64_t nolid;
+  STRATA_TEAM_VECTOR_REDUCE(team, e, 0, count, SUM, i64, nolid) {
+    int64_t lid = strata_sparse_unpack_lid(a, gids[e]);
+    if (lid < 0) {
+      nolid += 1;
+      STRATA_SPARSE_EXAMPLE(a->report, row, gids[e]);
+      lid = STRATA_SPARSE_UNPACK_NO_LID;
+    }
+    keys[e] = (lid << 32) | e;
+    sv[e] = vals[e];
+  }
+  strata_team_sort_i64_f64(team, keys, sv, count); /* barriers before and after */
+  const int64_t P = (int64_t)team->team_size * team->vector_length;
+  const int64_t me = (int64_t)team->team_rank * team->vector_length + team->vector_rank;
+  const int64_t per = (count + P - 1) / P;
+  const int64_t lo = me * per < count ? me * per : count;
+  const int64_t hi = lo + per < count ? lo + per : count;
+  const int64_t rb = a->row_offsets[row], re = a->row_offsets[row + 1];
+  int64_t bad = 0, applied = 0, cur = -1;
+  double acc = 0.0;
+  int64_t pos = lo < hi ? strata_kl_lower_bound_i32(a->col_indices, rb, re, keys[lo] >> 32) : re;
+  for (int64_t e = lo; e < hi; ++e) {
+    const int64_t lid = keys[e] >> 32;
+    if (lid == STRATA_SPARSE_UNPACK_NO_LID) break; /* the rest: no local id, already reported */
+    while (pos < re && (int64_t)a->col_indices[pos] < lid) ++pos;
+    if (pos < re && (int64_t)a->col_indices[pos] == lid) {
+      ++applied;
+      if (a->mode == STRATA_COMBINE_ADD) {
+        if (pos != cur) {
+          if (cur >= 0) strata_atomic_add_f64(a->values + cur, acc);
+          cur = pos;
+          acc = 0.0;
+        }
+        acc += sv[e];
+      } else {
+        strata_sparse_unpack_combine1(a->mode, a->values + pos, sv[e]);
       }
-    } /* ZERO: validated, nothing combined */
-    ++applied;
+    } else {
+      ++bad;
+      STRATA_SPARSE_EXAMPLE(a->report, row, gids[keys[e] & 0xffffffff]);
+    }
   }
-  if (bad) strata_atomic_add_i64(rep + STRATA_SPARSE_REP_BAD_ENTRY, bad);
-  if (a->mode != STRATA_COMBINE_ZERO) {
-    strata_atomic_add_i64(rep + STRATA_SPARSE_REP_ROWS, 1);
-    strata_atomic_add_i64(rep + STRATA_SPARSE_REP_ENTRIES, applied);
+  if (cur >= 0) strata_atomic_add_f64(a->values + cur, acc);
+  strata_sparse_unpack_count(a, strata_team_single(team) ? 1 : 0, applied,
+                             bad + (strata_team_single(team) ? nolid : 0));
+}
+
+/* very long (three-level, split): a team per chunk of `chunk` entries of a packet, the team's
+ * threads x lanes over the chunk, a binary search each. The chunk at entry 0 counts the packet. */
+STRATA_TEAM_KERNEL(strata_sparse_unpack_very_long, strata_sparse_unpack_args_t, a, team) {
+  const int64_t q = team->league_rank;
+  const int64_t k = strata_sparse_unpack_pkt(a, a->chunk_pkt[q]);
+  const int64_t b = a->chunk_begin[q];
+  int64_t row, count;
+  const int64_t *gids = NULL;
+  const double *vals = NULL;
+  const int st = STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals);
+  if (st != 0) { /* uniform over the team */
+    if (b == 0 && strata_team_single(team)) strata_sparse_unpack_bad_packet(a->report, st, row);
+    return;
   }
+  const int64_t e = b + a->chunk < count ? b + a->chunk : count;
+  const int64_t rb = a->row_offsets[row], re = a->row_offsets[row + 1];
+  int64_t bad;
+  STRATA_TEAM_VECTOR_REDUCE(team, j, b, e, SUM, i64, bad) {
+    bad += strata_sparse_unpack_entry(a, row, rb, re, gids[j], vals[j]);
+  }
+  if (strata_team_single(team)) strata_sparse_unpack_count(a, b == 0 ? 1 : 0, (e > b ? e - b : 0) - bad, bad);
 }

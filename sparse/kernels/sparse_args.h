@@ -133,7 +133,22 @@ enum {
 };
 #define STRATA_SPARSE_REP_LEN (STRATA_SPARSE_REP_EXAMPLES + 2 * STRATA_SPARSE_REP_MAX_EXAMPLES)
 
-/** One-level unpack-and-combine, a thread per packet k. */
+/* Unpack classes by incoming entries (strata_unpack_class_t - 1): short (one-level), medium
+ * (three-level: a team per block of packets), long (two-level, a team per packet, sort + merge in
+ * scratch), very long (chunks, a team per chunk). */
+enum {
+  STRATA_SPARSE_UNPACK_SHORT = 0,
+  STRATA_SPARSE_UNPACK_MEDIUM = 1,
+  STRATA_SPARSE_UNPACK_LONG = 2,
+  STRATA_SPARSE_UNPACK_VERY_LONG = 3,
+  STRATA_SPARSE_UNPACK_NUM_CLASSES = 4
+};
+/* The long class's scratch key of entry e with local column lid: (lid << 32) | e; invalid
+ * columns (no local id) take lid = STRATA_SPARSE_UNPACK_NO_LID and sort to the end. */
+#define STRATA_SPARSE_UNPACK_NO_LID ((int64_t)0x7fffffff)
+
+/** Unpack-and-combine. Packet ids of the launched class: pkts[begin + i] for i in [0, count)
+ *  (pkts NULL: i). mode ZERO validates without writing (strict mode's validation pass). */
 typedef struct strata_sparse_unpack_args {
   const int64_t *row_offsets;
   const int32_t *col_indices;
@@ -147,7 +162,46 @@ typedef struct strata_sparse_unpack_args {
   int64_t num_global;
   int mode; /* strata_combine_mode_t: ADD, REPLACE, ABSMAX or ZERO */
   int64_t *report;
+  /* classes */
+  const int64_t *pkts;     /* packet ids grouped by class */
+  int64_t begin, count;    /* the launched class: pkts[begin .. begin + count) */
+  int64_t per_team;        /* medium: packets per team */
+  int64_t chunk;           /* very long: entries per chunk */
+  const int64_t *chunk_pkt;   /* very long: [num_chunks] class-local packet index of chunk q */
+  const int64_t *chunk_begin; /* very long: [num_chunks] first entry of chunk q in its packet */
 } strata_sparse_unpack_args_t;
+
+/** Classification of packet k (a thread per packet): counts[k] = its entry count (-1: malformed
+ *  or its target row out of range: always the short class, whose kernel reports it);
+ *  keys[k] = class * n + k, perm[k] = k. force >= 0: every valid packet in class force, except
+ *  that long packets above long_cap (the scratch limit) go to very long. */
+typedef struct strata_sparse_unpack_classify_args {
+  const int32_t *import_rows;
+  const int64_t *offsets;
+  const unsigned char *data;
+  int64_t num_bytes;
+  int64_t num_rows; /* of the target */
+  int64_t n;        /* packets */
+  int64_t max_len[STRATA_SPARSE_UNPACK_NUM_CLASSES]; /* short, medium, long (<= long_cap), inf */
+  int force;        /* -1: by max_len; else a class */
+  int64_t long_cap; /* most entries the long class holds in scratch */
+  int64_t *counts;
+  int64_t *keys;
+  int64_t *perm;
+} strata_sparse_unpack_classify_args_t;
+
+/** Over class-local i in [0, count): MAX of counts[pkts[begin + i]] (the long class's scratch);
+ *  what == 1: nchunks[i] = ceil(counts / chunk) (for the very long class, a FOR kernel);
+ *  chunk table fill: for class-local i, chunks first[i] .. first[i+1]. */
+typedef struct strata_sparse_unpack_chunks_args {
+  const int64_t *counts;
+  const int64_t *pkts;
+  int64_t begin;
+  int64_t chunk;
+  int64_t *nchunks; /* [count + 1]: chunk counts, then (after the scan) first chunks */
+  int64_t *chunk_pkt;
+  int64_t *chunk_begin;
+} strata_sparse_unpack_chunks_args_t;
 
 #ifdef __cplusplus
 }

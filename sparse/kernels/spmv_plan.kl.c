@@ -2,19 +2,15 @@
  * Every row's sum is taken in a fixed order, so y is reproducible run to run. */
 #include <strata/kl.h>
 
+#include "row_class.h"
 #include "spmv_plan_args.h"
 
 /* ----------------------------------------------------------------------------- plan building */
 
 STRATA_FOR_KERNEL(strata_spmv_classify, strata_spmv_classify_args_t, a, r) {
   const int64_t len = a->row_offsets[r + 1] - a->row_offsets[r];
-  int c = a->num_classes - 1;
-  for (int k = 0; k < a->num_classes; ++k)
-    if (len <= a->max_len[k]) {
-      c = k;
-      break;
-    }
-  a->keys[r] = (int64_t)c * a->num_rows + r;
+  const int c = strata_sparse_row_class(len, a->num_classes, a->max_len);
+  a->keys[r] = strata_sparse_class_key(c, a->num_rows, r);
   a->perm[r] = r;
 }
 

@@ -10,6 +10,13 @@
 STRATA_KERNEL_DECLARE(strata_sparse_pack_sizes);
 STRATA_KERNEL_DECLARE(strata_sparse_pack_rows);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_one_level);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_medium);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_long);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_very_long);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_classify);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_class_max);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_chunk_count);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_chunk_fill);
 
 _Static_assert(STRATA_SPARSE_REP_MAX_EXAMPLES == STRATA_UNPACK_MAX_EXAMPLES,
                "device report slots match strata_unpack_report_t::examples");
@@ -135,21 +142,209 @@ static strata_status_t unpack_check(strata_exec_t **exec, strata_crs_matrix_t *A
   return STRATA_SUCCESS;
 }
 
+/* The class plan of one call: packets grouped by class on the device, each class's launch shape. */
+typedef struct unpack_plan {
+  int64_t bounds[STRATA_SPARSE_UNPACK_NUM_CLASSES + 1];
+  int64_t *pkts;        /* [np] packet ids grouped by class */
+  int64_t *counts;      /* [np] entries per packet (-1: invalid) */
+  int64_t *keys;
+  int64_t *nchunks;     /* very long: [class count + 1] */
+  int64_t *chunk_pkt, *chunk_begin;
+  int64_t num_chunks, chunk, long_max_count;
+  int medium_vl, medium_ts, medium_per_team, big_vl, big_ts;
+} unpack_plan_t;
+
+static void plan_free(strata_exec_t *exec, unpack_plan_t *p) {
+  strata_sparse_impl_free(exec, p->pkts);
+  strata_sparse_impl_free(exec, p->counts);
+  strata_sparse_impl_free(exec, p->keys);
+  strata_sparse_impl_free(exec, p->nchunks);
+  strata_sparse_impl_free(exec, p->chunk_pkt);
+  strata_sparse_impl_free(exec, p->chunk_begin);
+}
+
+#define UCHECK(call)                     \
+  do {                                   \
+    st = (call);                         \
+    if (st != STRATA_SUCCESS) return st; \
+  } while (0)
+
+/* Classifies the packets on the device (strata_sparse_unpack_classify, then the shared grouping
+ * by class) and builds the very long class's chunk table and the long class's scratch size. */
+static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_t *A,
+                                   const int32_t *import_rows, const strata_packets_t *packets,
+                                   const strata_unpack_options_t *o, unpack_plan_t *p) {
+  strata_status_t st;
+  const int64_t np = packets->num_rows;
+  strata_device_info_t info;
+  UCHECK(strata_backend_device_info(strata_exec_backend(exec), 0, &info));
+  const int warp = strata_exec_is_host(exec) ? 1 : info.warp_size;
+  const int gpu = warp > 1;
+  const int64_t long_cap = (int64_t)(info.max_scratch_bytes / 16);
+  const int64_t short_max = o->short_max ? o->short_max : gpu ? 4 : 64;
+  const int64_t medium_max = o->medium_max ? o->medium_max : gpu ? 64 : 512;
+  int64_t long_max = o->long_max ? o->long_max : gpu ? 4096 : 16384;
+  if (long_max > long_cap) long_max = long_cap;
+  p->chunk = o->chunk ? o->chunk : gpu ? 2048 : 16384;
+  p->medium_vl = gpu ? (warp < 8 ? warp : 8) : 1;
+  p->medium_ts = gpu ? 256 / p->medium_vl : 1;
+  p->medium_per_team = gpu ? p->medium_ts : 16;
+  p->big_vl = gpu ? warp : 1;
+  p->big_ts = gpu ? 256 / warp : 1;
+
+  UCHECK(strata_sparse_impl_alloc(exec, (size_t)np * sizeof(int64_t), (void **)&p->pkts));
+  UCHECK(strata_sparse_impl_alloc(exec, (size_t)np * sizeof(int64_t), (void **)&p->counts));
+  UCHECK(strata_sparse_impl_alloc(exec, (size_t)np * sizeof(int64_t), (void **)&p->keys));
+  strata_sparse_unpack_classify_args_t ca;
+  memset(&ca, 0, sizeof ca);
+  ca.import_rows = import_rows;
+  ca.offsets = packets->offsets;
+  ca.data = packets->data;
+  ca.num_bytes = packets->num_bytes;
+  ca.num_rows = A->num_rows;
+  ca.n = np;
+  ca.max_len[STRATA_SPARSE_UNPACK_SHORT] = short_max;
+  ca.max_len[STRATA_SPARSE_UNPACK_MEDIUM] = medium_max;
+  ca.max_len[STRATA_SPARSE_UNPACK_LONG] = long_max;
+  ca.max_len[STRATA_SPARSE_UNPACK_VERY_LONG] = INT64_MAX;
+  ca.force = o->force_class == STRATA_UNPACK_CLASS_AUTO ? -1 : (int)o->force_class - 1;
+  ca.long_cap = long_cap;
+  ca.counts = p->counts;
+  ca.keys = p->keys;
+  ca.perm = p->pkts;
+  UCHECK(strata_parallel_for(exec, "strata_sparse_unpack_classify", strata_range(0, np),
+                             &strata_sparse_unpack_classify, &ca));
+  UCHECK(strata_sparse_impl_group_by_class(exec, np, STRATA_SPARSE_UNPACK_NUM_CLASSES, p->keys, p->pkts,
+                                           p->bounds));
+  strata_sparse_unpack_chunks_args_t cc;
+  memset(&cc, 0, sizeof cc);
+  cc.counts = p->counts;
+  cc.pkts = p->pkts;
+  cc.chunk = p->chunk;
+  const int64_t nl = p->bounds[STRATA_SPARSE_UNPACK_LONG + 1] - p->bounds[STRATA_SPARSE_UNPACK_LONG];
+  p->long_max_count = 0;
+  if (nl > 0) {
+    cc.begin = p->bounds[STRATA_SPARSE_UNPACK_LONG];
+    UCHECK(strata_parallel_reduce(exec, "strata_sparse_unpack_class_max", strata_range(0, nl),
+                                  &strata_sparse_unpack_class_max, &cc, STRATA_REDUCE_MAX,
+                                  &p->long_max_count));
+  }
+  const int64_t nv = p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG + 1] - p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
+  p->num_chunks = 0;
+  if (nv > 0) {
+    cc.begin = p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
+    UCHECK(strata_sparse_impl_alloc(exec, (size_t)(nv + 1) * sizeof(int64_t), (void **)&p->nchunks));
+    cc.nchunks = p->nchunks;
+    UCHECK(strata_parallel_for(exec, "strata_sparse_unpack_chunk_count", strata_range(0, nv),
+                               &strata_sparse_unpack_chunk_count, &cc));
+    UCHECK(strata_scan_exclusive_i64(exec, nv, p->nchunks, p->nchunks, &p->num_chunks));
+    UCHECK(strata_sparse_impl_alloc(exec, (size_t)p->num_chunks * sizeof(int64_t), (void **)&p->chunk_pkt));
+    UCHECK(strata_sparse_impl_alloc(exec, (size_t)p->num_chunks * sizeof(int64_t), (void **)&p->chunk_begin));
+    cc.chunk_pkt = p->chunk_pkt;
+    cc.chunk_begin = p->chunk_begin;
+    UCHECK(strata_parallel_for(exec, "strata_sparse_unpack_chunk_fill", strata_range(0, nv),
+                               &strata_sparse_unpack_chunk_fill, &cc));
+  }
+  return STRATA_SUCCESS;
+}
+
+/* One launch per non-empty class, with a's mode (ZERO: the strict validation pass). */
+static strata_status_t plan_run(strata_exec_t *exec, const unpack_plan_t *p, strata_sparse_unpack_args_t a) {
+  strata_status_t st = STRATA_SUCCESS;
+  a.pkts = p->pkts;
+  a.chunk = p->chunk;
+  a.chunk_pkt = p->chunk_pkt;
+  a.chunk_begin = p->chunk_begin;
+  for (int c = 0; c < STRATA_SPARSE_UNPACK_NUM_CLASSES && st == STRATA_SUCCESS; ++c) {
+    a.begin = p->bounds[c];
+    a.count = p->bounds[c + 1] - p->bounds[c];
+    if (a.count == 0) continue;
+    strata_team_policy_t pol;
+    switch (c) {
+      case STRATA_SPARSE_UNPACK_SHORT:
+        st = strata_parallel_for(exec, "strata_sparse_unpack_short", strata_range(0, a.count),
+                                 &strata_sparse_unpack_one_level, &a);
+        break;
+      case STRATA_SPARSE_UNPACK_MEDIUM:
+        a.per_team = p->medium_per_team;
+        pol = strata_team_policy((a.count + a.per_team - 1) / a.per_team, p->medium_ts, p->medium_vl);
+        st = strata_parallel_for_team(exec, "strata_sparse_unpack_medium", &pol, &strata_sparse_unpack_medium, &a);
+        break;
+      case STRATA_SPARSE_UNPACK_LONG:
+        pol = strata_team_policy(a.count, p->big_ts, p->big_vl);
+        pol.scratch_team = (size_t)p->long_max_count * 16;
+        st = strata_parallel_for_team(exec, "strata_sparse_unpack_long", &pol, &strata_sparse_unpack_long, &a);
+        break;
+      default:
+        pol = strata_team_policy(p->num_chunks, p->big_ts, p->big_vl);
+        st = strata_parallel_for_team(exec, "strata_sparse_unpack_very_long", &pol,
+                                      &strata_sparse_unpack_very_long, &a);
+    }
+  }
+  return st;
+}
+
+/* The device report (rep[STRATA_SPARSE_REP_LEN]) as the public one. */
+static void report_from(const int64_t *rep, const unpack_plan_t *p, strata_unpack_report_t *r) {
+  memset(r, 0, sizeof *r);
+  r->rows_unpacked = rep[STRATA_SPARSE_REP_ROWS];
+  r->entries_combined = rep[STRATA_SPARSE_REP_ENTRIES];
+  r->invalid_entries = rep[STRATA_SPARSE_REP_BAD_ENTRY];
+  r->invalid_rows = rep[STRATA_SPARSE_REP_BAD_ROW];
+  r->malformed_packets = rep[STRATA_SPARSE_REP_MALFORMED];
+  const int64_t ne = rep[STRATA_SPARSE_REP_NEXT];
+  r->num_examples = (int32_t)(ne < STRATA_UNPACK_MAX_EXAMPLES ? ne : STRATA_UNPACK_MAX_EXAMPLES);
+  for (int32_t e = 0; e < r->num_examples; ++e) {
+    r->examples[e].row = rep[STRATA_SPARSE_REP_EXAMPLES + 2 * e];
+    r->examples[e].col = rep[STRATA_SPARSE_REP_EXAMPLES + 2 * e + 1];
+  }
+  for (int c = 0; c < STRATA_SPARSE_UNPACK_NUM_CLASSES; ++c) r->class_packets[c] = p->bounds[c + 1] - p->bounds[c];
+}
+
 strata_status_t strata_sparse_unpack_combine(strata_exec_t *exec, strata_crs_matrix_t *A,
                                              const int32_t *import_rows,
                                              const strata_packets_t *packets,
                                              const int32_t *col_lids, int64_t num_global,
                                              strata_combine_mode_t mode,
                                              strata_unpack_report_t *report) {
+  return strata_sparse_unpack_combine_opts(exec, A, import_rows, packets, col_lids, num_global, mode,
+                                           NULL, report);
+}
+
+strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_crs_matrix_t *A,
+                                                  const int32_t *import_rows,
+                                                  const strata_packets_t *packets,
+                                                  const int32_t *col_lids, int64_t num_global,
+                                                  strata_combine_mode_t mode,
+                                                  const strata_unpack_options_t *opts,
+                                                  strata_unpack_report_t *report) {
   if (report) memset(report, 0, sizeof *report);
+  strata_unpack_options_t o;
+  memset(&o, 0, sizeof o);
+  if (opts) o = *opts;
+  if ((int)o.force_class < STRATA_UNPACK_CLASS_AUTO || (int)o.force_class > STRATA_UNPACK_CLASS_VERY_LONG)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "sparse_unpack_combine: force_class %d is not AUTO (0) .. VERY_LONG (4)",
+                            (int)o.force_class);
+  if (o.short_max < 0 || o.medium_max < 0 || o.long_max < 0 || o.chunk < 0)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "sparse_unpack_combine: negative option (short_max %lld, medium_max %lld, "
+                            "long_max %lld, chunk %lld)",
+                            (long long)o.short_max, (long long)o.medium_max, (long long)o.long_max,
+                            (long long)o.chunk);
   strata_status_t st = unpack_check(&exec, A, import_rows, packets, col_lids, num_global, mode);
   if (st != STRATA_SUCCESS || packets->num_rows == 0) return st;
 
   int64_t rep[STRATA_SPARSE_REP_LEN];
+  memset(rep, 0, sizeof rep);
   int64_t *drep = NULL;
-  st = strata_sparse_impl_alloc(exec, sizeof rep, (void **)&drep);
+  unpack_plan_t plan;
+  memset(&plan, 0, sizeof plan);
+  st = plan_create(exec, A, import_rows, packets, &o, &plan);
+  if (st == STRATA_SUCCESS) st = strata_sparse_impl_alloc(exec, sizeof rep, (void **)&drep);
   if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, drep, 0, sizeof rep);
   strata_sparse_unpack_args_t a;
+  memset(&a, 0, sizeof a);
   a.row_offsets = A->row_offsets;
   a.col_indices = A->col_indices;
   a.values = A->values;
@@ -161,37 +356,41 @@ strata_status_t strata_sparse_unpack_combine(strata_exec_t *exec, strata_crs_mat
   a.num_bytes = packets->num_bytes;
   a.col_lids = col_lids;
   a.num_global = num_global;
-  a.mode = (int)mode;
   a.report = drep;
-  if (st == STRATA_SUCCESS)
-    st = strata_parallel_for(exec, "strata_sparse_unpack_combine", strata_range(0, packets->num_rows),
-                             &strata_sparse_unpack_one_level, &a);
-  if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, rep, drep, sizeof rep);
-  strata_sparse_impl_free(exec, drep);
-  if (st != STRATA_SUCCESS) return st;
-
-  strata_unpack_report_t r;
-  memset(&r, 0, sizeof r);
-  r.rows_unpacked = rep[STRATA_SPARSE_REP_ROWS];
-  r.entries_combined = rep[STRATA_SPARSE_REP_ENTRIES];
-  r.invalid_entries = rep[STRATA_SPARSE_REP_BAD_ENTRY];
-  r.invalid_rows = rep[STRATA_SPARSE_REP_BAD_ROW];
-  r.malformed_packets = rep[STRATA_SPARSE_REP_MALFORMED];
-  const int64_t ne = rep[STRATA_SPARSE_REP_NEXT];
-  r.num_examples = (int32_t)(ne < STRATA_UNPACK_MAX_EXAMPLES ? ne : STRATA_UNPACK_MAX_EXAMPLES);
-  for (int32_t e = 0; e < r.num_examples; ++e) {
-    r.examples[e].row = rep[STRATA_SPARSE_REP_EXAMPLES + 2 * e];
-    r.examples[e].col = rep[STRATA_SPARSE_REP_EXAMPLES + 2 * e + 1];
+  int validated_bad = 0;
+  if (st == STRATA_SUCCESS && o.strict) { /* validation pass: no writes */
+    a.mode = (int)STRATA_COMBINE_ZERO;
+    st = plan_run(exec, &plan, a);
+    if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, rep, drep, sizeof rep);
+    if (st == STRATA_SUCCESS) {
+      validated_bad = rep[STRATA_SPARSE_REP_BAD_ENTRY] + rep[STRATA_SPARSE_REP_BAD_ROW] +
+                      rep[STRATA_SPARSE_REP_MALFORMED] > 0;
+      if (!validated_bad) st = strata_mem_set_async(exec, drep, 0, sizeof rep);
+    }
   }
+  if (st == STRATA_SUCCESS && !validated_bad) {
+    a.mode = (int)mode;
+    st = plan_run(exec, &plan, a);
+    if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, rep, drep, sizeof rep);
+  }
+  strata_status_t fst = strata_exec_fence(exec);
+  if (st == STRATA_SUCCESS) st = fst;
+  strata_sparse_impl_free(exec, drep);
+  strata_unpack_report_t r;
+  report_from(rep, &plan, &r);
+  plan_free(exec, &plan);
+  if (st != STRATA_SUCCESS) return st;
   if (report) *report = r;
   if (r.invalid_entries + r.invalid_rows + r.malformed_packets == 0) return STRATA_SUCCESS;
   return strata_error_set(
       STRATA_ERR_INVALID_DATA,
-      "sparse_unpack_combine (%s): %lld invalid entries (column not in the target row's pattern), "
+      "sparse_unpack_combine (%s%s): %lld invalid entries (column not in the target row's pattern), "
       "%lld invalid rows (outside [0, %d)), %lld malformed packets (of %lld, buffer %lld bytes); "
-      "first example: row %lld, global column %lld (-1: whole row or packet); "
-      "%lld valid entries were combined all the same",
-      mode_name(mode), (long long)r.invalid_entries, (long long)r.invalid_rows, (int)A->num_rows,
-      (long long)r.malformed_packets, (long long)packets->num_rows, (long long)packets->num_bytes,
-      (long long)r.examples[0].row, (long long)r.examples[0].col, (long long)r.entries_combined);
+      "first example: row %lld, global column %lld (-1: whole row or packet); %s",
+      mode_name(mode), o.strict ? ", strict" : "", (long long)r.invalid_entries,
+      (long long)r.invalid_rows, (int)A->num_rows, (long long)r.malformed_packets,
+      (long long)packets->num_rows, (long long)packets->num_bytes, (long long)r.examples[0].row,
+      (long long)r.examples[0].col,
+      o.strict ? "strict: nothing was combined, the matrix is unchanged"
+               : "the valid entries were combined all the same");
 }

@@ -9,7 +9,6 @@
 #include "../kernels/spmv_plan_args.h"
 
 STRATA_KERNEL_DECLARE(strata_spmv_classify);
-STRATA_KERNEL_DECLARE(strata_spmv_bounds);
 STRATA_KERNEL_DECLARE(strata_spmv_narrow);
 STRATA_KERNEL_DECLARE(strata_spmv_chunk_count);
 STRATA_KERNEL_DECLARE(strata_spmv_chunk_fill);
@@ -150,7 +149,7 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
   p->num_cols = A->num_cols;
   p->nnz = A->nnz;
   p->split_class = -1;
-  int64_t *keys = NULL, *perm = NULL, *dbounds = NULL, *nchunks = NULL;
+  int64_t *keys = NULL, *perm = NULL, *nchunks = NULL;
   if (o.transpose) {
     strata_spmv_options_t oi = o;
     oi.transpose = 0;
@@ -169,7 +168,6 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
     /* classify rows, group them by class with a stable device sort of (class, row) keys */
     CHECK(strata_sparse_impl_alloc(exec, (size_t)n * sizeof(int64_t), (void **)&keys));
     CHECK(strata_sparse_impl_alloc(exec, (size_t)n * sizeof(int64_t), (void **)&perm));
-    CHECK(strata_sparse_impl_alloc(exec, (size_t)(STRATA_SPMV_MAX_CLASSES + 1) * sizeof(int64_t), (void **)&dbounds));
     CHECK(strata_sparse_impl_alloc(exec, (size_t)n * sizeof(int32_t), (void **)&p->rows));
     strata_spmv_classify_args_t ca;
     memset(&ca, 0, sizeof ca);
@@ -180,16 +178,10 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
     ca.keys = keys;
     ca.perm = perm;
     CHECK(strata_parallel_for(exec, "strata_spmv_classify", strata_range(0, n), &strata_spmv_classify, &ca));
-    int bits = 1;
-    while (bits < 63 && ((int64_t)1 << bits) <= (int64_t)p->num_classes * n) ++bits;
-    CHECK(strata_sort_pairs_i64(exec, n, bits, keys, perm));
-    strata_spmv_bounds_args_t ba = {keys, n, n, dbounds};
-    CHECK(strata_parallel_for(exec, "strata_spmv_bounds", strata_range(0, p->num_classes + 1), &strata_spmv_bounds, &ba));
+    int64_t bounds[STRATA_SPMV_PLAN_MAX_CLASSES + 1];
+    CHECK(strata_sparse_impl_group_by_class(exec, n, p->num_classes, keys, perm, bounds));
     strata_spmv_narrow_args_t na = {perm, p->rows};
     CHECK(strata_parallel_for(exec, "strata_spmv_narrow", strata_range(0, n), &strata_spmv_narrow, &na));
-    int64_t bounds[STRATA_SPMV_MAX_CLASSES + 1];
-    CHECK(strata_mem_copy(exec, bounds, dbounds, (size_t)(p->num_classes + 1) * sizeof(int64_t)));
-    bounds[p->num_classes] = n;
     for (int c = 0; c < p->num_classes; ++c) {
       p->begin[c] = bounds[c];
       p->classes[c].num_rows = bounds[c + 1] - bounds[c];
@@ -217,14 +209,12 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
   }
   strata_sparse_impl_free(exec, keys);
   strata_sparse_impl_free(exec, perm);
-  strata_sparse_impl_free(exec, dbounds);
   strata_sparse_impl_free(exec, nchunks);
   *plan = p;
   return STRATA_SUCCESS;
 fail:
   strata_sparse_impl_free(exec, keys);
   strata_sparse_impl_free(exec, perm);
-  strata_sparse_impl_free(exec, dbounds);
   strata_sparse_impl_free(exec, nchunks);
   strata_spmv_plan_destroy(&p);
   return st;

@@ -177,17 +177,65 @@ typedef struct strata_unpack_report {
     int64_t col;             /**< global column id; -1 for a bad row or packet */
   } examples[STRATA_UNPACK_MAX_EXAMPLES]; /**< some of the invalid entries (which ones may vary
                                                from run to run on parallel backends) */
+  int64_t class_packets[4];  /**< packets per row class (short, medium, long, very long) as
+                                  classified on the device, malformed and out-of-range ones
+                                  counted as short (their kernel reports them) */
 } strata_unpack_report_t;
+
+/** The row classes of unpack_combine, by the number of entries of an incoming packet
+ *  (DESIGN §4; each class its own launch):
+ *  - SHORT (one-level): a thread per packet, a binary search per entry in the target row;
+ *  - MEDIUM (three-level): a team per block of packets, a team thread per packet, its vector
+ *    lanes over the entries (a binary search each);
+ *  - LONG (two-level): a team per packet; the packet's (local column, value) pairs are sorted
+ *    in team scratch (strata_team_sort) and merged against the target row in one sorted-sorted
+ *    pass (one binary search per team thread x lane, for the start of its block); duplicates
+ *    within the packet are neighbours after the sort and are all combined (ADD: summed, one
+ *    atomic per run). A packet above the scratch limit (max_scratch_bytes / 16 entries) takes
+ *    the VERY_LONG path instead, also when LONG is forced;
+ *  - VERY_LONG (three-level, split): the packet cut into chunks of `chunk` entries, a team per
+ *    chunk, the team's threads x lanes over the chunk (a binary search each). */
+typedef enum strata_unpack_class {
+  STRATA_UNPACK_CLASS_AUTO = 0,     /**< by the thresholds */
+  STRATA_UNPACK_CLASS_SHORT = 1,
+  STRATA_UNPACK_CLASS_MEDIUM = 2,
+  STRATA_UNPACK_CLASS_LONG = 3,
+  STRATA_UNPACK_CLASS_VERY_LONG = 4
+} strata_unpack_class_t;
+
+/** Options of strata_sparse_unpack_combine_opts; all-zero (memset) = the defaults.
+ *  Thresholds count entries of one incoming packet; 0 = the backend default:
+ *    GPU backends (warp > 1): short <= 4, medium <= 64, long <= 4096, very long beyond, chunk
+ *      2048 entries; medium teams: 8 lanes (the warp if smaller) x 256/8 threads, a packet per
+ *      thread; long and very long teams: warp lanes x 256/warp threads;
+ *    host backends (OpenMP, serial): short <= 64, medium <= 512, long <= 16384, chunk 16384;
+ *      teams of one thread, one lane (medium: 16 packets per team).
+ *  The long class is also capped by the scratch limit (max_scratch_bytes / 16 entries). */
+typedef struct strata_unpack_options {
+  strata_unpack_class_t force_class; /**< AUTO, or every valid packet in one class (tests;
+                                          malformed / out-of-range packets always go to SHORT,
+                                          LONG falls back to VERY_LONG above the scratch limit) */
+  int64_t short_max;  /**< most entries of a short packet (0: default) */
+  int64_t medium_max; /**< most entries of a medium packet (0: default) */
+  int64_t long_max;   /**< most entries of a long packet (0: default); beyond: very long */
+  int64_t chunk;      /**< very long: entries per team (0: default) */
+  int strict;         /**< nonzero: a validation pass first (the same kernels in ZERO mode, no
+                           writes); A is changed only if it finds no invalid entry, row or
+                           packet: all or nothing */
+} strata_unpack_options_t;
 
 /** Combines packets into A: packet k goes into local row import_rows[k] (exec memory,
  *  [packets->num_rows]); global column ids map to local ones by col_lids [num_global] (exec memory;
  *  NULL = identity, global id == local column id). The same target row may arrive in many packets
- *  (several senders): ADD stays correct (atomic adds). This is the one-level form: a thread per
- *  incoming row, a binary search per entry in the fill-complete target row.
+ *  (several senders): ADD stays correct (atomic adds); ABSMAX is atomic too (a CAS loop);
+ *  REPLACE: when several packets (or duplicates within one) name the same entry, which value
+ *  wins is unspecified. Packets are classified on the device by their entry counts and each
+ *  non-empty row class is its own launch (strata_unpack_class_t; no host loop over rows). This is
+ *  strata_sparse_unpack_combine_opts with the default options (auto classes, not strict).
  *  Nothing is dropped silently: every invalid entry is counted in *report (may be NULL) and the
  *  call then returns STRATA_ERR_INVALID_DATA with the counts and the first example in the message;
- *  valid entries are applied all the same. Errors also: INVALID_ARGUMENT (A not fill-complete,
- *  mode INSERT: not available yet, named). Synchronous.
+ *  valid entries are applied all the same (unless strict). Errors also: INVALID_ARGUMENT (A not
+ *  fill-complete, mode INSERT: not available yet, named). Synchronous.
  *  Source: Tpetra CrsMatrix::unpackAndCombine (combine modes), without its silent drops. */
 strata_status_t strata_sparse_unpack_combine(strata_exec_t *exec, strata_crs_matrix_t *A,
                                              const int32_t *import_rows,
@@ -195,6 +243,21 @@ strata_status_t strata_sparse_unpack_combine(strata_exec_t *exec, strata_crs_mat
                                              const int32_t *col_lids, int64_t num_global,
                                              strata_combine_mode_t mode,
                                              strata_unpack_report_t *report);
+
+/** strata_sparse_unpack_combine with options (opts NULL = the defaults, see
+ *  strata_unpack_options_t): forced class, class thresholds, strict mode. Strict: the packets are
+ *  validated first (the same classified kernels in ZERO mode); if any entry, row or packet is
+ *  invalid the call returns STRATA_ERR_INVALID_DATA with the report of that pass
+ *  (rows_unpacked = entries_combined = 0) and A bitwise unchanged; otherwise the apply pass runs.
+ *  Errors: those of strata_sparse_unpack_combine; INVALID_ARGUMENT for a force_class outside
+ *  AUTO..VERY_LONG or a negative threshold (named). Synchronous. */
+strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_crs_matrix_t *A,
+                                                  const int32_t *import_rows,
+                                                  const strata_packets_t *packets,
+                                                  const int32_t *col_lids, int64_t num_global,
+                                                  strata_combine_mode_t mode,
+                                                  const strata_unpack_options_t *opts,
+                                                  strata_unpack_report_t *report);
 
 #ifdef __cplusplus
 }
