@@ -1,4 +1,4 @@
-/* strata — the command-line tool: `strata info`, `strata fem`. */
+/* strata — the command-line tool: `strata info`, `strata fem`, `strata spmv`, `strata bench`. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +7,8 @@
 #include "fem/fem.h"
 #include "strata/strata.h"
 
-int cmd_spmv(int argc, char **argv); /* apps/spmv_cmd.c */
+int cmd_spmv(int argc, char **argv);  /* apps/spmv_cmd.c */
+int cmd_bench(int argc, char **argv); /* apps/bench/bench_cmd.c */
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -24,7 +25,9 @@ static void usage(FILE *f) {
           "       --json                        one JSON object instead of text\n"
           "  spmv A.mtx [options]               y = alpha op(A) x + beta y by row-length class\n"
           "       --x ones|random:SEED|FILE.mtx --alpha A --beta B --y FILE.mtx --transpose\n"
-          "       --backend NAME --algorithm auto|one|two|three|split --repeat N --out y.mtx --json\n");
+          "       --backend NAME --algorithm auto|one|two|three|split --repeat N --out y.mtx --json\n"
+          "  bench stream|spmv|unpack|fem|all   benchmarks against serial and the peers, checked first (bench --help)\n"
+          "       --backend B... --matrix FILE.mtx|gen:NAME[:params]|shared... --quick --min-time S --out DIR\n");
 }
 
 static int fail(const char *what, strata_status_t st) {
@@ -180,8 +183,8 @@ int main(int argc, char **argv) {
   if (st != STRATA_SUCCESS) return fail("init", st);
   if (strcmp(argv[1], "info") == 0) return cmd_info(argc - 2, argv + 2);
   if (strcmp(argv[1], "fem") == 0) return cmd_fem(argc - 2, argv + 2);
-  if (strcmp(argv[1], "spmv") == 0) {
-    int rc = cmd_spmv(argc - 2, argv + 2);
+  if (strcmp(argv[1], "spmv") == 0 || strcmp(argv[1], "bench") == 0) {
+    int rc = (argv[1][0] == 's' ? cmd_spmv : cmd_bench)(argc - 2, argv + 2);
     strata_finalize();
     return rc;
   }

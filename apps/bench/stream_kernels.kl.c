@@ -1,4 +1,4 @@
-/* strata perf — STREAM-like kernels in the kernel language: copy and triad through parallel_for,
+/* strata bench — STREAM-like kernels in the kernel language: copy and triad through parallel_for,
  * sum through parallel_reduce. */
 #include <strata/kl.h>
 

@@ -1,4 +1,4 @@
-/* strata perf — arguments of the STREAM-like kernels (stream_kernels.kl.c). */
+/* strata bench — arguments of the STREAM-like kernels (stream_kernels.kl.c). */
 #ifndef STRATA_STREAM_KERNELS_H
 #define STRATA_STREAM_KERNELS_H
 #include <stdint.h>

@@ -1,0 +1,73 @@
+/* strata bench — the shared benchmark module (issue 6): timing, matrix generators, block
+ * replication, the cuSPARSE peer. Used by `strata bench` (apps/bench/bench_cmd.c); it replaces
+ * the former perf/strata_spmv_bench and perf/strata_stream_bench.
+ *
+ * Timing method (bench_time): two warm-up calls and a fence, then samples of R back-to-back calls
+ * between two fences (host clock strata_timer_now; on CUDA also cudaDeviceSynchronize so that
+ * cuSPARSE's stream is included), R chosen so that a sample lasts about min_time / 20 (at least
+ * 20 us); samples are taken until min_time has passed and at least 5 exist (2000 at most). The
+ * reported time of one call is the median over samples of (sample time / R); min, max and the
+ * quartiles give the spread. */
+#ifndef STRATA_BENCH_H
+#define STRATA_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "strata/sparse.h"
+
+/* ------------------------------------------------------------------------------ timing */
+typedef struct bench_stats {
+  double median, min, max, q1, q3; /* seconds per call */
+  int samples, reps;               /* samples taken, calls per sample */
+} bench_stats_t;
+
+/** One timed call; `call` counts up from 0 (for rotating buffers). Returns 0 or a strata status. */
+typedef int (*bench_fn)(void *ctx, int64_t call);
+
+/** Fences exec (and, in CUDA builds on a CUDA exec, the whole device). */
+void bench_sync(strata_exec_t *e);
+/** Times f on exec as described at the top of this file. Returns 0, or f's first nonzero status. */
+int bench_time(strata_exec_t *e, bench_fn f, void *ctx, double min_time, bench_stats_t *s);
+
+/* ------------------------------------------------------------------- matrix generators */
+/** Builds the generated matrix `spec` = NAME[:p1[:p2...]] (without the "gen:" prefix) as a
+ *  fill-complete CrsMatrix on `serial` (host memory). Names and parameters (defaults for a full
+ *  run; --quick uses small ones; `scale` multiplies the default sizes):
+ *    poisson7:M        3D 7-point stencil on an M^3 grid           (150, quick 24)
+ *    poisson27:M       3D 27-point stencil                          (100, quick 16)
+ *    banded:N:PER      PER contiguous entries around the diagonal   (4M:16, quick 50k)
+ *    random:N:PER      PER uniform random (stratified) columns      (4M:16)
+ *    short:N:PER       short random rows                            (4M:3)
+ *    powerlaw:N:EXP:MAX  row lengths ~ len^-EXP, longest MAX        (3M:2.1:200k, quick 50k:2.1:5k)
+ *    dense:N:ROWS:LEN:PER  ROWS dense rows of LEN among rows of PER (4M:16:500k:8)
+ *    hmep:N:SEG        HMEp-like (pJDS paper): ~15 per row, diagonal plus off-diagonals that
+ *                      run contiguously for SEG rows, then move    (4M:15000, quick 60k)
+ *  `seed` changes the random patterns and the values. *name receives a display name.
+ *  Returns 0, or -1 with a message in err. */
+int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, uint64_t seed,
+              strata_crs_matrix_t **A, char *name, size_t name_len, char *err, size_t err_len);
+/** The generator names, NULL-terminated (what gen:all expands to). */
+extern const char *const bench_gen_names[];
+
+/** A ⊗ I_k (k copies interleaved: entry (i, j) becomes (i·k+b, j·k+b) for b < k), fill-complete,
+ *  on A's exec (host memory). Row lengths keep their distribution; bytes grow k times. */
+int bench_replicate(const strata_crs_matrix_t *A, int k, strata_crs_matrix_t **out, char *err, size_t err_len);
+
+/* ----------------------------------------------------------- cuSPARSE peer (CUDA builds) */
+#define BENCH_CUSPARSE_ALG1 0
+#define BENCH_CUSPARSE_ALG2 1
+#define BENCH_CUSPARSE_COO 2
+typedef struct bench_cusparse bench_cusparse_t;
+/** 1 in CUDA builds (the peer can run), else 0. */
+int bench_cusparse_available(void);
+const char *bench_cusparse_name(int alg);
+/** Descriptors and buffers of cusparseSpMV (alg: ALG1, ALG2 = CSR; COO) for `copies` device copies
+ *  A[c] with x[c], y[c] (CUDA memory), after cusparseSpMV_preprocess. 0 or -1 (message in err). */
+int bench_cusparse_create(int alg, int copies, strata_crs_matrix_t *const *A, double *const *x, double *const *y,
+                          bench_cusparse_t **out, char *err, size_t err_len);
+/** y[c] = A[c] x[c] with copy c = call mod copies; asynchronous. 0 or a cuSPARSE status. */
+int bench_cusparse_apply(void *p, int64_t call);
+void bench_cusparse_destroy(bench_cusparse_t **p);
+
+#endif

@@ -1,0 +1,881 @@
+/* strata bench — the benchmark harness as a subcommand of the strata tool (issue 6).
+ *
+ *   strata bench stream|spmv|unpack|fem|all [--backend B]... [--matrix SPEC]... [--replicate K|auto]
+ *                [--quick] [--min-time S] [--seed N] [--scale S] [--out DIR] [--progress]
+ *
+ * Suites: stream (copy, triad, sum per backend and the reference: device-to-device memcpy on GPUs,
+ * a plain OpenMP triad on host backends); spmv (every algorithm of the row-class plan: auto and
+ * each forced level, and in CUDA builds cuSPARSE CSR ALG1, CSR ALG2 and COO, all in one run);
+ * unpack (pack + unpack_combine(ADD) of the FEM element rows of a box mesh); fem (the FEM job's
+ * phases through fem_run on a box mesh). Every SpMV result is checked against the serial
+ * backend's y before its time counts (unpack: against serial's assembled values, exactly).
+ * Bytes (SpMV) by the minimal-traffic model 12·nnz + 4·(rows+1) + 8·cols + 8·rows; % of the
+ * stream reference bandwidth of the same backend measured in the same run. Output: JSON lines
+ * (stdout, or DIR/results.jsonl with --out), then a summary table; with --out and gnuplot,
+ * PNG plots (spmv_pct_stream.png, backend_ratio.png). Method of timing: bench.h. */
+#define _XOPEN_SOURCE 700 /* nftw */
+#include <errno.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli_json.h"
+#include "fem.h"
+#include "stream_kernels.h"
+
+int cmd_bench(int argc, char **argv);
+
+STRATA_KERNEL_DECLARE(stream_copy);
+STRATA_KERNEL_DECLARE(stream_triad);
+STRATA_KERNEL_DECLARE(stream_sum);
+
+#ifndef BENCH_SHARED_MATRICES
+#define BENCH_SHARED_MATRICES "../shared/matrices"
+#endif
+
+/* ------------------------------------------------------------------------ configuration */
+static struct {
+  int quick, progress;
+  double min_time, scale;
+  uint64_t seed;
+  int replicate; /* 0 = auto */
+  int nb;
+  strata_backend_t be[STRATA_NUM_BACKENDS];
+  strata_exec_t *ex[STRATA_NUM_BACKENDS];
+  strata_exec_t *serial;
+  double stream_bw[STRATA_NUM_BACKENDS]; /* reference GB/s of each backend, 0 = not measured */
+  FILE *json;
+  const char *out;
+  double t_start;
+} G;
+
+/* ------------------------------------------------------------------------------ results */
+typedef struct result {
+  char suite[8], backend[8], name[160], algo[32], msg[200];
+  int64_t rows, cols, nnz, n, copies;
+  double bytes, entries; /* per call */
+  bench_stats_t t;
+  int ok; /* 1 checked and timed, 0 wrong result, -1 error */
+  double ref_bw, ratio_serial, ratio_peer;
+} result_t;
+static result_t *R;
+static int nR, capR;
+
+static result_t *add(const char *suite, strata_backend_t b, const char *name, const char *algo) {
+  if (nR == capR) {
+    capR = capR ? 2 * capR : 64;
+    R = (result_t *)realloc(R, (size_t)capR * sizeof *R);
+  }
+  result_t *r = &R[nR++];
+  memset(r, 0, sizeof *r);
+  snprintf(r->suite, sizeof r->suite, "%s", suite);
+  snprintf(r->backend, sizeof r->backend, "%s", strata_backend_name(b));
+  snprintf(r->name, sizeof r->name, "%s", name);
+  snprintf(r->algo, sizeof r->algo, "%s", algo);
+  r->ok = -1;
+  r->ref_bw = G.stream_bw[b];
+  return r;
+}
+
+static void emit(const result_t *r) {
+  char nm[400], ms[450], b[11][48];
+  cli_json_escape(nm, sizeof nm, r->name);
+  cli_json_escape(ms, sizeof ms, r->msg);
+  const double t = r->t.median;
+  const double gbs = r->ok == 1 && r->bytes > 0 ? r->bytes / t / 1e9 : NAN;
+  fprintf(G.json,
+          "{\"suite\": \"%s\", \"backend\": \"%s\", \"name\": \"%s\", \"algorithm\": \"%s\", \"status\": \"%s\", "
+          "\"rows\": %lld, \"cols\": %lld, \"nnz\": %lld, \"n\": %lld, \"copies\": %lld, \"time_s\": %s, "
+          "\"time_min_s\": %s, \"time_max_s\": %s, \"time_q1_s\": %s, \"time_q3_s\": %s, \"samples\": %d, "
+          "\"reps_per_sample\": %d, \"bytes\": %.0f, \"gbytes_per_s\": %s, \"entries_per_s\": %s, "
+          "\"stream_gbytes_per_s\": %s, \"pct_stream\": %s, \"ratio_to_serial\": %s, \"ratio_to_peer\": %s, "
+          "\"message\": \"%s\"}\n",
+          r->suite, r->backend, nm, r->algo, r->ok == 1 ? "ok" : r->ok == 0 ? "wrong" : "error", (long long)r->rows,
+          (long long)r->cols, (long long)r->nnz, (long long)r->n, (long long)r->copies,
+          cli_json_number(b[0], 48, "%.9g", r->ok == 1 ? t : NAN),
+          cli_json_number(b[1], 48, "%.9g", r->ok == 1 ? r->t.min : NAN),
+          cli_json_number(b[2], 48, "%.9g", r->ok == 1 ? r->t.max : NAN),
+          cli_json_number(b[3], 48, "%.9g", r->ok == 1 ? r->t.q1 : NAN),
+          cli_json_number(b[4], 48, "%.9g", r->ok == 1 ? r->t.q3 : NAN), r->t.samples, r->t.reps, r->bytes,
+          cli_json_number(b[5], 48, "%.4f", gbs),
+          cli_json_number(b[6], 48, "%.6g", r->ok == 1 && r->entries > 0 ? r->entries / t : NAN),
+          cli_json_number(b[7], 48, "%.3f", r->ref_bw > 0 ? r->ref_bw : NAN),
+          cli_json_number(b[8], 48, "%.2f", r->ref_bw > 0 ? 100.0 * gbs / r->ref_bw : NAN),
+          cli_json_number(b[9], 48, "%.4g", r->ratio_serial > 0 ? r->ratio_serial : NAN),
+          cli_json_number(b[10], 48, "%.4g", r->ratio_peer > 0 ? r->ratio_peer : NAN), ms);
+  fflush(G.json);
+}
+
+static void progress(const char *suite, const char *name, const char *backend, const char *algo) {
+  if (!G.progress) return;
+  const int tty = isatty(2);
+  fprintf(stderr, "%s[bench %6.1f s] %-6s %-28.28s %-7s %-18s%s", tty ? "\r" : "", strata_timer_now() - G.t_start,
+          suite, name, backend, algo, tty ? "" : "\n");
+  fflush(stderr);
+}
+
+/* --------------------------------------------------------------------------------- stream */
+typedef enum { K_COPY, K_TRIAD, K_SUM, K_MEMCPY, K_PLAIN_TRIAD } kind_t;
+typedef struct { strata_exec_t *e; stream_args_t a; int64_t n; double sum; kind_t k; } stream_ctx;
+
+static int stream_run(void *v, int64_t call) {
+  stream_ctx *c = (stream_ctx *)v;
+  (void)call;
+  switch (c->k) {
+    case K_COPY: return strata_parallel_for(c->e, NULL, strata_range(0, c->n), &stream_copy, &c->a);
+    case K_TRIAD: return strata_parallel_for(c->e, NULL, strata_range(0, c->n), &stream_triad, &c->a);
+    case K_SUM:
+      return strata_parallel_reduce(c->e, NULL, strata_range(0, c->n), &stream_sum, &c->a, STRATA_REDUCE_SUM, &c->sum);
+    case K_MEMCPY: return strata_mem_copy_async(c->e, c->a.c, c->a.a, (size_t)c->n * sizeof(double));
+    case K_PLAIN_TRIAD: {
+      const double *a = c->a.a, *b = c->a.b, s = c->a.s;
+      double *d = c->a.c;
+      const int64_t n = c->n;
+#pragma omp parallel for schedule(static) num_threads(strata_exec_concurrency(c->e))
+      for (int64_t i = 0; i < n; ++i) d[i] = a[i] + s * b[i];
+      return 0;
+    }
+  }
+  return -1;
+}
+
+static void suite_stream(int bi, int emit_now) {
+  strata_backend_t b = G.be[bi];
+  strata_exec_t *e = G.ex[bi];
+  const int host = strata_exec_is_host(e);
+  const int64_t n = G.quick ? (int64_t)1 << 20 : host ? (int64_t)1 << 25 : (int64_t)1 << 27;
+  const size_t bytes = (size_t)n * sizeof(double);
+  char name[64];
+  snprintf(name, sizeof name, "n=%lld", (long long)n);
+  stream_ctx c;
+  memset(&c, 0, sizeof c);
+  c.e = e;
+  c.n = n;
+  c.a.s = 3.0;
+  double *a = NULL, *bb = NULL, *cc = NULL, *h = (double *)malloc(bytes);
+  const char *ref = host ? "reference_plain_omp_triad" : "reference_memcpy";
+  const char *algos[4] = {"copy", "triad", "sum", ref};
+  const kind_t kinds[4] = {K_COPY, K_TRIAD, K_SUM, host ? K_PLAIN_TRIAD : K_MEMCPY};
+  const double per[4] = {16, 24, 8, host ? 24 : 16};
+  int first = nR;
+  for (int q = 0; q < 4; ++q) add("stream", b, name, algos[q])->n = n;
+  result_t *res = &R[first];
+  if (strata_mem_alloc(e, STRATA_MEM_DEVICE, bytes, (void **)&a) || strata_mem_alloc(e, STRATA_MEM_DEVICE, bytes, (void **)&bb) ||
+      strata_mem_alloc(e, STRATA_MEM_DEVICE, bytes, (void **)&cc)) {
+    for (int q = 0; q < 4; ++q) snprintf(res[q].msg, sizeof res[q].msg, "%s", strata_error_message());
+    goto done;
+  }
+  /* a[i] = 1 + (i mod 8), b[i] = 2: exact sums and triads, checked before timing */
+#pragma omp parallel for
+  for (int64_t i = 0; i < n; ++i) h[i] = 1.0 + (double)(i % 8);
+  strata_mem_copy(e, a, h, bytes);
+#pragma omp parallel for
+  for (int64_t i = 0; i < n; ++i) h[i] = 2.0;
+  strata_mem_copy(e, bb, h, bytes);
+  c.a.a = a;
+  c.a.b = bb;
+  c.a.c = cc;
+  for (int q = 0; q < 4; ++q) {
+    progress("stream", name, strata_backend_name(b), algos[q]);
+    c.k = kinds[q];
+    strata_mem_set_async(e, cc, 0xFF, bytes);
+    int ok = stream_run(&c, 0) == 0;
+    bench_sync(e);
+    if (kinds[q] == K_SUM) {
+      ok = ok && c.sum == 4.5 * (double)(n - n % 8) + (double)((n % 8) * (n % 8 + 1) / 2);
+    } else {
+      strata_mem_copy(e, h, cc, bytes);
+      const double add_ = kinds[q] == K_COPY || kinds[q] == K_MEMCPY ? 0.0 : 6.0;
+      for (int64_t i = 0; i < n && ok; ++i) ok = h[i] == 1.0 + (double)(i % 8) + add_;
+    }
+    res[q].bytes = per[q] * (double)n;
+    res[q].entries = (double)n;
+    res[q].ok = ok ? 1 : 0;
+    if (!ok) {
+      snprintf(res[q].msg, sizeof res[q].msg, "wrong result: time not counted");
+      continue;
+    }
+    int st = bench_time(e, stream_run, &c, G.min_time, &res[q].t);
+    if (st) {
+      res[q].ok = -1;
+      snprintf(res[q].msg, sizeof res[q].msg, "%s", strata_error_message());
+    }
+  }
+  if (res[3].ok == 1) G.stream_bw[b] = res[3].bytes / res[3].t.median / 1e9;
+  for (int q = 0; q < 4; ++q) res[q].ref_bw = G.stream_bw[b];
+done:
+  if (emit_now)
+    for (int q = 0; q < 4; ++q) emit(&res[q]);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&a);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&bb);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&cc);
+  free(h);
+}
+
+/* ----------------------------------------------------------------------------------- spmv */
+static const char *const algo_names[] = {"strata_auto", "strata_one_level", "strata_two_level", "strata_three_level",
+                                         "strata_split"};
+#define MAX_COPIES 16
+
+typedef struct {
+  strata_exec_t *e;
+  strata_spmv_plan_t *p;
+  int copies;
+  strata_crs_matrix_t *A[MAX_COPIES];
+  double *x[MAX_COPIES], *y[MAX_COPIES];
+} spmv_ctx;
+
+static int spmv_run(void *v, int64_t call) {
+  spmv_ctx *k = (spmv_ctx *)v;
+  const int c = (int)(call % k->copies);
+  return strata_spmv_plan_apply(k->e, k->p, 1.0, k->A[c], k->x[c], 0.0, k->y[c]);
+}
+
+static double cache_bytes(strata_exec_t *e) {
+  if (!strata_exec_is_host(e)) return 64.0 * 1048576.0; /* H200 L2 (60 MB) rounded up */
+  long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  return l3 > 0 ? (double)l3 : 32.0 * 1048576.0;
+}
+
+typedef struct { const double *yref, *tol; int64_t n; } oracle_t;
+
+/* y (host) against the serial backend's y: |y - yref| <= tol per row; returns wrong rows */
+static int64_t compare(const oracle_t *o, const double *y, int64_t *first) {
+  int64_t bad = 0, f = -1;
+  for (int64_t r = 0; r < o->n; ++r)
+    if (!(fabs(y[r] - o->yref[r]) <= o->tol[r])) {
+      if (f < 0) f = r;
+      ++bad;
+    }
+  *first = f;
+  return bad;
+}
+
+static int check_y(strata_exec_t *e, double *dy, int64_t n, double *h, const oracle_t *o, result_t *r) {
+  bench_sync(e);
+  strata_mem_copy(e, h, dy, (size_t)n * sizeof(double));
+  int64_t first;
+  int64_t bad = compare(o, h, &first);
+  if (bad) {
+    r->ok = 0;
+    snprintf(r->msg, sizeof r->msg, "%lld wrong rows against serial (first %lld: %.17g, serial %.17g): time not counted",
+             (long long)bad, (long long)first, h[first], o->yref[first]);
+    return 0;
+  }
+  return 1;
+}
+
+static void spmv_matrix(const strata_crs_matrix_t *Ah, const char *name) {
+  const int64_t n = Ah->num_rows, nc = Ah->num_cols, nnz = Ah->nnz;
+  const double bytes = 12.0 * (double)nnz + 4.0 * (double)(n + 1) + 8.0 * (double)nc + 8.0 * (double)n;
+  double *x = (double *)malloc((size_t)(nc + 1) * sizeof(double)), *yref = (double *)malloc((size_t)(n + 1) * sizeof(double));
+  double *tol = (double *)malloc((size_t)(n + 1) * sizeof(double)), *h = (double *)malloc((size_t)(n + 1) * sizeof(double));
+  for (int64_t j = 0; j < nc; ++j) x[j] = 1.0 + (double)(j % 7) / 8.0;
+  /* the oracle: the serial backend's plain SpMV; tolerance from the row's |a||x| and length */
+  strata_crs_spmv(G.serial, 1.0, Ah, x, 0.0, yref);
+  for (int64_t r = 0; r < n; ++r) {
+    double s = 0;
+    for (int64_t k = Ah->row_offsets[r]; k < Ah->row_offsets[r + 1]; ++k) s += fabs(Ah->values[k] * x[Ah->col_indices[k]]);
+    tol[r] = 4.0 * 0x1.0p-52 * (double)(Ah->row_offsets[r + 1] - Ah->row_offsets[r] + 2) * s;
+  }
+  oracle_t o = {yref, tol, n};
+  const int first = nR;
+  for (int bi = 0; bi < G.nb; ++bi) {
+    strata_backend_t b = G.be[bi];
+    strata_exec_t *e = G.ex[bi];
+    if (G.stream_bw[b] <= 0) suite_stream(bi, 1); /* % of stream needs the same run's bandwidth */
+    spmv_ctx k;
+    memset(&k, 0, sizeof k);
+    k.e = e;
+    /* rotate copies when the data fit in cache (not in --quick) */
+    const double cb = cache_bytes(e);
+    k.copies = G.quick || bytes >= 4 * cb ? 1 : (int)fmin(MAX_COPIES, ceil(4 * cb / bytes));
+    int setup = 1;
+    for (int c = 0; c < k.copies && setup; ++c) {
+      setup = strata_crs_copy(e, Ah, &k.A[c]) == STRATA_SUCCESS &&
+              strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(nc + 1) * 8, (void **)&k.x[c]) == STRATA_SUCCESS &&
+              strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(n + 1) * 8, (void **)&k.y[c]) == STRATA_SUCCESS &&
+              strata_mem_copy(e, k.x[c], x, (size_t)nc * 8) == STRATA_SUCCESS;
+    }
+    for (int a = 0; a < 5; ++a) {
+      result_t *r = add("spmv", b, name, algo_names[a]);
+      r->rows = n, r->cols = nc, r->nnz = nnz, r->bytes = bytes, r->entries = (double)nnz, r->copies = k.copies;
+      progress("spmv", name, r->backend, r->algo);
+      strata_spmv_options_t opt;
+      memset(&opt, 0, sizeof opt);
+      opt.algorithm = (strata_spmv_algorithm_t)a;
+      if (!setup || strata_spmv_plan_create(e, k.A[0], &opt, &k.p)) {
+        snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
+        continue;
+      }
+      strata_mem_set_async(e, k.y[0], 0xFF, (size_t)n * 8);
+      if (spmv_run(&k, 0)) snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
+      else if (check_y(e, k.y[0], n, h, &o, r)) {
+        r->ok = bench_time(e, spmv_run, &k, G.min_time, &r->t) ? -1 : 1;
+        if (r->ok < 0) snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
+      }
+      strata_spmv_plan_destroy(&k.p);
+    }
+    if (b == STRATA_BACKEND_CUDA && bench_cusparse_available() && setup)
+      for (int a = 0; a < 3; ++a) {
+        result_t *r = add("spmv", b, name, bench_cusparse_name(a));
+        r->rows = n, r->cols = nc, r->nnz = nnz, r->bytes = bytes, r->entries = (double)nnz, r->copies = k.copies;
+        progress("spmv", name, r->backend, r->algo);
+        bench_cusparse_t *p = NULL;
+        if (bench_cusparse_create(a, k.copies, k.A, k.x, k.y, &p, r->msg, sizeof r->msg)) continue;
+        strata_mem_set_async(e, k.y[0], 0xFF, (size_t)n * 8);
+        bench_sync(e);
+        if (bench_cusparse_apply(p, 0)) snprintf(r->msg, sizeof r->msg, "cusparseSpMV failed");
+        else if (check_y(e, k.y[0], n, h, &o, r))
+          r->ok = bench_time(e, bench_cusparse_apply, p, G.min_time, &r->t) ? -1 : 1;
+        bench_cusparse_destroy(&p);
+      }
+    for (int c = 0; c < k.copies; ++c) {
+      strata_crs_destroy(&k.A[c]);
+      strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&k.x[c]);
+      strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&k.y[c]);
+    }
+  }
+  /* ratios: to the serial backend's same algorithm, and to the peer (cuSPARSE CSR ALG1 on the
+   * same backend when measured, else the serial backend's auto plan) */
+  for (int i = first; i < nR; ++i) {
+    if (R[i].ok != 1) continue;
+    double ts = 0, tp = 0, tsa = 0;
+    for (int j = first; j < nR; ++j) {
+      if (R[j].ok != 1) continue;
+      if (!strcmp(R[j].backend, "serial") && !strcmp(R[j].algo, R[i].algo)) ts = R[j].t.median;
+      if (!strcmp(R[j].backend, "serial") && !strcmp(R[j].algo, "strata_auto")) tsa = R[j].t.median;
+      if (!strcmp(R[j].backend, R[i].backend) && !strcmp(R[j].algo, "cusparse_csr_alg1")) tp = R[j].t.median;
+    }
+    R[i].ratio_serial = ts > 0 ? ts / R[i].t.median : 0;
+    R[i].ratio_peer = (tp > 0 ? tp : tsa) / R[i].t.median;
+  }
+  for (int i = first; i < nR; ++i) emit(&R[i]);
+  free(x);
+  free(yref);
+  free(tol);
+  free(h);
+}
+
+typedef struct { char **v; int n, cap; } strlist;
+static void push(strlist *l, const char *s) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 16;
+    l->v = (char **)realloc(l->v, (size_t)l->cap * sizeof(char *));
+  }
+  l->v[l->n++] = strdup(s);
+}
+static strlist g_walk;
+static int walk_cb(const char *p, const struct stat *sb, int type, struct FTW *f) {
+  (void)sb, (void)f;
+  size_t len = strlen(p);
+  if (type == FTW_F && ((len > 4 && !strcmp(p + len - 4, ".mtx")) || (len > 7 && !strcmp(p + len - 7, ".mtx.gz"))))
+    push(&g_walk, p);
+  return 0;
+}
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void suite_spmv(const strlist *specs) {
+  strlist list = {0};
+  for (int i = 0; i < specs->n; ++i) {
+    const char *s = specs->v[i];
+    if (!strcmp(s, "gen:all")) {
+      for (int g = 0; bench_gen_names[g]; ++g) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "gen:%s", bench_gen_names[g]);
+        push(&list, buf);
+      }
+    } else if (!strcmp(s, "shared")) {
+      const char *dir = getenv("STRATA_MATRICES") ? getenv("STRATA_MATRICES") : BENCH_SHARED_MATRICES;
+      g_walk.n = 0;
+      if (nftw(dir, walk_cb, 16, FTW_PHYS) != 0) fprintf(stderr, "strata bench: cannot read %s: %s\n", dir, strerror(errno));
+      qsort(g_walk.v, (size_t)g_walk.n, sizeof(char *), cmp_str);
+      for (int j = 0; j < g_walk.n; ++j) push(&list, g_walk.v[j]), free(g_walk.v[j]);
+    } else
+      push(&list, s);
+  }
+  for (int i = 0; i < list.n; ++i) {
+    const char *s = list.v[i];
+    char name[160], err[300] = "";
+    strata_crs_matrix_t *A = NULL;
+    int rc;
+    if (!strncmp(s, "gen:", 4)) rc = bench_gen(G.serial, s + 4, G.quick, G.scale, G.seed, &A, name, sizeof name, err, sizeof err);
+    else {
+      const char *base = strrchr(s, '/');
+      snprintf(name, sizeof name, "%s", base ? base + 1 : s);
+      rc = strata_mm_read_crs(G.serial, s, &A) ? -1 : 0;
+      if (rc) snprintf(err, sizeof err, "%s", strata_error_message());
+    }
+    if (rc) {
+      result_t *r = add("spmv", STRATA_BACKEND_SERIAL, s, "input");
+      snprintf(r->msg, sizeof r->msg, "%s", err);
+      emit(r);
+      fprintf(stderr, "strata bench: %s: %s (skipped)\n", s, err);
+      continue;
+    }
+    int k = G.replicate;
+    if (k == 0) { /* auto: A ⊗ I_k until the data are 4 times the largest cache of the backends */
+      double cb = 0, bytes = 12.0 * (double)A->nnz + 20.0 * (double)A->num_rows + 8.0 * (double)A->num_cols;
+      for (int bi = 0; bi < G.nb; ++bi) cb = fmax(cb, cache_bytes(G.ex[bi]));
+      k = bytes >= 4 * cb || bytes <= 0 ? 1 : (int)ceil(4 * cb / bytes);
+      while (k > 1 && (double)A->num_rows * k > INT32_MAX / 2) k /= 2;
+    }
+    if (k > 1) {
+      strata_crs_matrix_t *B = NULL;
+      if (bench_replicate(A, k, &B, err, sizeof err)) {
+        fprintf(stderr, "strata bench: %s: %s (not replicated)\n", name, err);
+      } else {
+        strata_crs_destroy(&A);
+        A = B;
+        size_t l = strlen(name);
+        snprintf(name + l, sizeof name - l, "(xI%d)", k);
+      }
+    }
+    spmv_matrix(A, name);
+    strata_crs_destroy(&A);
+  }
+  for (int i = 0; i < list.n; ++i) free(list.v[i]);
+  free(list.v);
+}
+
+/* --------------------------------------------------------------------------------- unpack */
+typedef struct {
+  strata_exec_t *e;
+  strata_crs_matrix_t *E, *G;
+  int32_t *rows;
+  strata_packets_t *pk;
+} unpack_ctx;
+static int pack_run(void *v, int64_t call) {
+  unpack_ctx *u = (unpack_ctx *)v;
+  strata_packets_t *p = NULL;
+  (void)call;
+  int st = strata_sparse_pack(u->e, u->E, u->E->num_rows, NULL, NULL, &p);
+  strata_packets_destroy(&p);
+  return st;
+}
+static int unpack_run(void *v, int64_t call) {
+  unpack_ctx *u = (unpack_ctx *)v;
+  (void)call;
+  return strata_sparse_unpack_combine(u->e, u->G, u->rows, u->pk, NULL, u->G->num_cols, STRATA_COMBINE_ADD, NULL);
+}
+
+static void suite_unpack(void) {
+  const int box = G.quick ? 8 : (int)(60 * cbrt(G.scale));
+  fem_mesh_t mesh;
+  char msg[256], name[64];
+  memset(&mesh, 0, sizeof mesh);
+  if (fem_mesh_box(box, &mesh, msg, sizeof msg)) {
+    fprintf(stderr, "strata bench unpack: %s\n", msg);
+    return;
+  }
+  const int64_t nt = mesh.num_tets, nn = mesh.num_nodes, ne = 16 * nt;
+  snprintf(name, sizeof name, "box%d_%lldtets", box, (long long)nt);
+  /* element rows on the serial backend: row 4t+i holds tet t's nodes; values multiples of 1/4,
+   * so that every sum is exact and every backend must give serial's values bit for bit */
+  strata_exec_t *s = G.serial;
+  int64_t *off = NULL;
+  int32_t *col = NULL, *rows = NULL, *gr = NULL, *gc = NULL;
+  double *val = NULL, *ref = NULL, *h = NULL;
+  strata_crs_matrix_t *E = NULL, *Gs = NULL;
+  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)(4 * nt + 1) * 8, (void **)&off);
+  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&col);
+  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 8, (void **)&val);
+  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&gr);
+  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&gc);
+  rows = (int32_t *)malloc((size_t)(4 * nt) * 4);
+  for (int64_t t = 0; t < nt; ++t)
+    for (int i = 0; i < 4; ++i) {
+      off[4 * t + i] = 16 * t + 4 * i;
+      rows[4 * t + i] = mesh.tets[4 * t + i];
+      for (int j = 0; j < 4; ++j) {
+        const int64_t q = 16 * t + 4 * i + j;
+        col[q] = gc[q] = mesh.tets[4 * t + j];
+        gr[q] = mesh.tets[4 * t + i];
+        val[q] = 0.25 * (double)(1 + (q * 7 + (int64_t)G.seed) % 9) * (i == j ? 3 : -1);
+      }
+    }
+  off[4 * nt] = ne;
+  if (strata_crs_create_from_csr(s, (int32_t)(4 * nt), (int32_t)nn, ne, off, col, val, STRATA_CRS_ADOPT, &E) == STRATA_SUCCESS)
+    off = NULL, col = NULL, val = NULL; /* E owns them */
+  if (!E || strata_crs_create_from_coo(s, (int32_t)nn, (int32_t)nn, ne, gr, gc, NULL, &Gs)) {
+    fprintf(stderr, "strata bench unpack: %s\n", strata_error_message());
+    goto done;
+  }
+  ref = (double *)malloc((size_t)Gs->nnz * 8);
+  h = (double *)malloc((size_t)Gs->nnz * 8);
+  for (int bi = -1; bi < G.nb; ++bi) { /* bi = -1: serial's reference values, not timed */
+    strata_exec_t *e = bi < 0 ? s : G.ex[bi];
+    strata_backend_t b = bi < 0 ? STRATA_BACKEND_SERIAL : G.be[bi];
+    unpack_ctx u = {e, NULL, NULL, NULL, NULL};
+    result_t *rp = NULL, *ru = NULL;
+    if (bi >= 0) {
+      rp = add("unpack", b, name, "pack");
+      ru = add("unpack", b, name, "unpack_combine_add");
+      rp->rows = ru->rows = 4 * nt, rp->cols = ru->cols = nn, rp->nnz = ne, ru->nnz = Gs->nnz;
+      rp->entries = ru->entries = (double)ne;
+    }
+    if (strata_crs_copy(e, E, &u.E) || strata_crs_copy(e, Gs, &u.G) ||
+        strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(4 * nt) * 4, (void **)&u.rows) ||
+        strata_mem_copy(e, u.rows, rows, (size_t)(4 * nt) * 4) || strata_sparse_pack(e, u.E, u.E->num_rows, NULL, NULL, &u.pk)) {
+      if (rp) snprintf(rp->msg, sizeof rp->msg, "%s", strata_error_message()), snprintf(ru->msg, sizeof ru->msg, "%s", rp->msg);
+      goto next;
+    }
+    strata_mem_set_async(e, u.G->values, 0, (size_t)u.G->nnz * 8);
+    strata_unpack_report_t rep;
+    memset(&rep, 0, sizeof rep);
+    int st = strata_sparse_unpack_combine(e, u.G, u.rows, u.pk, NULL, nn, STRATA_COMBINE_ADD, &rep);
+    bench_sync(e);
+    strata_mem_copy(e, bi < 0 ? ref : h, u.G->values, (size_t)u.G->nnz * 8);
+    if (bi >= 0) {
+      progress("unpack", name, rp->backend, "pack");
+      rp->bytes = 12.0 * (double)ne + 8.0 * (double)(4 * nt + 1) + 2.0 * (double)u.pk->num_bytes; /* read E, write + scan */
+      ru->bytes = (double)u.pk->num_bytes + 16.0 * (double)ne + 4.0 * (double)(4 * nt); /* packets, RMW values, rows */
+      int64_t bad = 0;
+      for (int64_t q = 0; q < u.G->nnz; ++q) bad += h[q] != ref[q];
+      rp->ok = bench_time(e, pack_run, &u, G.min_time, &rp->t) ? -1 : 1;
+      if (rp->ok < 0) snprintf(rp->msg, sizeof rp->msg, "%s", strata_error_message());
+      if (st || rep.invalid_entries || bad) {
+        ru->ok = 0;
+        snprintf(ru->msg, sizeof ru->msg, "status %d, %lld invalid entries, %lld values differ from serial: time not counted",
+                 st, (long long)rep.invalid_entries, (long long)bad);
+      } else {
+        progress("unpack", name, ru->backend, "unpack_combine_add");
+        ru->ok = bench_time(e, unpack_run, &u, G.min_time, &ru->t) ? -1 : 1;
+        if (ru->ok < 0) snprintf(ru->msg, sizeof ru->msg, "%s", strata_error_message());
+      }
+    }
+  next:
+    if (rp) emit(rp), emit(ru);
+    strata_packets_destroy(&u.pk);
+    strata_crs_destroy(&u.E);
+    strata_crs_destroy(&u.G);
+    strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&u.rows);
+  }
+done:
+  strata_crs_destroy(&E);
+  strata_crs_destroy(&Gs);
+  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)&gr);
+  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)&gc);
+  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)&off);
+  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)&col);
+  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)&val);
+  free(rows);
+  free(ref);
+  free(h);
+  fem_mesh_destroy(&mesh);
+}
+
+/* ------------------------------------------------------------------------------------ fem */
+static void suite_fem(void) {
+  const int box = G.quick ? 6 : (int)(40 * cbrt(G.scale));
+  for (int bi = 0; bi < G.nb; ++bi) {
+    fem_options_t o = fem_options_default();
+    o.box = box;
+    o.backend = G.be[bi];
+    o.compare = 0;
+    const int runs = G.quick ? 1 : 3;
+    double sec[FEM_NUM_PHASES][3];
+    fem_result_t res;
+    int ok = 1;
+    char name[64], err[200] = "";
+    snprintf(name, sizeof name, "box%d", box);
+    progress("fem", name, strata_backend_name(G.be[bi]), "fem_run");
+    for (int r = 0; r < runs && ok; ++r) {
+      if (fem_run(&o, &res)) {
+        ok = -1;
+        snprintf(err, sizeof err, "%s", strata_error_message());
+      } else if (!res.converged || res.unpack_invalid) {
+        ok = 0;
+        snprintf(err, sizeof err, "CG converged %d, %lld invalid unpack entries", res.converged, (long long)res.unpack_invalid);
+      }
+      for (int p = 0; p < FEM_NUM_PHASES; ++p) sec[p][r] = res.seconds[p];
+    }
+    if (ok == 1) snprintf(name, sizeof name, "box%d_%lldtets", box, (long long)res.num_tets);
+    for (int p = 0; p < FEM_NUM_PHASES; ++p) {
+      if (p == FEM_PHASE_MESH) continue;
+      result_t *r = add("fem", G.be[bi], name, fem_phase_names[p]);
+      r->ok = ok;
+      snprintf(r->msg, sizeof r->msg, "%s", err);
+      if (ok != 1) { emit(r); continue; }
+      r->rows = res.num_nodes, r->nnz = res.nnz;
+      if (p == FEM_PHASE_SOLVE) snprintf(r->msg, sizeof r->msg, "%d CG iterations, error %.3e", res.iterations, res.error);
+      double *v = sec[p];
+      for (int i = 1; i < runs; ++i) /* sort the (at most 3) samples */
+        for (int j = i; j > 0 && v[j] < v[j - 1]; --j) { double t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
+      r->t.median = v[runs / 2], r->t.min = r->t.q1 = v[0], r->t.max = r->t.q3 = v[runs - 1];
+      r->t.samples = runs, r->t.reps = 1;
+      if (p == FEM_PHASE_UNPACK || p == FEM_PHASE_PACK) r->entries = 16.0 * (double)res.num_tets;
+      emit(r);
+    }
+  }
+}
+
+/* -------------------------------------------------------------------------- summary, plots */
+static void summary(FILE *f) {
+  int ok = 0, wrong = 0, err = 0;
+  fprintf(f, "\n== strata bench summary (%s, min-time %.3g s; %% = of the same backend's stream reference) ==\n",
+          G.quick ? "quick" : "full", G.min_time);
+  fprintf(f, "%-6s %-7s %-32s %-26s %10s %21s %9s %7s %8s %8s\n", "suite", "backend", "name", "algorithm", "time_ms",
+          "[min .. max]", "GB/s", "%stream", "x_serial", "x_peer");
+  for (int i = 0; i < nR; ++i) {
+    const result_t *r = &R[i];
+    ok += r->ok == 1, wrong += r->ok == 0, err += r->ok < 0;
+    if (r->ok != 1) {
+      fprintf(f, "%-6s %-7s %-32.32s %-26s %s: %.80s\n", r->suite, r->backend, r->name, r->algo,
+              r->ok ? "ERROR" : "WRONG", r->msg);
+      continue;
+    }
+    const double gbs = r->bytes > 0 ? r->bytes / r->t.median / 1e9 : NAN;
+    char pct[16] = "-", xs[16] = "-", xp[16] = "-", gb[16] = "-";
+    if (gbs == gbs) snprintf(gb, sizeof gb, "%.2f", gbs);
+    if (r->ref_bw > 0 && gbs == gbs) snprintf(pct, sizeof pct, "%.1f", 100 * gbs / r->ref_bw);
+    if (r->ratio_serial > 0) snprintf(xs, sizeof xs, "%.2f", r->ratio_serial);
+    if (r->ratio_peer > 0) snprintf(xp, sizeof xp, "%.2f", r->ratio_peer);
+    fprintf(f, "%-6s %-7s %-32.32s %-26s %10.4f [%8.4f .. %8.4f] %9s %7s %8s %8s\n", r->suite, r->backend, r->name,
+            r->algo, 1e3 * r->t.median, 1e3 * r->t.min, 1e3 * r->t.max, gb, pct, xs, xp);
+  }
+  fprintf(f, "strata bench: %d results, %d checked and timed, %d wrong, %d errors, %.1f s\n", nR, ok, wrong, err,
+          strata_timer_now() - G.t_start);
+}
+
+/* series = backend/algorithm pairs that occur in the spmv results; rows = matrices */
+static void plots(void) {
+  char path[1024];
+  int ns = 0, nm = 0;
+  char (*ser)[48] = (char (*)[48])calloc((size_t)nR + 1, 48), (*mat)[160] = (char (*)[160])calloc((size_t)nR + 1, 160);
+  for (int i = 0; i < nR; ++i) {
+    if (strcmp(R[i].suite, "spmv") || !strcmp(R[i].algo, "input")) continue;
+    char s[48];
+    snprintf(s, sizeof s, "%s/%s", R[i].backend, R[i].algo);
+    int f = 0;
+    for (int j = 0; j < ns && !f; ++j) f = !strcmp(ser[j], s);
+    if (!f) snprintf(ser[ns++], 48, "%s", s);
+    f = 0;
+    for (int j = 0; j < nm && !f; ++j) f = !strcmp(mat[j], R[i].name);
+    if (!f) snprintf(mat[nm++], 160, "%s", R[i].name);
+  }
+  if (!ns) goto out;
+  /* % of stream per matrix and series; backend ratios (x_serial of each auto plan, and the
+   * cuSPARSE peer over strata auto on the same backend) */
+  snprintf(path, sizeof path, "%s/spmv_pct_stream.dat", G.out);
+  FILE *d1 = fopen(path, "w");
+  snprintf(path, sizeof path, "%s/backend_ratio.dat", G.out);
+  FILE *d2 = fopen(path, "w");
+  if (!d1 || !d2) goto close;
+  fprintf(d1, "matrix");
+  for (int j = 0; j < ns; ++j) fprintf(d1, " %s", ser[j]);
+  fprintf(d2, "matrix");
+  for (int bi = 0; bi < G.nb; ++bi)
+    if (G.be[bi] != STRATA_BACKEND_SERIAL) fprintf(d2, " %s/serial", strata_backend_name(G.be[bi]));
+  fprintf(d2, " strata_auto/cusparse_alg1\n");
+  fprintf(d1, "\n");
+  for (int m = 0; m < nm; ++m) {
+    fprintf(d1, "\"%s\"", mat[m]);
+    fprintf(d2, "\"%s\"", mat[m]);
+    for (int j = 0; j < ns; ++j) {
+      double v = -1;
+      for (int i = 0; i < nR; ++i) {
+        char s[48];
+        snprintf(s, sizeof s, "%s/%s", R[i].backend, R[i].algo);
+        if (R[i].ok == 1 && !strcmp(R[i].suite, "spmv") && !strcmp(R[i].name, mat[m]) && !strcmp(s, ser[j]) && R[i].ref_bw > 0)
+          v = 100.0 * R[i].bytes / R[i].t.median / 1e9 / R[i].ref_bw;
+      }
+      if (v < 0) fprintf(d1, " -");
+      else fprintf(d1, " %.2f", v);
+    }
+    double peer = -1;
+    for (int bi = 0; bi < G.nb; ++bi) {
+      if (G.be[bi] == STRATA_BACKEND_SERIAL) continue;
+      double v = -1;
+      for (int i = 0; i < nR; ++i)
+        if (R[i].ok == 1 && !strcmp(R[i].suite, "spmv") && !strcmp(R[i].name, mat[m]) &&
+            !strcmp(R[i].backend, strata_backend_name(G.be[bi])) && !strcmp(R[i].algo, "strata_auto")) {
+          v = R[i].ratio_serial > 0 ? R[i].ratio_serial : -1;
+          if (G.be[bi] == STRATA_BACKEND_CUDA && R[i].ratio_peer > 0) peer = R[i].ratio_peer;
+        }
+      if (v < 0) fprintf(d2, " -");
+      else fprintf(d2, " %.3f", v);
+    }
+    if (peer < 0) fprintf(d2, " -\n");
+    else fprintf(d2, " %.3f\n", peer);
+  }
+  fclose(d1);
+  fclose(d2);
+  d1 = d2 = NULL;
+  snprintf(path, sizeof path, "%s/plots.gp", G.out);
+  FILE *gp = fopen(path, "w");
+  if (!gp) goto close;
+  fprintf(gp,
+          "# strata bench plots (gnuplot plots.gp in this folder)\n"
+          "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) { set terminal pngcairo size 1600,800 noenhanced } "
+          "else { set terminal png size 1600,800 noenhanced }\n"
+          "set datafile missing '-'\nset style data histograms\nset style histogram clustered gap 1\n"
+          "set style fill solid border -1\nset key outside right autotitle columnheader\nset xtics rotate by -35\n"
+          "set grid ytics\nset yrange [0:*]\nset bmargin 12\n"
+          "set output 'spmv_pct_stream.png'\nset title 'SpMV: %% of the stream reference bandwidth of the same backend (same run)'\n"
+          "set ylabel '%% of stream'\nplot for [i=2:%d] 'spmv_pct_stream.dat' using i:xtic(1)\n"
+          "set output 'backend_ratio.png'\nset title 'SpMV speed-up, strata auto: backend over serial, and over cuSPARSE CSR ALG1 (last)'\n"
+          "set ylabel 'ratio of times (>1: faster)'\nset logscale y\nset yrange [*:*]\n"
+          "plot for [i=2:%d] 'backend_ratio.dat' using i:xtic(1)\n",
+          ns + 1, G.nb + 1);
+  fclose(gp);
+  if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plots.gp 2>gnuplot.log", G.out);
+    if (system(cmd) == 0) fprintf(stderr, "strata bench: plots in %s (spmv_pct_stream.png, backend_ratio.png)\n", G.out);
+    else fprintf(stderr, "strata bench: gnuplot failed (see %s/gnuplot.log)\n", G.out);
+  } else
+    fprintf(stderr, "strata bench: no gnuplot; plot data and script in %s (plots.gp)\n", G.out);
+close:
+  if (d1) fclose(d1);
+  if (d2) fclose(d2);
+out:
+  free(ser);
+  free(mat);
+}
+
+/* ------------------------------------------------------------------------------------ CLI */
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: strata bench stream|spmv|unpack|fem|all [options]\n"
+          "  --backend B        serial|openmp|cuda|hip|all, repeatable (default: every compiled backend with a device)\n"
+          "  --matrix SPEC      FILE.mtx | gen:NAME[:params] | gen:all (the default) | shared (every .mtx under\n"
+          "                     $STRATA_MATRICES or ../shared/matrices); repeatable. Generators: poisson7:M poisson27:M\n"
+          "                     banded:N:PER random:N:PER short:N:PER powerlaw:N:EXP:MAX dense:N:ROWS:LEN:PER hmep:N:SEG\n"
+          "  --replicate K|auto A ⊗ I_K (auto: until 4x the largest cache of the backends); default 1\n"
+          "  --quick            small sizes, --min-time 0.05, no buffer rotation\n"
+          "  --min-time S       seconds of samples per measurement (default 0.5)\n"
+          "  --seed N           random patterns and values (default 1)\n"
+          "  --scale S          multiplies the default sizes (default 1)\n"
+          "  --out DIR          JSON lines to DIR/results.jsonl (else stdout), summary to DIR/summary.txt too, PNG plots\n"
+          "  --progress         a progress line on stderr (default when stderr is a terminal)\n");
+}
+
+static int bad_opt(const char *fmt, const char *v) {
+  fprintf(stderr, "strata bench: ");
+  fprintf(stderr, fmt, v);
+  fprintf(stderr, " (strata bench --help)\n");
+  return 2;
+}
+
+int cmd_bench(int argc, char **argv) {
+  memset(&G, 0, sizeof G);
+  G.min_time = -1;
+  G.scale = 1;
+  G.seed = 1;
+  G.replicate = 1;
+  G.progress = isatty(2);
+  const char *suite = NULL;
+  strlist specs = {0};
+  int want[STRATA_NUM_BACKENDS] = {0}, any = 0;
+  for (int i = 0; i < argc; ++i) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    char *end = NULL;
+    static const char *const valued[] = {"--backend", "--matrix", "--replicate", "--min-time", "--seed", "--scale", "--out"};
+    int takes = 0;
+    for (size_t q = 0; q < sizeof valued / sizeof valued[0]; ++q) takes |= !strcmp(a, valued[q]);
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
+    else if (!strcmp(a, "--quick")) G.quick = 1;
+    else if (!strcmp(a, "--progress")) G.progress = 1;
+    else if (takes && !v) return bad_opt("option %s needs a value", a);
+    else if (!strcmp(a, "--backend")) {
+      ++i;
+      if (!strcmp(v, "all")) {
+        for (int b = 0; b < STRATA_NUM_BACKENDS; ++b) want[b] = strata_backend_compiled((strata_backend_t)b);
+      } else {
+        strata_backend_t b;
+        if (strata_backend_from_name(v, &b)) return bad_opt("--backend %s: not a backend name", v);
+        if (b == STRATA_BACKEND_DEFAULT) b = strata_backend_default();
+        want[b] = 1;
+      }
+      any = 1;
+    } else if (!strcmp(a, "--matrix")) push(&specs, argv[++i]);
+    else if (!strcmp(a, "--out")) G.out = argv[++i];
+    else if (!strcmp(a, "--replicate")) {
+      ++i;
+      if (!strcmp(v, "auto")) G.replicate = 0;
+      else {
+        long k = strtol(v, &end, 10);
+        if (!end || *end || end == v || k < 1 || k > 1000000) return bad_opt("--replicate %s: auto or an integer in [1, 1000000]", v);
+        G.replicate = (int)k;
+      }
+    } else if (!strcmp(a, "--min-time") || !strcmp(a, "--scale")) {
+      double d = strtod(v, &end);
+      ++i;
+      if (!end || *end || end == v || !(d > 0 && d < 1e6)) return bad_opt("%s: a positive number", v);
+      *(!strcmp(a, "--scale") ? &G.scale : &G.min_time) = d;
+    } else if (!strcmp(a, "--seed")) {
+      ++i;
+      errno = 0;
+      G.seed = strtoull(v, &end, 10);
+      if (!end || *end || end == v || v[0] == '-' || errno) return bad_opt("--seed %s: an integer in [0, 2^64)", v);
+    } else if (a[0] == '-') return bad_opt("unknown option %s", a);
+    else if (suite) return bad_opt("one suite only (second: %s)", a);
+    else suite = a;
+  }
+  if (!suite) { usage(stderr); return 2; }
+  const int s_stream = !strcmp(suite, "stream") || !strcmp(suite, "all"), s_spmv = !strcmp(suite, "spmv") || !strcmp(suite, "all"),
+            s_unpack = !strcmp(suite, "unpack") || !strcmp(suite, "all"), s_fem = !strcmp(suite, "fem") || !strcmp(suite, "all");
+  if (!(s_stream || s_spmv || s_unpack || s_fem)) return bad_opt("unknown suite %s (stream, spmv, unpack, fem, all)", suite);
+  if (G.min_time < 0) G.min_time = G.quick ? 0.05 : 0.5;
+  if (!specs.n) push(&specs, "gen:all");
+  if (strata_exec_default(STRATA_BACKEND_SERIAL, &G.serial)) {
+    fprintf(stderr, "strata bench: %s\n", strata_error_message());
+    return 1;
+  }
+  for (int b = 0; b < STRATA_NUM_BACKENDS; ++b) {
+    if (any ? !want[b] : !strata_backend_compiled((strata_backend_t)b)) continue;
+    strata_exec_t *e = NULL;
+    if (strata_exec_default((strata_backend_t)b, &e)) {
+      if (any) fprintf(stderr, "strata bench: backend %s skipped: %s\n", strata_backend_name((strata_backend_t)b), strata_error_message());
+      continue;
+    }
+    G.be[G.nb] = (strata_backend_t)b;
+    G.ex[G.nb++] = e;
+  }
+  if (!G.nb) {
+    fprintf(stderr, "strata bench: no backend to run\n");
+    return 1;
+  }
+  G.json = stdout;
+  if (G.out) {
+    char path[1024];
+    if (mkdir(G.out, 0777) && errno != EEXIST) {
+      fprintf(stderr, "strata bench: --out %s: %s\n", G.out, strerror(errno));
+      return 1;
+    }
+    snprintf(path, sizeof path, "%s/results.jsonl", G.out);
+    if (!(G.json = fopen(path, "w"))) {
+      fprintf(stderr, "strata bench: %s: %s\n", path, strerror(errno));
+      return 1;
+    }
+  }
+  G.t_start = strata_timer_now();
+  if (s_stream)
+    for (int bi = 0; bi < G.nb; ++bi) suite_stream(bi, 1);
+  if (s_spmv) suite_spmv(&specs);
+  if (s_unpack) suite_unpack();
+  if (s_fem) suite_fem();
+  if (G.progress && isatty(2)) fprintf(stderr, "\n");
+  if (G.out) {
+    fclose(G.json);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/summary.txt", G.out);
+    FILE *f = fopen(path, "w");
+    if (f) summary(f), fclose(f);
+    plots();
+  }
+  summary(stdout);
+  int bad = 0;
+  for (int i = 0; i < nR; ++i) bad += R[i].ok == 0;
+  for (int i = 0; i < specs.n; ++i) free(specs.v[i]);
+  free(specs.v);
+  free(R);
+  R = NULL, nR = capR = 0;
+  return bad ? 3 : 0;
+}

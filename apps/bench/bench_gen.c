@@ -1,0 +1,290 @@
+/* strata bench — matrix generators and block replication (bench.h); moved here from the former
+ * perf/spmv_bench.c. Every generator is a row-length function plus a column function, so the
+ * rows are built in parallel and each row's columns come out sorted and unique. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+const char *const bench_gen_names[] = {"poisson7", "poisson27", "banded", "random", "short",
+                                       "powerlaw", "dense",     "hmep",   NULL};
+
+static uint64_t g_seed;
+static uint64_t mix(uint64_t z) {
+  z += 0x9e3779b97f4a7c15ull + g_seed * 0xd1b54a32d192ed03ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+typedef int64_t (*len_fn)(int64_t r, const void *ctx);
+typedef int64_t (*col_fn)(int64_t r, int64_t k, int64_t len, const void *ctx);
+
+static int build(strata_exec_t *serial, int64_t n, len_fn lf, col_fn cf, const void *ctx, strata_crs_matrix_t **A,
+                 char *err, size_t err_len) {
+  int64_t *off = NULL;
+  int32_t *col = NULL;
+  double *val = NULL;
+  if (n > INT32_MAX || n < 1) {
+    snprintf(err, err_len, "%lld rows: outside [1, %d]", (long long)n, INT32_MAX);
+    return -1;
+  }
+  if (strata_mem_alloc(serial, STRATA_MEM_DEVICE, (size_t)(n + 1) * sizeof(int64_t), (void **)&off)) goto oom;
+  off[0] = 0;
+  for (int64_t r = 0; r < n; ++r) off[r + 1] = off[r] + lf(r, ctx);
+  const int64_t nnz = off[n];
+  if (strata_mem_alloc(serial, STRATA_MEM_DEVICE, (size_t)(nnz ? nnz : 1) * sizeof(int32_t), (void **)&col) ||
+      strata_mem_alloc(serial, STRATA_MEM_DEVICE, (size_t)(nnz ? nnz : 1) * sizeof(double), (void **)&val))
+    goto oom;
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (int64_t r = 0; r < n; ++r) {
+    int64_t b = off[r], len = off[r + 1] - b;
+    for (int64_t k = 0; k < len; ++k) {
+      col[b + k] = (int32_t)cf(r, k, len, ctx);
+      val[b + k] = 0.5 + (double)(mix((uint64_t)(b + k)) >> 11) * 0x1.0p-53;
+    }
+  }
+  if (strata_crs_create_from_csr(serial, (int32_t)n, (int32_t)n, nnz, off, col, val, STRATA_CRS_ADOPT, A)) {
+    snprintf(err, err_len, "%s", strata_error_message());
+    goto fail;
+  }
+  return 0;
+oom:
+  snprintf(err, err_len, "out of host memory for %lld rows", (long long)n);
+fail:
+  strata_mem_free(serial, STRATA_MEM_DEVICE, (void **)&off);
+  strata_mem_free(serial, STRATA_MEM_DEVICE, (void **)&col);
+  strata_mem_free(serial, STRATA_MEM_DEVICE, (void **)&val);
+  return -1;
+}
+
+/* --- 3D stencils ------------------------------------------------------------------------- */
+typedef struct { int64_t m, pts; } stencil_ctx;
+static int64_t st_walk(int64_t r, int64_t q, const stencil_ctx *s, int64_t *count) {
+  int64_t m = s->m, i = r % m, j = (r / m) % m, k = r / (m * m), cnt = 0;
+  for (int dk = -1; dk <= 1; ++dk)
+    for (int dj = -1; dj <= 1; ++dj)
+      for (int di = -1; di <= 1; ++di) {
+        if (s->pts == 7 && abs(di) + abs(dj) + abs(dk) > 1) continue;
+        if (i + di >= 0 && i + di < m && j + dj >= 0 && j + dj < m && k + dk >= 0 && k + dk < m) {
+          if (cnt == q) return r + di + dj * m + dk * m * m;
+          ++cnt;
+        }
+      }
+  *count = cnt;
+  return r;
+}
+static int64_t st_len(int64_t r, const void *c) {
+  int64_t cnt = 0;
+  st_walk(r, -1, (const stencil_ctx *)c, &cnt);
+  return cnt;
+}
+static int64_t st_col(int64_t r, int64_t q, int64_t len, const void *c) {
+  int64_t cnt;
+  (void)len;
+  return st_walk(r, q, (const stencil_ctx *)c, &cnt);
+}
+
+/* --- banded, uniform random, short rows -------------------------------------------------- */
+typedef struct { int64_t n, per; int random; } band_ctx;
+static int64_t band_len(int64_t r, const void *c) {
+  (void)r;
+  return ((const band_ctx *)c)->per;
+}
+static int64_t band_col(int64_t r, int64_t k, int64_t len, const void *c) {
+  const band_ctx *b = (const band_ctx *)c;
+  if (b->random) { /* sorted random columns: the k-th of len strata of [0, n) */
+    int64_t w = b->n / len;
+    return k * w + (int64_t)(mix((uint64_t)(r * 131 + k)) % (uint64_t)w);
+  }
+  int64_t s = r - len / 2;
+  if (s < 0) s = 0;
+  if (s + len > b->n) s = b->n - len;
+  return s + k;
+}
+
+/* --- power law and dense bulk rows ------------------------------------------------------- */
+typedef struct { int64_t n, maxlen; double expo; } pl_ctx;
+static int64_t pl_len(int64_t r, const void *c) {
+  const pl_ctx *p = (const pl_ctx *)c;
+  double u = (double)(mix((uint64_t)r ^ 0x5151) >> 11) * 0x1.0p-53;
+  int64_t len = (int64_t)pow(1.0 - u, -1.0 / (p->expo - 1.0)); /* density ~ len^-expo */
+  if (r == 0) len = p->maxlen;
+  return len > p->maxlen ? p->maxlen : len;
+}
+static int64_t spread_col(int64_t r, int64_t k, int64_t len, const void *c) {
+  int64_t n = ((const pl_ctx *)c)->n, w = n / len;
+  return w > 0 ? k * w + (r + k) % w : k;
+}
+typedef struct { int64_t n, dense_rows, dense_len, per; } dense_ctx;
+static int64_t dense_len(int64_t r, const void *c) {
+  const dense_ctx *d = (const dense_ctx *)c;
+  return r % (d->n / d->dense_rows) == 0 ? d->dense_len : d->per;
+}
+static int64_t dense_col(int64_t r, int64_t k, int64_t len, const void *c) {
+  const dense_ctx *d = (const dense_ctx *)c;
+  int64_t w = d->n / len;
+  if (len > d->per) return k * w;
+  int64_t s = r - len / 2; /* a band, so that the columns are sorted and unique */
+  if (s < 0) s = 0;
+  if (s + len > d->n) s = d->n - len;
+  return s + k;
+}
+
+/* --- HMEp-like (Kreutzer et al., pJDS, 2012): diagonal plus off-diagonals whose offsets stay
+ * fixed for SEG consecutive rows (contiguous off-diagonal runs), 12..17 of them per block ---- */
+#define HMEP_MAX 18
+typedef struct { int64_t n, seg, nblocks; int64_t *offs; int *cnt; } hmep_ctx;
+static int64_t hmep_len(int64_t r, const void *c) {
+  const hmep_ctx *h = (const hmep_ctx *)c;
+  const int64_t b = r / h->seg, *o = h->offs + b * HMEP_MAX;
+  int64_t len = 0;
+  for (int q = 0; q < h->cnt[b]; ++q) len += r + o[q] >= 0 && r + o[q] < h->n;
+  return len;
+}
+static int64_t hmep_col(int64_t r, int64_t k, int64_t len, const void *c) {
+  const hmep_ctx *h = (const hmep_ctx *)c;
+  const int64_t b = r / h->seg, *o = h->offs + b * HMEP_MAX;
+  (void)len;
+  for (int q = 0, i = 0; q < h->cnt[b]; ++q)
+    if (r + o[q] >= 0 && r + o[q] < h->n && i++ == k) return r + o[q];
+  return r;
+}
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* parses up to np numeric parameters after NAME: "name:1:2.5" */
+static int params(const char *spec, double *p, int np, char *err, size_t err_len) {
+  const char *s = strchr(spec, ':');
+  int i = 0;
+  while (s && *s == ':') {
+    char *end = NULL;
+    if (i >= np) {
+      snprintf(err, err_len, "gen:%s: at most %d parameters", spec, np);
+      return -1;
+    }
+    double v = strtod(s + 1, &end);
+    if (end == s + 1 || (*end && *end != ':') || !(v > 0)) {
+      snprintf(err, err_len, "gen:%s: parameter %d is not a positive number", spec, i + 1);
+      return -1;
+    }
+    p[i++] = v;
+    s = end;
+  }
+  return 0;
+}
+
+int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, uint64_t seed,
+              strata_crs_matrix_t **A, char *name, size_t name_len, char *err, size_t err_len) {
+  g_seed = seed;
+  size_t nl = strcspn(spec, ":");
+  const double S = scale;
+  double p[4] = {0, 0, 0, 0};
+#define IS(x) (nl == strlen(x) && !strncmp(spec, x, nl))
+#define DEF(i, full, q) (p[i] > 0 ? p[i] : (quick ? (q) : (full)) * S)
+  if (params(spec, p, 4, err, err_len)) return -1;
+  if (IS("poisson7") || IS("poisson27")) {
+    stencil_ctx s = {(int64_t)(p[0] > 0 ? p[0] : (quick ? (nl == 8 ? 24 : 16) : (nl == 8 ? 150 : 100)) * cbrt(S)),
+                     nl == 8 ? 7 : 27};
+    snprintf(name, name_len, "%s_%lld^3", nl == 8 ? "poisson7" : "poisson27", (long long)s.m);
+    if (s.m < 2 || s.m > 1290) { snprintf(err, err_len, "gen:%s: grid edge %lld outside [2, 1290]", spec, (long long)s.m); return -1; }
+    return build(serial, s.m * s.m * s.m, st_len, st_col, &s, A, err, err_len);
+  }
+  if (IS("banded") || IS("random") || IS("short")) {
+    const int sh = IS("short");
+    band_ctx b = {(int64_t)DEF(0, 4e6, 5e4), (int64_t)(p[1] > 0 ? p[1] : sh ? 3 : 16), !IS("banded")};
+    if (b.per > b.n) { snprintf(err, err_len, "gen:%s: %lld per row exceed %lld rows", spec, (long long)b.per, (long long)b.n); return -1; }
+    snprintf(name, name_len, "%.*s%lld_%lld", (int)nl, spec, (long long)b.per, (long long)b.n);
+    return build(serial, b.n, band_len, band_col, &b, A, err, err_len);
+  }
+  if (IS("powerlaw")) {
+    pl_ctx q = {(int64_t)DEF(0, 3e6, 5e4), 0, p[1] > 0 ? p[1] : 2.1};
+    q.maxlen = (int64_t)DEF(2, 2e5, 5e3);
+    if (q.expo <= 1.0 || q.maxlen > q.n) { snprintf(err, err_len, "gen:%s: exponent must exceed 1 and the longest row fit the %lld columns", spec, (long long)q.n); return -1; }
+    snprintf(name, name_len, "powerlaw%.3g_%lld", q.expo, (long long)q.n);
+    return build(serial, q.n, pl_len, spread_col, &q, A, err, err_len);
+  }
+  if (IS("dense")) {
+    dense_ctx d = {(int64_t)DEF(0, 4e6, 5e4), (int64_t)(p[1] > 0 ? p[1] : quick ? 4 : 16), (int64_t)DEF(2, 5e5, 2e4),
+                   (int64_t)(p[3] > 0 ? p[3] : 8)};
+    if (d.dense_rows > d.n || d.dense_len > d.n || d.per > d.n) { snprintf(err, err_len, "gen:%s: sizes exceed the %lld rows", spec, (long long)d.n); return -1; }
+    snprintf(name, name_len, "dense%lldx%lld_%lld", (long long)d.dense_rows, (long long)d.dense_len, (long long)d.n);
+    return build(serial, d.n, dense_len, dense_col, &d, A, err, err_len);
+  }
+  if (IS("hmep")) {
+    hmep_ctx h = {(int64_t)DEF(0, 4e6, 6e4), (int64_t)(p[1] > 0 ? p[1] : 15000), 0, NULL, NULL};
+    h.nblocks = (h.n + h.seg - 1) / h.seg;
+    h.offs = (int64_t *)malloc((size_t)h.nblocks * HMEP_MAX * sizeof(int64_t));
+    h.cnt = (int *)malloc((size_t)h.nblocks * sizeof(int));
+    for (int64_t b = 0; b < h.nblocks; ++b) {
+      int64_t *o = h.offs + b * HMEP_MAX;
+      int c = 0;
+      o[c++] = 0;
+      const int want = 13 + (int)(mix((uint64_t)b * 7 + 3) % 5); /* 13..17 with the diagonal: ~15 */
+      for (int t = 0; c < want && t < 200; ++t) {
+        uint64_t z = mix((uint64_t)b * 1009 + (uint64_t)t);
+        int64_t d = 1 + (int64_t)(z % (uint64_t)(h.n / 4 > 1 ? h.n / 4 : 1));
+        if (z >> 63) d = -d;
+        int dup = 0;
+        for (int q = 0; q < c; ++q) dup |= o[q] == d;
+        if (!dup) o[c++] = d;
+      }
+      qsort(o, (size_t)c, sizeof(int64_t), cmp_i64);
+      h.cnt[b] = c;
+    }
+    snprintf(name, name_len, "hmep_%lld_seg%lld", (long long)h.n, (long long)h.seg);
+    int rc = build(serial, h.n, hmep_len, hmep_col, &h, A, err, err_len);
+    free(h.offs);
+    free(h.cnt);
+    return rc;
+  }
+  snprintf(err, err_len, "gen:%s: unknown generator (poisson7, poisson27, banded, random, short, powerlaw, dense, hmep)", spec);
+  return -1;
+#undef IS
+#undef DEF
+}
+
+int bench_replicate(const strata_crs_matrix_t *A, int k, strata_crs_matrix_t **out, char *err, size_t err_len) {
+  strata_exec_t *e = A->exec;
+  const int64_t n = (int64_t)A->num_rows * k, nc = (int64_t)A->num_cols * k, nnz = A->nnz * k;
+  if (n > INT32_MAX || nc > INT32_MAX) {
+    snprintf(err, err_len, "--replicate %d: %lld rows exceed %d", k, (long long)n, INT32_MAX);
+    return -1;
+  }
+  int64_t *off = NULL;
+  int32_t *col = NULL;
+  double *val = NULL;
+  if (strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(n + 1) * 8, (void **)&off) ||
+      strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(nnz ? nnz : 1) * 4, (void **)&col) ||
+      strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(nnz ? nnz : 1) * 8, (void **)&val)) {
+    snprintf(err, err_len, "--replicate %d: out of memory", k);
+    goto fail;
+  }
+  off[0] = 0;
+  for (int64_t r = 0; r < n; ++r) {
+    int64_t i = r / k;
+    off[r + 1] = off[r] + (A->row_offsets[i + 1] - A->row_offsets[i]);
+  }
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (int64_t r = 0; r < n; ++r) {
+    const int64_t i = r / k, b = r % k, s = A->row_offsets[i], len = A->row_offsets[i + 1] - s;
+    for (int64_t q = 0; q < len; ++q) {
+      col[off[r] + q] = (int32_t)(A->col_indices[s + q] * (int64_t)k + b);
+      val[off[r] + q] = A->values ? A->values[s + q] : 0.0;
+    }
+  }
+  if (strata_crs_create_from_csr(e, (int32_t)n, (int32_t)nc, nnz, off, col, val, STRATA_CRS_ADOPT, out)) {
+    snprintf(err, err_len, "%s", strata_error_message());
+    goto fail;
+  }
+  return 0;
+fail:
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&off);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&col);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&val);
+  return -1;
+}
