@@ -61,8 +61,10 @@ STRATA_KL_FUNC int strata_sparse_unpack_packet(const int32_t *import_rows, const
   strata_sparse_unpack_packet((a)->import_rows, (a)->offsets, (a)->data, (a)->num_bytes,           \
                               (a)->num_rows, (k), &(row), &(count), &(gids), &(vals))
 
+/* Helpers with atomics are STRATA_KL_TEAM_FUNC: device-only on GPUs, where the atomics are. */
+
 /* Reports a malformed packet (st 1) or one whose row is out of range (st 2). */
-STRATA_KL_FUNC void strata_sparse_unpack_bad_packet(int64_t *rep, int st, int64_t row) {
+STRATA_KL_TEAM_FUNC void strata_sparse_unpack_bad_packet(int64_t *rep, int st, int64_t row) {
   strata_atomic_add_i64(rep + (st == 1 ? STRATA_SPARSE_REP_MALFORMED : STRATA_SPARSE_REP_BAD_ROW), 1);
   STRATA_SPARSE_EXAMPLE(rep, row, (int64_t)-1);
 }
@@ -75,7 +77,7 @@ STRATA_KL_FUNC int64_t strata_sparse_unpack_lid(const strata_sparse_unpack_args_
 
 /* Combines v into *t by mode (ADD and ABSMAX atomic: several packets may name one entry; REPLACE a
  * plain store: one of them wins; ZERO nothing). */
-STRATA_KL_FUNC void strata_sparse_unpack_combine1(int mode, double *t, double v) {
+STRATA_KL_TEAM_FUNC void strata_sparse_unpack_combine1(int mode, double *t, double v) {
   if (mode == STRATA_COMBINE_ADD) {
     strata_atomic_add_f64(t, v);
   } else if (mode == STRATA_COMBINE_REPLACE) {
@@ -97,7 +99,7 @@ STRATA_KL_FUNC void strata_sparse_unpack_combine1(int mode, double *t, double v)
 /* One incoming entry (gid, v) of target row `row` (entries [rb, re)): a binary search in the
  * fill-complete row, then the combine. Returns 1 (and records an example) when the column is not
  * in the row's pattern, else 0. */
-STRATA_KL_FUNC int64_t strata_sparse_unpack_entry(const strata_sparse_unpack_args_t *a, int64_t row,
+STRATA_KL_TEAM_FUNC int64_t strata_sparse_unpack_entry(const strata_sparse_unpack_args_t *a, int64_t row,
                                                   int64_t rb, int64_t re, int64_t gid, double v) {
   const int64_t lid = strata_sparse_unpack_lid(a, gid);
   int64_t pos = -1;
@@ -115,7 +117,7 @@ STRATA_KL_FUNC int64_t strata_sparse_unpack_entry(const strata_sparse_unpack_arg
 
 /* The counts of one packet (or part of one): bad entries always; applied entries and packets
  * unless mode is ZERO. */
-STRATA_KL_FUNC void strata_sparse_unpack_count(const strata_sparse_unpack_args_t *a, int64_t packets,
+STRATA_KL_TEAM_FUNC void strata_sparse_unpack_count(const strata_sparse_unpack_args_t *a, int64_t packets,
                                                int64_t applied, int64_t bad) {
   if (bad) strata_atomic_add_i64(a->report + STRATA_SPARSE_REP_BAD_ENTRY, bad);
   if (a->mode != STRATA_COMBINE_ZERO) {

@@ -1,0 +1,650 @@
+/* strata tests — unpack_combine by row class (issue 5): every forced class and the automatic
+ * classification against a serial host reference (ADD on integer-valued data, so the order of
+ * atomic adds does not matter and results compare bit for bit), EDGE_CASES E8-E10 in every class,
+ * duplicates within and across packets, permuted entries, invalid entries counted exactly with
+ * valid examples, strict mode (the matrix bitwise unchanged on bad input), every mode, empty
+ * packets, a packet far above the scratch limit, zero packets. */
+#include "test_common.h"
+
+#include "strata/sparse.h"
+#include "test_sparse_host.h"
+
+/* ------------------------------------------------------------------ host model */
+
+
+/* packets on the host: packet k targets rows[k], its entries are [first[k], first[k+1]) of
+ * gid / val */
+typedef struct {
+  int64_t np, cap_p, ne, cap_e;
+  int32_t *rows;
+  int64_t *first;
+  int64_t *gid;
+  double *val;
+} hpk_t;
+
+static void pk_init(hpk_t *p) {
+  memset(p, 0, sizeof *p);
+  p->cap_p = 16;
+  p->cap_e = 64;
+  p->rows = (int32_t *)t_malloc(sizeof(int32_t) * (size_t)p->cap_p);
+  p->first = (int64_t *)t_malloc(sizeof(int64_t) * (size_t)(p->cap_p + 1));
+  p->gid = (int64_t *)t_malloc(sizeof(int64_t) * (size_t)p->cap_e);
+  p->val = (double *)t_malloc(sizeof(double) * (size_t)p->cap_e);
+  p->first[0] = 0;
+}
+static void pk_free(hpk_t *p) {
+  free(p->rows);
+  free(p->first);
+  free(p->gid);
+  free(p->val);
+  memset(p, 0, sizeof *p);
+}
+static void pk_begin(hpk_t *p, int32_t row) {
+  if (p->np + 1 >= p->cap_p) {
+    p->cap_p *= 2;
+    p->rows = (int32_t *)realloc(p->rows, sizeof(int32_t) * (size_t)p->cap_p);
+    p->first = (int64_t *)realloc(p->first, sizeof(int64_t) * (size_t)(p->cap_p + 1));
+  }
+  p->rows[p->np++] = row;
+  p->first[p->np] = p->ne;
+}
+static void pk_add(hpk_t *p, int64_t gid, double v) {
+  if (p->ne + 1 >= p->cap_e) {
+    p->cap_e *= 2;
+    p->gid = (int64_t *)realloc(p->gid, sizeof(int64_t) * (size_t)p->cap_e);
+    p->val = (double *)realloc(p->val, sizeof(double) * (size_t)p->cap_e);
+  }
+  p->gid[p->ne] = gid;
+  p->val[p->ne] = v;
+  p->first[p->np] = ++p->ne;
+}
+
+/* the packet buffer of strata_packets_t; corrupt >= 0: that packet's count is set to 1 << 40 */
+static unsigned char *pk_serialize(const hpk_t *p, int64_t corrupt, int64_t *off, int64_t *nbytes) {
+  off[0] = 0;
+  for (int64_t k = 0; k < p->np; ++k) off[k + 1] = off[k] + 8 + 16 * (p->first[k + 1] - p->first[k]);
+  *nbytes = off[p->np];
+  unsigned char *d = (unsigned char *)t_malloc((size_t)*nbytes);
+  for (int64_t k = 0; k < p->np; ++k) {
+    int64_t c = p->first[k + 1] - p->first[k];
+    const int64_t c_stored = k == corrupt ? ((int64_t)1 << 40) : c;
+    memcpy(d + off[k], &c_stored, 8);
+    memcpy(d + off[k] + 8, p->gid + p->first[k], (size_t)(8 * c));
+    memcpy(d + off[k] + 8 + 8 * c, p->val + p->first[k], (size_t)(8 * c));
+  }
+  return d;
+}
+
+typedef struct {
+  int64_t rows, entries, bad_entries, bad_rows, malformed;
+  int64_t n_inv, cap_inv;
+  int64_t *inv; /* (row, gid) pairs of every invalid entry / packet (gid -1) */
+} ref_t;
+
+static void ref_inv(ref_t *r, int64_t row, int64_t gid) {
+  if (r->n_inv == r->cap_inv) {
+    r->cap_inv = r->cap_inv ? 2 * r->cap_inv : 64;
+    r->inv = (int64_t *)realloc(r->inv, sizeof(int64_t) * 2 * (size_t)r->cap_inv);
+  }
+  r->inv[2 * r->n_inv] = row;
+  r->inv[2 * r->n_inv + 1] = gid;
+  r->n_inv++;
+}
+
+static int64_t ref_lid(const host_crs_t *A, const int32_t *lids, int64_t ng, int64_t gid) {
+  if (lids) return gid >= 0 && gid < ng ? lids[gid] : -1;
+  return gid >= 0 && gid < A->nc ? gid : -1;
+}
+
+/* The serial reference of unpack_combine (non-strict), applied to A's values in place. */
+static void ref_unpack(host_crs_t *A, const hpk_t *P, int64_t corrupt, const int32_t *lids, int64_t ng,
+                       strata_combine_mode_t mode, ref_t *r) {
+  memset(r, 0, sizeof *r);
+  for (int64_t k = 0; k < P->np; ++k) {
+    const int64_t row = P->rows[k];
+    if (k == corrupt) {
+      r->malformed++;
+      ref_inv(r, row, -1);
+      continue;
+    }
+    if (row < 0 || row >= A->nr) {
+      r->bad_rows++;
+      ref_inv(r, row, -1);
+      continue;
+    }
+    for (int64_t e = P->first[k]; e < P->first[k + 1]; ++e) {
+      const int64_t lid = ref_lid(A, lids, ng, P->gid[e]);
+      int64_t pos = -1;
+      for (int64_t q = A->ro[row]; lid >= 0 && q < A->ro[row + 1]; ++q)
+        if (A->ci[q] == lid) pos = q;
+      if (pos < 0) {
+        r->bad_entries++;
+        ref_inv(r, row, P->gid[e]);
+        continue;
+      }
+      const double v = P->val[e];
+      if (mode == STRATA_COMBINE_ADD) A->v[pos] += v;
+      if (mode == STRATA_COMBINE_REPLACE) A->v[pos] = v;
+      if (mode == STRATA_COMBINE_ABSMAX && fabs(v) > fabs(A->v[pos])) A->v[pos] = v;
+      if (mode != STRATA_COMBINE_ZERO) r->entries++;
+    }
+    if (mode != STRATA_COMBINE_ZERO) r->rows++;
+  }
+}
+
+static host_crs_t hmat_copy(const host_crs_t *A) {
+  host_crs_t B = *A;
+  B.v = (double *)t_malloc(sizeof(double) * (size_t)A->nnz);
+  memcpy(B.v, A->v, sizeof(double) * (size_t)A->nnz);
+  return B;
+}
+
+/* Runs unpack_combine_opts on T_exec on a fresh device copy of H; out_v [H->nnz] receives the
+ * values after the call. */
+static strata_status_t dev_unpack(const host_crs_t *H, const hpk_t *P, int64_t corrupt, const int32_t *lids,
+                                  int64_t ng, strata_combine_mode_t mode,
+                                  const strata_unpack_options_t *o, strata_unpack_report_t *rep,
+                                  double *out_v) {
+  int64_t *d_ro = (int64_t *)t_to_dev(H->ro, sizeof(int64_t) * ((size_t)H->nr + 1));
+  int32_t *d_ci = (int32_t *)t_to_dev(H->ci, sizeof(int32_t) * (size_t)H->nnz);
+  double *d_v = (double *)t_to_dev(H->v, sizeof(double) * (size_t)H->nnz);
+  strata_crs_matrix_t *A = NULL;
+  T_OK(strata_crs_create_from_csr(T_exec, H->nr, H->nc, H->nnz, d_ro, d_ci, d_v, STRATA_CRS_COPY, &A));
+  assert_int_equal(A->fill_complete, 1);
+  int64_t *off = (int64_t *)t_malloc(sizeof(int64_t) * (size_t)(P->np + 1));
+  int64_t nbytes = 0;
+  unsigned char *data = pk_serialize(P, corrupt, off, &nbytes);
+  strata_packets_t pk;
+  pk.exec = T_exec;
+  pk.num_rows = P->np;
+  pk.offsets = (int64_t *)t_to_dev(off, sizeof(int64_t) * (size_t)(P->np + 1));
+  pk.data = (unsigned char *)t_to_dev(data, (size_t)nbytes);
+  pk.num_bytes = nbytes;
+  int32_t *d_rows = (int32_t *)t_to_dev(P->rows, sizeof(int32_t) * (size_t)P->np);
+  int32_t *d_lids = lids ? (int32_t *)t_to_dev(lids, sizeof(int32_t) * (size_t)ng) : NULL;
+  const strata_status_t st = strata_sparse_unpack_combine_opts(T_exec, A, d_rows, &pk, d_lids, ng, mode, o, rep);
+  t_to_host(out_v, A->values, sizeof(double) * (size_t)H->nnz);
+  strata_crs_destroy(&A);
+  t_dev_free(d_ro);
+  t_dev_free(d_ci);
+  t_dev_free(d_v);
+  t_dev_free(pk.offsets);
+  t_dev_free(pk.data);
+  t_dev_free(d_rows);
+  t_dev_free(d_lids);
+  free(off);
+  free(data);
+  return st;
+}
+
+static const char *class_name(int c) {
+  static const char *n[] = {"auto", "short", "medium", "long", "very long"};
+  return c >= 0 && c <= 4 ? n[c] : "?";
+}
+
+/* Compares a device run with the reference: values (bitwise, or |v| for ABSMAX), counts, and
+ * that every example is one of the invalid (row, gid) pairs. */
+static void expect_run(const char *what, int cls, const host_crs_t *want, const double *got, const ref_t *r,
+                       const strata_unpack_report_t *rep, strata_status_t st, int absmax) {
+  const int64_t invalid = r->bad_entries + r->bad_rows + r->malformed;
+  if (st != (invalid ? STRATA_ERR_INVALID_DATA : STRATA_SUCCESS))
+    fail_msg("%s [%s]: status %s (%s), expected %s (seed %llu)", what, class_name(cls), strata_status_name(st),
+             strata_error_message(), invalid ? "INVALID_DATA" : "SUCCESS", (unsigned long long)T_seed);
+  for (int64_t k = 0; k < want->nnz; ++k) {
+    const int ok = absmax ? fabs(got[k]) == fabs(want->v[k]) : memcmp(&got[k], &want->v[k], sizeof(double)) == 0;
+    if (!ok)
+      fail_msg("%s [%s]: value %lld = %.17g, expected %.17g (seed %llu)", what, class_name(cls), (long long)k,
+               got[k], want->v[k], (unsigned long long)T_seed);
+  }
+  if (rep->rows_unpacked != r->rows || rep->entries_combined != r->entries ||
+      rep->invalid_entries != r->bad_entries || rep->invalid_rows != r->bad_rows ||
+      rep->malformed_packets != r->malformed)
+    fail_msg("%s [%s]: report rows %lld entries %lld bad entries %lld bad rows %lld malformed %lld, "
+             "expected %lld %lld %lld %lld %lld (seed %llu)",
+             what, class_name(cls), (long long)rep->rows_unpacked, (long long)rep->entries_combined,
+             (long long)rep->invalid_entries, (long long)rep->invalid_rows, (long long)rep->malformed_packets,
+             (long long)r->rows, (long long)r->entries, (long long)r->bad_entries, (long long)r->bad_rows,
+             (long long)r->malformed, (unsigned long long)T_seed);
+  const int64_t want_ex = invalid < STRATA_UNPACK_MAX_EXAMPLES ? invalid : STRATA_UNPACK_MAX_EXAMPLES;
+  if (rep->num_examples != want_ex)
+    fail_msg("%s [%s]: %d examples, expected %lld", what, class_name(cls), rep->num_examples, (long long)want_ex);
+  for (int e = 0; e < rep->num_examples; ++e) {
+    int found = 0;
+    for (int64_t i = 0; i < r->n_inv && !found; ++i)
+      found = r->inv[2 * i] == rep->examples[e].row && r->inv[2 * i + 1] == rep->examples[e].col;
+    if (!found)
+      fail_msg("%s [%s]: example (row %lld, col %lld) is not an invalid entry", what, class_name(cls),
+               (long long)rep->examples[e].row, (long long)rep->examples[e].col);
+  }
+}
+
+/* ------------------------------------------------------------------ generators */
+
+/* A target of nr rows, nc columns; row lengths 10, 100 or nc (sorted, unique), values integers. */
+static host_crs_t gen_target(uint64_t *s, int32_t nr, int32_t nc) {
+  host_crs_t A;
+  A.nr = nr;
+  A.nc = nc;
+  A.ro = (int64_t *)t_malloc(sizeof(int64_t) * ((size_t)nr + 1));
+  int64_t cap = (int64_t)nr * nc;
+  A.ci = (int32_t *)t_malloc(sizeof(int32_t) * (size_t)cap);
+  A.v = (double *)t_malloc(sizeof(double) * (size_t)cap);
+  uint8_t *on = (uint8_t *)t_malloc((size_t)nc);
+  A.ro[0] = 0;
+  for (int32_t r = 0; r < nr; ++r) {
+    const uint64_t u = t_rand(s) % 10;
+    const int32_t len = u < 5 ? 10 : u < 8 ? 100 : nc;
+    memset(on, 0, (size_t)nc);
+    int32_t got = 0;
+    while (got < (len < nc ? len : nc)) {
+      const int32_t c = (int32_t)(t_rand(s) % (uint64_t)nc);
+      if (len >= nc || !on[c]) {
+        if (len >= nc) {
+          for (int32_t j = 0; j < nc; ++j) on[j] = 1;
+          got = nc;
+          break;
+        }
+        on[c] = 1;
+        ++got;
+      }
+    }
+    int64_t k = A.ro[r];
+    for (int32_t c = 0; c < nc; ++c)
+      if (on[c]) {
+        A.ci[k] = c;
+        A.v[k] = (double)(int)(t_rand(s) % 21) - 10.0;
+        ++k;
+      }
+    A.ro[r + 1] = k;
+  }
+  A.nnz = A.ro[nr];
+  free(on);
+  return A;
+}
+/* Global column ids g = 2 c + 1 (even ids and ids beyond 2 nc have no local id). */
+static int32_t *gen_lids(int32_t nc, int64_t *ng) {
+  *ng = 2 * (int64_t)nc + 1;
+  int32_t *l = (int32_t *)t_malloc(sizeof(int32_t) * (size_t)*ng);
+  for (int64_t g = 0; g < *ng; ++g) l[g] = g % 2 ? (int32_t)(g / 2) : -1;
+  return l;
+}
+
+/* Random packets over A's rows (rows repeat: several senders): sizes across every class,
+ * entries drawn from the row's pattern (duplicates within a packet), integer values; invalid:
+ * some entries off the pattern or without a local id, some rows out of range. */
+static void gen_packets(uint64_t *s, const host_crs_t *A, int64_t np, int invalid, hpk_t *P) {
+  pk_init(P);
+  static const int64_t size_lo[] = {0, 1, 3, 17, 257}, size_hi[] = {0, 2, 16, 256, 1500};
+  for (int64_t k = 0; k < np; ++k) {
+    int32_t row = (int32_t)(t_rand(s) % (uint64_t)A->nr);
+    if (invalid && t_rand(s) % 40 == 0) row = t_rand(s) % 2 ? A->nr + 3 : -1;
+    const int b = (int)(t_rand(s) % 5);
+    const int64_t cnt = size_lo[b] + (int64_t)(t_rand(s) % (uint64_t)(size_hi[b] - size_lo[b] + 1));
+    pk_begin(P, row);
+    const int32_t rr = row >= 0 && row < A->nr ? row : 0;
+    const int64_t len = A->ro[rr + 1] - A->ro[rr];
+    for (int64_t e = 0; e < cnt; ++e) {
+      int64_t gid = 2 * (int64_t)A->ci[A->ro[rr] + (int64_t)(t_rand(s) % (uint64_t)len)] + 1;
+      if (invalid && t_rand(s) % 50 == 0) {
+        const int w = (int)(t_rand(s) % 3);
+        gid = w == 0 ? 2 * (int64_t)(t_rand(s) % (uint64_t)A->nc)       /* no local id */
+              : w == 1 ? 2 * (int64_t)A->nc + 7 + (int64_t)(t_rand(s) % 5) /* beyond num_global */
+                       : 2 * (int64_t)(t_rand(s) % (uint64_t)A->nc) + 1;  /* maybe off the pattern */
+      }
+      pk_add(P, gid, (double)(int)(t_rand(s) % 201) - 100.0);
+    }
+  }
+}
+
+/* Fisher-Yates over each packet's entries. */
+static void shuffle_entries(uint64_t *s, hpk_t *P) {
+  for (int64_t k = 0; k < P->np; ++k)
+    for (int64_t i = P->first[k + 1] - 1; i > P->first[k]; --i) {
+      const int64_t j = P->first[k] + (int64_t)(t_rand(s) % (uint64_t)(i - P->first[k] + 1));
+      const int64_t tg = P->gid[i];
+      const double tv = P->val[i];
+      P->gid[i] = P->gid[j];
+      P->val[i] = P->val[j];
+      P->gid[j] = tg;
+      P->val[j] = tv;
+    }
+}
+
+/* Small thresholds so that a few hundred entries reach every class. */
+static strata_unpack_options_t small_opts(int cls) {
+  strata_unpack_options_t o;
+  memset(&o, 0, sizeof o);
+  o.force_class = (strata_unpack_class_t)cls;
+  o.short_max = 2;
+  o.medium_max = 16;
+  o.long_max = 256;
+  o.chunk = 64;
+  return o;
+}
+
+/* One comparison: reference vs the device for options o. */
+static void check_case(const char *what, const host_crs_t *H, const hpk_t *P, int64_t corrupt, const int32_t *lids,
+                       int64_t ng, strata_combine_mode_t mode, const strata_unpack_options_t *o,
+                       strata_unpack_report_t *rep_out) {
+  host_crs_t W = hmat_copy(H);
+  ref_t r;
+  ref_unpack(&W, P, corrupt, lids, ng, mode, &r);
+  double *got = (double *)t_malloc(sizeof(double) * (size_t)H->nnz);
+  strata_unpack_report_t rep;
+  const strata_status_t st = dev_unpack(H, P, corrupt, lids, ng, mode, o, &rep, got);
+  expect_run(what, o ? (int)o->force_class : 0, &W, got, &r, &rep, st, mode == STRATA_COMBINE_ABSMAX);
+  if (rep_out) *rep_out = rep;
+  free(got);
+  free(W.v);
+  free(r.inv);
+}
+
+/* ------------------------------------------------------------------ tests */
+
+/* ADD: each forced class and auto (small and default thresholds) against the reference; then
+ * the entries of every packet permuted; a col_lids map throughout. */
+static void test_classes_add(void **state) {
+  (void)state;
+  uint64_t s = T_seed + 11;
+  host_crs_t H = gen_target(&s, 60, 600);
+  int64_t ng;
+  int32_t *lids = gen_lids(H.nc, &ng);
+  hpk_t P;
+  gen_packets(&s, &H, 300, 0, &P);
+  strata_unpack_report_t rep;
+  for (int c = 0; c <= 4; ++c) {
+    strata_unpack_options_t o = small_opts(c);
+    check_case("ADD", &H, &P, -1, lids, ng, STRATA_COMBINE_ADD, &o, &rep);
+    if (c > 0) { /* every packet in the forced class (long: none above the scratch limit here) */
+      assert_int_equal(rep.class_packets[c - 1], P.np);
+    } else { /* auto: every class populated */
+      for (int k = 0; k < 4; ++k)
+        if (rep.class_packets[k] == 0) fail_msg("auto: class %s empty", class_name(k + 1));
+    }
+  }
+  check_case("ADD defaults", &H, &P, -1, lids, ng, STRATA_COMBINE_ADD, NULL, NULL);
+  shuffle_entries(&s, &P);
+  for (int c = 0; c <= 4; ++c) {
+    strata_unpack_options_t o = small_opts(c);
+    check_case("ADD permuted", &H, &P, -1, lids, ng, STRATA_COMBINE_ADD, &o, NULL);
+  }
+  pk_free(&P);
+  free(lids);
+  host_crs_free(&H);
+}
+
+/* Duplicates within one packet and across packets (the same row from many senders), identity
+ * column map. */
+static void test_duplicates(void **state) {
+  (void)state;
+  uint64_t s = T_seed + 12;
+  const int64_t ro[] = {0, 3, 5};
+  const int32_t ci[] = {0, 2, 5, 1, 5};
+  const double v[] = {1, 2, 3, 4, 5};
+  host_crs_t H = {2, 6, 5, (int64_t *)ro, (int32_t *)ci, (double *)v};
+  hpk_t P;
+  pk_init(&P);
+  for (int k = 0; k < 40; ++k) {
+    pk_begin(&P, k % 3 == 0 ? 1 : 0);
+    const int n = 1 + (int)(t_rand(&s) % 300);
+    for (int e = 0; e < n; ++e) {
+      const int32_t row = P.rows[k];
+      const int64_t q = ro[row] + (int64_t)(t_rand(&s) % (uint64_t)(ro[row + 1] - ro[row]));
+      pk_add(&P, ci[q], (double)(int)(t_rand(&s) % 7) - 3.0);
+    }
+  }
+  for (int c = 0; c <= 4; ++c) {
+    strata_unpack_options_t o = small_opts(c);
+    check_case("duplicates", &H, &P, -1, NULL, 0, STRATA_COMBINE_ADD, &o, NULL);
+    check_case("duplicates ABSMAX", &H, &P, -1, NULL, 0, STRATA_COMBINE_ABSMAX, &o, NULL);
+  }
+  pk_free(&P);
+}
+
+/* Invalid entries, rows and a malformed packet, counted exactly in every class, examples among
+ * the invalid pairs; valid entries applied all the same. */
+static void test_invalid_counted(void **state) {
+  (void)state;
+  uint64_t s = T_seed + 13;
+  host_crs_t H = gen_target(&s, 50, 400);
+  int64_t ng;
+  int32_t *lids = gen_lids(H.nc, &ng);
+  hpk_t P;
+  gen_packets(&s, &H, 250, 1, &P);
+  for (int c = 0; c <= 4; ++c) {
+    strata_unpack_options_t o = small_opts(c);
+    check_case("invalid", &H, &P, 17, lids, ng, STRATA_COMBINE_ADD, &o, NULL);
+    check_case("invalid ZERO", &H, &P, 17, lids, ng, STRATA_COMBINE_ZERO, &o, NULL);
+  }
+  check_case("invalid defaults", &H, &P, 17, lids, ng, STRATA_COMBINE_ADD, NULL, NULL);
+  pk_free(&P);
+  free(lids);
+  host_crs_free(&H);
+}
+
+/* Strict: bad input leaves A bitwise unchanged, with the counts of the validation pass; good
+ * input is applied as without strict. */
+static void test_strict(void **state) {
+  (void)state;
+  uint64_t s = T_seed + 14;
+  host_crs_t H = gen_target(&s, 40, 300);
+  int64_t ng;
+  int32_t *lids = gen_lids(H.nc, &ng);
+  hpk_t P;
+  gen_packets(&s, &H, 200, 1, &P);
+  double *got = (double *)t_malloc(sizeof(double) * (size_t)H.nnz);
+  for (int c = 0; c <= 4; ++c) {
+    strata_unpack_options_t o = small_opts(c);
+    o.strict = 1;
+    host_crs_t W = hmat_copy(&H);
+    ref_t r;
+    ref_unpack(&W, &P, 5, lids, ng, STRATA_COMBINE_ADD, &r);
+    assert_true(r.bad_entries > 0 && r.bad_rows > 0);
+    strata_unpack_report_t rep;
+    T_ERR(dev_unpack(&H, &P, 5, lids, ng, STRATA_COMBINE_ADD, &o, &rep, got), STRATA_ERR_INVALID_DATA);
+    if (!strstr(strata_error_message(), "strict")) fail_msg("message: %s", strata_error_message());
+    if (memcmp(got, H.v, sizeof(double) * (size_t)H.nnz) != 0) fail_msg("strict [%s]: matrix changed", class_name(c));
+    assert_int_equal(rep.rows_unpacked, 0);
+    assert_int_equal(rep.entries_combined, 0);
+    assert_int_equal(rep.invalid_entries, r.bad_entries);
+    assert_int_equal(rep.invalid_rows, r.bad_rows);
+    assert_int_equal(rep.malformed_packets, r.malformed);
+    free(W.v);
+    free(r.inv);
+  }
+  pk_free(&P);
+  gen_packets(&s, &H, 200, 0, &P); /* valid: strict applies */
+  for (int c = 0; c <= 4; ++c) {
+    strata_unpack_options_t o = small_opts(c);
+    o.strict = 1;
+    check_case("strict valid", &H, &P, -1, lids, ng, STRATA_COMBINE_ADD, &o, NULL);
+  }
+  free(got);
+  pk_free(&P);
+  free(lids);
+  host_crs_free(&H);
+}
+
+/* REPLACE (every entry named once), ABSMAX, ZERO in every class. */
+static void test_modes(void **state) {
+  (void)state;
+  uint64_t s = T_seed + 15;
+  host_crs_t H = gen_target(&s, 40, 300);
+  hpk_t P;
+  pk_init(&P);
+  int64_t *perm = (int64_t *)t_malloc(sizeof(int64_t) * (size_t)H.nnz);
+  for (int32_t r = 0; r < H.nr; ++r) { /* the row's positions shuffled, cut into up to 3 packets */
+    const int64_t b = H.ro[r], n = H.ro[r + 1] - b;
+    for (int64_t i = 0; i < n; ++i) perm[i] = b + i;
+    for (int64_t i = n - 1; i > 0; --i) {
+      const int64_t j = (int64_t)(t_rand(&s) % (uint64_t)(i + 1)), t = perm[i];
+      perm[i] = perm[j];
+      perm[j] = t;
+    }
+    const int64_t cut1 = n / 3, cut2 = n / 3 + n / 2;
+    const int64_t cuts[4] = {0, cut1, cut2, n};
+    for (int p = 0; p < 3; ++p) {
+      pk_begin(&P, r);
+      for (int64_t i = cuts[p]; i < cuts[p + 1]; ++i)
+        pk_add(&P, H.ci[perm[i]], (double)(int)(t_rand(&s) % 2001) - 1000.0);
+    }
+  }
+  for (int c = 0; c <= 4; ++c) {
+    strata_unpack_options_t o = small_opts(c);
+    check_case("REPLACE", &H, &P, -1, NULL, 0, STRATA_COMBINE_REPLACE, &o, NULL);
+    check_case("ABSMAX", &H, &P, -1, NULL, 0, STRATA_COMBINE_ABSMAX, &o, NULL);
+    check_case("ZERO", &H, &P, -1, NULL, 0, STRATA_COMBINE_ZERO, &o, NULL);
+    check_case("ADD", &H, &P, -1, NULL, 0, STRATA_COMBINE_ADD, &o, NULL);
+  }
+  free(perm);
+  pk_free(&P);
+  host_crs_free(&H);
+}
+
+/* E8, E9, E10 (EDGE_CASES.md) in every class. */
+static void test_edge_cases(void **state) {
+  (void)state;
+  const int64_t ro[] = {0, 3, 4};
+  const int32_t ci[] = {0, 1, 2, 0};
+  const double ones[] = {1, 1, 1, 1};
+  host_crs_t H = {2, 4, 4, (int64_t *)ro, (int32_t *)ci, (double *)ones};
+  for (int c = 0; c <= 4; ++c) {
+    strata_unpack_options_t o = small_opts(c);
+    o.short_max = 1; /* E8's packet of 2 entries is medium under auto */
+    double got[4];
+    strata_unpack_report_t rep;
+    /* E8: ADD {(1,10),(2,10)} into row 0 {0,1,2} of ones: {1, 11, 11} */
+    hpk_t P;
+    pk_init(&P);
+    pk_begin(&P, 0);
+    pk_add(&P, 1, 10);
+    pk_add(&P, 2, 10);
+    T_OK(dev_unpack(&H, &P, -1, NULL, 0, STRATA_COMBINE_ADD, &o, &rep, got));
+    const double w8[] = {1, 11, 11, 1};
+    if (memcmp(got, w8, sizeof w8)) fail_msg("E8 [%s]: %g %g %g %g", class_name(c), got[0], got[1], got[2], got[3]);
+    assert_int_equal(rep.entries_combined, 2);
+    pk_free(&P);
+    /* E9: ADD {(3,10)}: error, count 1, example (0, 3) */
+    pk_init(&P);
+    pk_begin(&P, 0);
+    pk_add(&P, 3, 10);
+    T_ERR(dev_unpack(&H, &P, -1, NULL, 0, STRATA_COMBINE_ADD, &o, &rep, got), STRATA_ERR_INVALID_DATA);
+    assert_int_equal(rep.invalid_entries, 1);
+    assert_int_equal(rep.num_examples, 1);
+    assert_int_equal(rep.examples[0].row, 0);
+    assert_int_equal(rep.examples[0].col, 3);
+    if (memcmp(got, ones, sizeof ones)) fail_msg("E9 [%s]: matrix changed", class_name(c));
+    pk_free(&P);
+    /* E10: row 0 {0,1} of zeros, two packets for row 0 each {(0,1),(1,1)}: {2, 2} */
+    const int64_t ro10[] = {0, 2};
+    const int32_t ci10[] = {0, 1};
+    const double z[] = {0, 0};
+    host_crs_t H10 = {1, 2, 2, (int64_t *)ro10, (int32_t *)ci10, (double *)z};
+    pk_init(&P);
+    for (int k = 0; k < 2; ++k) {
+      pk_begin(&P, 0);
+      pk_add(&P, 0, 1);
+      pk_add(&P, 1, 1);
+    }
+    T_OK(dev_unpack(&H10, &P, -1, NULL, 0, STRATA_COMBINE_ADD, &o, &rep, got));
+    if (got[0] != 2 || got[1] != 2) fail_msg("E10 [%s]: %g %g", class_name(c), got[0], got[1]);
+    assert_int_equal(rep.rows_unpacked, 2);
+    assert_int_equal(rep.entries_combined, 4);
+    pk_free(&P);
+  }
+}
+
+/* Packets of 0 entries, and zero packets. */
+static void test_empty(void **state) {
+  (void)state;
+  const int64_t ro[] = {0, 2};
+  const int32_t ci[] = {0, 1};
+  const double v[] = {1, 2};
+  host_crs_t H = {1, 2, 2, (int64_t *)ro, (int32_t *)ci, (double *)v};
+  for (int c = 0; c <= 4; ++c) {
+    strata_unpack_options_t o = small_opts(c);
+    hpk_t P;
+    pk_init(&P);
+    for (int k = 0; k < 5; ++k) pk_begin(&P, 0);
+    pk_add(&P, 1, 3); /* the last packet has one entry */
+    strata_unpack_report_t rep;
+    check_case("empty packets", &H, &P, -1, NULL, 0, STRATA_COMBINE_ADD, &o, &rep);
+    assert_int_equal(rep.rows_unpacked, 5);
+    pk_free(&P);
+    pk_init(&P); /* zero packets */
+    check_case("zero packets", &H, &P, -1, NULL, 0, STRATA_COMBINE_ADD, &o, &rep);
+    assert_int_equal(rep.rows_unpacked, 0);
+    pk_free(&P);
+  }
+  strata_unpack_options_t bad;
+  memset(&bad, 0, sizeof bad);
+  bad.force_class = (strata_unpack_class_t)7;
+  hpk_t P;
+  pk_init(&P);
+  double got[2];
+  strata_unpack_report_t rep;
+  T_ERR(dev_unpack(&H, &P, -1, NULL, 0, STRATA_COMBINE_ADD, &bad, &rep, got), STRATA_ERR_INVALID_ARGUMENT);
+  bad.force_class = STRATA_UNPACK_CLASS_AUTO;
+  bad.chunk = -1;
+  T_ERR(dev_unpack(&H, &P, -1, NULL, 0, STRATA_COMBINE_ADD, &bad, &rep, got), STRATA_ERR_INVALID_ARGUMENT);
+  pk_free(&P);
+}
+
+/* A packet far above the long class's scratch limit: forced long falls back to very long; auto
+ * with default thresholds classifies it very long; duplicates and a few invalid entries in it. */
+static void test_huge_packet(void **state) {
+  (void)state;
+  uint64_t s = T_seed + 16;
+  strata_device_info_t info;
+  T_OK(strata_backend_device_info(strata_exec_backend(T_exec), 0, &info));
+  const int64_t cap = (int64_t)(info.max_scratch_bytes / 16); /* the long class's limit */
+  const int64_t n = cap + cap / 8 + 1000;
+  host_crs_t H = gen_target(&s, 4, 3000);
+  hpk_t P;
+  pk_init(&P);
+  int32_t dense = -1;
+  for (int32_t r = 0; r < H.nr; ++r)
+    if (H.ro[r + 1] - H.ro[r] == H.nc) dense = r;
+  if (dense < 0) dense = 0;
+  pk_begin(&P, dense);
+  const int64_t len = H.ro[dense + 1] - H.ro[dense];
+  for (int64_t e = 0; e < n; ++e) {
+    int64_t gid = H.ci[H.ro[dense] + (int64_t)(t_rand(&s) % (uint64_t)len)];
+    if (e % 9973 == 5) gid = H.nc + 1 + e % 3; /* no local id */
+    pk_add(&P, gid, (double)(int)(t_rand(&s) % 5) - 2.0);
+  }
+  pk_begin(&P, 1); /* and a small one */
+  pk_add(&P, H.ci[H.ro[1]], 1.0);
+  strata_unpack_report_t rep;
+  strata_unpack_options_t o;
+  memset(&o, 0, sizeof o);
+  o.force_class = STRATA_UNPACK_CLASS_LONG;
+  check_case("huge forced long", &H, &P, -1, NULL, 0, STRATA_COMBINE_ADD, &o, &rep);
+  assert_int_equal(rep.class_packets[3], 1);
+  assert_int_equal(rep.class_packets[2], 1);
+  o.force_class = STRATA_UNPACK_CLASS_AUTO;
+  check_case("huge auto", &H, &P, -1, NULL, 0, STRATA_COMBINE_ADD, &o, &rep);
+  assert_int_equal(rep.class_packets[3], 1);
+  assert_int_equal(rep.class_packets[0], 1);
+  o.strict = 1;
+  double *got = (double *)t_malloc(sizeof(double) * (size_t)H.nnz);
+  T_ERR(dev_unpack(&H, &P, -1, NULL, 0, STRATA_COMBINE_ADD, &o, &rep, got), STRATA_ERR_INVALID_DATA);
+  if (memcmp(got, H.v, sizeof(double) * (size_t)H.nnz)) fail_msg("huge strict: matrix changed");
+  free(got);
+  pk_free(&P);
+  host_crs_free(&H);
+}
+
+int main(int argc, char **argv) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup(test_classes_add, t_setup),
+      cmocka_unit_test_setup(test_duplicates, t_setup),
+      cmocka_unit_test_setup(test_invalid_counted, t_setup),
+      cmocka_unit_test_setup(test_strict, t_setup),
+      cmocka_unit_test_setup(test_modes, t_setup),
+      cmocka_unit_test_setup(test_edge_cases, t_setup),
+      cmocka_unit_test_setup(test_empty, t_setup),
+      cmocka_unit_test_setup(test_huge_packet, t_setup),
+  };
+  return T_RUN("unpack", tests);
+}
