@@ -670,8 +670,9 @@ static void plots(void) {
   fprintf(d1, "matrix");
   for (int j = 0; j < ns; ++j) fprintf(d1, " %s", ser[j]);
   fprintf(d2, "matrix");
+  int nr2 = 0; /* ratio columns before the peer's */
   for (int bi = 0; bi < G.nb; ++bi)
-    if (G.be[bi] != STRATA_BACKEND_SERIAL) fprintf(d2, " %s/serial", strata_backend_name(G.be[bi]));
+    if (G.be[bi] != STRATA_BACKEND_SERIAL) fprintf(d2, " %s/serial", strata_backend_name(G.be[bi])), ++nr2;
   fprintf(d2, " strata_auto/cusparse_alg1\n");
   fprintf(d1, "\n");
   for (int m = 0; m < nm; ++m) {
@@ -688,6 +689,7 @@ static void plots(void) {
       if (v < 0) fprintf(d1, " -");
       else fprintf(d1, " %.2f", v);
     }
+    fprintf(d1, "\n");
     double peer = -1;
     for (int bi = 0; bi < G.nb; ++bi) {
       if (G.be[bi] == STRATA_BACKEND_SERIAL) continue;
@@ -722,7 +724,7 @@ static void plots(void) {
           "set output 'backend_ratio.png'\nset title 'SpMV speed-up, strata auto: backend over serial, and over cuSPARSE CSR ALG1 (last)'\n"
           "set ylabel 'ratio of times (>1: faster)'\nset logscale y\nset yrange [*:*]\n"
           "plot for [i=2:%d] 'backend_ratio.dat' using i:xtic(1)\n",
-          ns + 1, G.nb + 1);
+          ns + 1, nr2 + 2);
   fclose(gp);
   if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
     char cmd[1200];
