@@ -22,6 +22,8 @@ static void usage(FILE *f) {
           "       --box N                       structured N^3-cube mesh instead of Gmsh (tests)\n"
           "       --tol T --max-iter N          CG relative residual and iteration limit (1e-10, 5000)\n"
           "       --no-compare                  skip the assembly on the serial backend\n"
+          "       --bulk-nodes K                K extra bulk nodes (0..1000), each tied by springs to\n"
+          "       --bulk-fraction F             a fraction F in (0, 1] of the boundary nodes (default 0.5)\n"
           "       --json                        one JSON object instead of text\n"
           "  spmv A.mtx [options]               y = alpha op(A) x + beta y by row-length class\n"
           "       --x ones|random:SEED|FILE.mtx --alpha A --beta B --y FILE.mtx --transpose\n"
@@ -146,6 +148,12 @@ static int cmd_fem(int argc, char **argv) {
     else if (strcmp(a, "--box") == 0) { i = need(i, argc, argv); o.box = integer(a, argv[i], 1, 400); }
     else if (strcmp(a, "--tol") == 0) { i = need(i, argc, argv); o.tol = number(a, argv[i]);
       if (!(o.tol > 0 && o.tol < 1)) { fprintf(stderr, "strata fem: --tol %s outside (0, 1)\n", argv[i]); return 2; } }
+    else if (strcmp(a, "--bulk-nodes") == 0) { i = need(i, argc, argv); o.bulk_nodes = integer(a, argv[i], 0, FEM_MAX_BULK_NODES); }
+    else if (strcmp(a, "--bulk-fraction") == 0) { i = need(i, argc, argv); o.bulk_fraction = number(a, argv[i]);
+      if (!(o.bulk_fraction > 0 && o.bulk_fraction <= 1)) {
+        fprintf(stderr, "strata fem: --bulk-fraction %s outside (0, 1] (fraction of the boundary nodes tied to each bulk node)\n", argv[i]);
+        return 2;
+      } }
     else if (strcmp(a, "--max-iter") == 0) { i = need(i, argc, argv); o.max_iter = integer(a, argv[i], 1, 100000000); }
     else if (strcmp(a, "--backend") == 0) {
       i = need(i, argc, argv);

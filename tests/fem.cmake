@@ -5,6 +5,9 @@ foreach(be serial openmp)
   add_test(NAME cli.fem.${be} COMMAND strata_cli fem --box 6 --backend ${be})
   set_tests_properties(cli.fem.${be} PROPERTIES PASS_REGULAR_EXPRESSION "CG \\(Jacobi\\) +[0-9]+ iterations, converged")
 endforeach()
+# bulk nodes (issue 5 §4) through the command line, JSON reporting K and f
+add_test(NAME cli.fem.bulk COMMAND strata_cli fem --box 4 --bulk-nodes 2 --bulk-fraction 0.5 --json)
+set_tests_properties(cli.fem.bulk PROPERTIES PASS_REGULAR_EXPRESSION "\"converged\": true.*\"bulk_nodes\": 2, \"bulk_fraction\": 0.5")
 add_test(NAME cli.info COMMAND strata_cli info --json)
 set_tests_properties(cli.info PROPERTIES PASS_REGULAR_EXPRESSION "\"backends\": \\[\\{\"name\": \"serial\", \"compiled\": true")
 
@@ -21,7 +24,9 @@ if(STRATA_WITH_GMSH AND GMSH_INCLUDE_DIR AND GMSH_LIBRARY)
 endif()
 # Bad input: each refused with its message and exit code 2.
 foreach(case "--h;-1;outside \\[0.001, 1\\]" "--h;1e308;outside \\[0.001, 1\\]" "--box;2.5;must be an integer in \\[1, 400\\]"
-              "--max-iter;1e10;must be an integer in \\[1, 100000000\\]" "--tol;0;outside \\(0, 1\\)")
+              "--max-iter;1e10;must be an integer in \\[1, 100000000\\]" "--tol;0;outside \\(0, 1\\)"
+              "--bulk-nodes;1001;must be an integer in \\[0, 1000\\]" "--bulk-nodes;-1;must be an integer in \\[0, 1000\\]"
+              "--bulk-fraction;0;outside \\(0, 1\\]" "--bulk-fraction;1.5;outside \\(0, 1\\]")
   list(GET case 0 opt)
   list(GET case 1 val)
   list(GET case 2 re)

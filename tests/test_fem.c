@@ -72,6 +72,42 @@ static void test_fem_saved_mesh(void **state) {
   assert_true(r1.error < 1e-7);
 }
 
+/* issue 5 §4: bulk nodes tied by springs to every 2nd boundary node: nearly dense rows whose
+ * incoming packets are long, assembled in the same pack + unpack_combine(ADD) call */
+static void test_fem_bulk_nodes(void **state) {
+  (void)state;
+  fem_options_t o = opts();
+  o.box = 5;
+  o.bulk_nodes = 2;
+  o.bulk_fraction = 0.5;
+  fem_result_t r, r0;
+  T_OK(fem_run(&o, &r));
+  check_result(&r);
+  assert_int_equal(r.bulk_nodes, 2);
+  assert_int_equal(r.bulk_ties, (r.num_boundary + 1) / 2);
+  o.bulk_nodes = 0;
+  T_OK(fem_run(&o, &r0));
+  /* each bulk node adds its diagonal, and two entries per tie */
+  assert_int_equal(r.nnz, r0.nnz + 2 * (1 + 2 * r.bulk_ties));
+  assert_int_equal(r.num_nodes, r0.num_nodes);
+}
+
+static void test_fem_bulk_bad_options(void **state) {
+  (void)state;
+  fem_options_t o = opts();
+  o.box = 2;
+  fem_result_t r;
+  o.bulk_nodes = FEM_MAX_BULK_NODES + 1;
+  T_ERR(fem_run(&o, &r), STRATA_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(strata_error_message(), "outside [0, 1000]"));
+  o.bulk_nodes = 1;
+  o.bulk_fraction = 0;
+  T_ERR(fem_run(&o, &r), STRATA_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(strata_error_message(), "outside (0, 1]"));
+  o.bulk_fraction = 1.5;
+  T_ERR(fem_run(&o, &r), STRATA_ERR_INVALID_ARGUMENT);
+}
+
 static void test_fem_bad_mesh(void **state) {
   (void)state;
   fem_options_t o = opts();
@@ -86,6 +122,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_fem_box),
       cmocka_unit_test(test_fem_saved_mesh),
       cmocka_unit_test(test_fem_bad_mesh),
+      cmocka_unit_test(test_fem_bulk_nodes),
+      cmocka_unit_test(test_fem_bulk_bad_options),
   };
   return T_RUN("fem", tests);
 }

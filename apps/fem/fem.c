@@ -14,6 +14,8 @@
 STRATA_KERNEL_DECLARE(fem_graph_coo);
 STRATA_KERNEL_DECLARE(fem_element_laplace);
 STRATA_KERNEL_DECLARE(fem_dirichlet);
+STRATA_KERNEL_DECLARE(fem_spring_coo);
+STRATA_KERNEL_DECLARE(fem_spring_element);
 STRATA_KERNEL_DECLARE(fem_u_exact);
 STRATA_KERNEL_DECLARE(fem_diag_inv);
 STRATA_KERNEL_DECLARE(fem_axpby);
@@ -32,6 +34,8 @@ fem_options_t fem_options_default(void) {
   o.tol = 1e-10;
   o.max_iter = 5000;
   o.compare = 1;
+  o.bulk_nodes = 0;
+  o.bulk_fraction = 0.5;
   return o;
 }
 
@@ -99,15 +103,18 @@ int fem_mesh_box(int n, fem_mesh_t *mesh, char *msg, size_t msg_len) {
 }
 
 typedef struct dev_mesh {
-  double *xyz;
+  double *xyz;     /* [n + K][3] */
   int32_t *tets;
-  uint8_t *bnd;
+  uint8_t *bnd;    /* [n + K] */
+  int32_t *sel;    /* [m] boundary nodes tied to every bulk node */
+  int64_t K, m;    /* bulk nodes, ties of each */
 } dev_mesh_t;
 
 static void dev_mesh_free(strata_exec_t *e, dev_mesh_t *d) {
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&d->xyz);
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&d->tets);
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&d->bnd);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&d->sel);
 }
 
 static strata_status_t upload(strata_exec_t *e, void **dst, const void *src, size_t bytes) {
@@ -116,11 +123,15 @@ static strata_status_t upload(strata_exec_t *e, void **dst, const void *src, siz
   return st;
 }
 
-/* Graph, element kernel, pack, unpack_combine(ADD), Dirichlet rows: the assembled matrix. */
+/* Graph, element kernel, pack, unpack_combine(ADD), Dirichlet rows: the assembled matrix.
+ * m->num_nodes includes the K bulk nodes (the last K); their springs (d->K x d->m) add 4 graph
+ * entries each and their element rows are appended to E, so one pack and one unpack_combine
+ * assemble tets and springs together. */
 static strata_status_t assemble(strata_exec_t *e, const fem_mesh_t *m, const dev_mesh_t *d,
                                 strata_crs_matrix_t **Aout, double *sec, int64_t *invalid) {
   strata_status_t st = STRATA_SUCCESS;
   const int64_t n = m->num_nodes, nt = m->num_tets;
+  const int64_t K = d->K, ns = d->K * d->m; /* bulk nodes, springs */
   int32_t *rows = NULL, *cols = NULL, *import_rows = NULL;
   strata_crs_matrix_t *A = NULL;
   strata_crs_matrix_t E;
@@ -133,36 +144,60 @@ static strata_status_t assemble(strata_exec_t *e, const fem_mesh_t *m, const dev
 
   /* graph: COO of every node pair of every element -> sort -> unique (on the device) */
   t0 = strata_timer_now();
-  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(16 * nt) * sizeof(int32_t), (void **)&rows));
-  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(16 * nt) * sizeof(int32_t), (void **)&cols));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(16 * nt + 4 * ns) * sizeof(int32_t), (void **)&rows));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(16 * nt + 4 * ns) * sizeof(int32_t), (void **)&cols));
   fem_graph_args_t ga = {d->tets, rows, cols};
   CHECK(strata_parallel_for(e, NULL, strata_range(0, 16 * nt), &fem_graph_coo, &ga));
-  CHECK(strata_crs_create_from_coo(e, (int32_t)n, (int32_t)n, 16 * nt, rows, cols, NULL, &A));
+  fem_spring_args_t sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sel = d->sel;
+  sa.nmesh = n - K;
+  sa.m = d->m;
+  sa.K = K;
+  sa.k = FEM_SPRING_K;
+  if (ns > 0) {
+    sa.rows = rows + 16 * nt;
+    sa.cols = cols + 16 * nt;
+    CHECK(strata_parallel_for(e, NULL, strata_range(0, 4 * ns), &fem_spring_coo, &sa));
+  }
+  CHECK(strata_crs_create_from_coo(e, (int32_t)n, (int32_t)n, 16 * nt + 4 * ns, rows, cols, NULL, &A));
   CHECK(strata_exec_fence(e));
   sec[FEM_PHASE_GRAPH] += strata_timer_now() - t0;
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&rows);
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&cols);
 
-  /* element kernel: E [4m x n], row 4e+i = row i of the element matrix of tet e */
+  /* element kernel: E [(4 nt + K + K m) x n], row 4e+i = row i of the element matrix of tet e,
+   * then the springs' rows (fem_spring_args_t) */
   t0 = strata_timer_now();
+  const int64_t erows = 4 * nt + K + ns, enz = 16 * nt + 4 * ns;
   E.exec = e;
-  E.num_rows = (int32_t)(4 * nt);
+  E.num_rows = (int32_t)erows;
   E.num_cols = (int32_t)n;
-  E.nnz = 16 * nt;
-  if (4 * nt > INT32_MAX) {
-    st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%lld element rows exceed the 32-bit local index limit %d", (long long)(4 * nt), INT32_MAX);
+  E.nnz = enz;
+  if (erows > INT32_MAX) {
+    st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%lld element rows exceed the 32-bit local index limit %d", (long long)erows, INT32_MAX);
     goto done;
   }
-  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(4 * nt + 1) * sizeof(int64_t), (void **)&E.row_offsets));
-  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(16 * nt) * sizeof(int32_t), (void **)&E.col_indices));
-  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(16 * nt) * sizeof(double), (void **)&E.values));
-  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(4 * nt) * sizeof(int32_t), (void **)&import_rows));
-  if (nt == 0) {
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(erows + 1) * sizeof(int64_t), (void **)&E.row_offsets));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)enz * sizeof(int32_t), (void **)&E.col_indices));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)enz * sizeof(double), (void **)&E.values));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)erows * sizeof(int32_t), (void **)&import_rows));
+  if (nt == 0 && ns == 0) {
     int64_t zero = 0;
     CHECK(strata_mem_copy(e, E.row_offsets, &zero, sizeof zero));
   }
   fem_element_args_t ea = {d->xyz, d->tets, E.row_offsets, E.col_indices, E.values, import_rows, nt};
   CHECK(strata_parallel_for(e, NULL, strata_range(0, nt), &fem_element_laplace, &ea));
+  if (ns > 0) {
+    sa.rows = sa.cols = NULL;
+    sa.erow0 = 4 * nt;
+    sa.base = 16 * nt;
+    sa.row_offsets = E.row_offsets;
+    sa.ecols = E.col_indices;
+    sa.evals = E.values;
+    sa.import_rows = import_rows;
+    CHECK(strata_parallel_for(e, NULL, strata_range(0, ns), &fem_spring_element, &sa));
+  }
   CHECK(strata_exec_fence(e));
   sec[FEM_PHASE_ELEMENT] += strata_timer_now() - t0;
 
@@ -327,7 +362,19 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   strata_crs_matrix_t *A = NULL, *S = NULL;
   double *u = NULL, *ue = NULL, *b = NULL, *res_vec = NULL;
   char msg[512] = "";
+  int32_t *host_sel = NULL;
 
+  res->bulk_nodes = o->bulk_nodes;
+  res->bulk_fraction = o->bulk_fraction;
+  if (o->bulk_nodes < 0 || o->bulk_nodes > FEM_MAX_BULK_NODES) {
+    st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "bulk nodes: K = %d outside [0, %d]", o->bulk_nodes,
+                          FEM_MAX_BULK_NODES);
+    goto done;
+  }
+  if (!(o->bulk_fraction > 0 && o->bulk_fraction <= 1)) {
+    st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "bulk fraction: f = %g outside (0, 1]", o->bulk_fraction);
+    goto done;
+  }
   CHECK(strata_exec_default(o->backend, &e));
   snprintf(res->backend, sizeof res->backend, "%s", strata_backend_name(strata_exec_backend(e)));
   strata_device_info_t info;
@@ -390,21 +437,55 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
     goto done;
   }
 
-  CHECK(upload(e, (void **)&d.xyz, mesh.xyz, (size_t)n * 3 * sizeof(double)));
+  /* bulk nodes: K nodes appended after the mesh's, each tied to every stride-th boundary node */
+  int32_t *sel = NULL;
+  int64_t nsel = 0;
+  const int64_t K = o->bulk_nodes;
+  if (K > 0) {
+    const int64_t stride = (int64_t)floor(1.0 / o->bulk_fraction + 0.5);
+    sel = (int32_t *)malloc((size_t)res->num_boundary * sizeof(int32_t));
+    double *xyz2 = (double *)realloc(mesh.xyz, (size_t)(n + K) * 3 * sizeof(double));
+    if (xyz2) mesh.xyz = xyz2;
+    uint8_t *bnd2 = (uint8_t *)realloc(mesh.on_boundary, (size_t)(n + K));
+    if (bnd2) mesh.on_boundary = bnd2;
+    if (!sel || !xyz2 || !bnd2 || n + K > INT32_MAX) {
+      host_sel = sel;
+      st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "bulk nodes: %lld nodes", (long long)(n + K));
+      goto done;
+    }
+    for (int64_t i = 0, c = 0; i < n; ++i)
+      if (mesh.on_boundary[i] && c++ % stride == 0) sel[nsel++] = (int32_t)i;
+    for (int64_t q = 0; q < K; ++q) { /* near the cube's centre, finite and distinct */
+      mesh.xyz[3 * (n + q)] = 0.5;
+      mesh.xyz[3 * (n + q) + 1] = 0.5;
+      mesh.xyz[3 * (n + q) + 2] = 0.25 + 0.5 * (double)(q + 1) / (double)(K + 1);
+      mesh.on_boundary[n + q] = 0;
+    }
+    mesh.num_nodes = n + K;
+    res->bulk_ties = nsel;
+  }
+  d.K = ds.K = K;
+  d.m = ds.m = nsel;
+  ds.sel = sel;
+  if (nsel > 0) st = upload(e, (void **)&d.sel, sel, (size_t)nsel * sizeof(int32_t));
+  host_sel = sel; /* the serial reference below reads the host copy; freed at the end */
+  if (st != STRATA_SUCCESS) goto done;
+  const int64_t nall = n + K;
+  CHECK(upload(e, (void **)&d.xyz, mesh.xyz, (size_t)nall * 3 * sizeof(double)));
   CHECK(upload(e, (void **)&d.tets, mesh.tets, (size_t)mesh.num_tets * 4 * sizeof(int32_t)));
-  CHECK(upload(e, (void **)&d.bnd, mesh.on_boundary, (size_t)n));
+  CHECK(upload(e, (void **)&d.bnd, mesh.on_boundary, (size_t)nall));
 
   CHECK(assemble(e, &mesh, &d, &A, res->seconds, &res->unpack_invalid));
   res->nnz = A->nnz;
 
   /* b = A u_exact, then solve A u = b */
-  size_t vb = (size_t)n * sizeof(double);
+  size_t vb = (size_t)nall * sizeof(double);
   CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&u));
   CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&ue));
   CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&b));
   CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&res_vec));
   fem_node_args_t na = {d.xyz, ue};
-  CHECK(strata_parallel_for(e, NULL, strata_range(0, n), &fem_u_exact, &na));
+  CHECK(strata_parallel_for(e, NULL, strata_range(0, nall), &fem_u_exact, &na));
   CHECK(strata_crs_spmv(e, 1.0, A, ue, 0.0, b));
   t0 = strata_timer_now();
   CHECK(cg(e, A, b, u, o->tol, o->max_iter, &res->iterations, &res->converged));
@@ -413,14 +494,14 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
 
   /* true residual and error */
   double bb = 0, rr = 0, ee = 0, uu = 0;
-  CHECK(axpby(e, n, 1.0, b, 0.0, res_vec));
+  CHECK(axpby(e, nall, 1.0, b, 0.0, res_vec));
   CHECK(strata_crs_spmv(e, -1.0, A, u, 1.0, res_vec));
-  CHECK(dot(e, n, res_vec, res_vec, &rr));
-  CHECK(dot(e, n, b, b, &bb));
-  CHECK(axpby(e, n, 1.0, u, 0.0, res_vec));
-  CHECK(axpby(e, n, -1.0, ue, 1.0, res_vec));
-  CHECK(dot(e, n, res_vec, res_vec, &ee));
-  CHECK(dot(e, n, ue, ue, &uu));
+  CHECK(dot(e, nall, res_vec, res_vec, &rr));
+  CHECK(dot(e, nall, b, b, &bb));
+  CHECK(axpby(e, nall, 1.0, u, 0.0, res_vec));
+  CHECK(axpby(e, nall, -1.0, ue, 1.0, res_vec));
+  CHECK(dot(e, nall, res_vec, res_vec, &ee));
+  CHECK(dot(e, nall, ue, ue, &uu));
   res->residual = bb > 0 ? sqrt(rr / bb) : sqrt(rr);
   res->error = uu > 0 ? sqrt(ee / uu) : sqrt(ee);
 
@@ -449,6 +530,7 @@ done:
   strata_crs_destroy(&A);
   strata_crs_destroy(&S);
   fem_mesh_destroy(&mesh);
+  free(host_sel);
   return st;
 }
 
@@ -462,10 +544,12 @@ void fem_result_print(const fem_result_t *r, int json, FILE *out) {
             "{\"job\": \"fem\", \"backend\": \"%s\", \"device\": \"%s\", \"nodes\": %lld, \"tets\": %lld, "
             "\"dirichlet_nodes\": %lld, \"nnz\": %lld, \"iterations\": %d, \"converged\": %s, "
             "\"relative_residual\": %.6e, \"relative_error\": %.6e, \"matrix_max_rel_diff_vs_serial\": %s, "
-            "\"unpack_invalid_entries\": %lld, \"mesh\": \"%s\", \"time_s\": {",
+            "\"unpack_invalid_entries\": %lld, \"bulk_nodes\": %lld, \"bulk_fraction\": %g, \"bulk_ties\": %lld, "
+            "\"mesh\": \"%s\", \"time_s\": {",
             r->backend, r->device, (long long)r->num_nodes, (long long)r->num_tets,
             (long long)r->num_boundary, (long long)r->nnz, r->iterations, r->converged ? "true" : "false",
-            r->residual, r->error, diff_json, (long long)r->unpack_invalid, mesh_json);
+            r->residual, r->error, diff_json, (long long)r->unpack_invalid, (long long)r->bulk_nodes,
+            r->bulk_fraction, (long long)r->bulk_ties, mesh_json);
     for (int p = 0; p < FEM_NUM_PHASES; ++p)
       fprintf(out, "%s\"%s\": %.6f", p ? ", " : "", fem_phase_names[p], r->seconds[p]);
     fprintf(out, "}}\n");
@@ -478,6 +562,9 @@ void fem_result_print(const fem_result_t *r, int json, FILE *out) {
   fprintf(out, "  backend          %s (%s)\n", r->backend, r->device);
   fprintf(out, "  mesh             %lld nodes, %lld tetrahedra, %lld Dirichlet nodes\n",
           (long long)r->num_nodes, (long long)r->num_tets, (long long)r->num_boundary);
+  if (r->bulk_nodes > 0)
+    fprintf(out, "  bulk nodes       K = %lld, f = %g: each tied by springs to %lld boundary nodes\n",
+            (long long)r->bulk_nodes, r->bulk_fraction, (long long)r->bulk_ties);
   fprintf(out, "  matrix           %lld nonzeros, assembled by unpack_combine(ADD), %lld invalid entries\n",
           (long long)r->nnz, (long long)r->unpack_invalid);
   fprintf(out, "  CG (Jacobi)      %d iterations, %s\n", r->iterations, r->converged ? "converged" : "NOT converged");

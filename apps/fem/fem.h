@@ -17,8 +17,14 @@ typedef struct fem_options {
   double tol;            /* relative residual ||r|| / ||b|| */
   int max_iter;
   int compare;           /* assemble on serial too and report the largest relative difference */
+  int bulk_nodes;        /* K extra "bulk" nodes (issue 5 §4), 0..FEM_MAX_BULK_NODES */
+  double bulk_fraction;  /* each bulk node is tied by springs to this fraction (0, 1] of the
+                            boundary nodes: every round(1/f)-th one in node order */
   int verbose;
 } fem_options_t;
+
+#define FEM_MAX_BULK_NODES 1000
+#define FEM_SPRING_K 1.0 /* spring stiffness k: element matrix k [[1, -1], [-1, 1]] */
 
 enum { FEM_PHASE_MESH, FEM_PHASE_GRAPH, FEM_PHASE_ELEMENT, FEM_PHASE_PACK, FEM_PHASE_UNPACK,
        FEM_PHASE_SOLVE, FEM_NUM_PHASES };
@@ -28,7 +34,10 @@ typedef struct fem_result {
   char backend[16];
   char device[256];
   char mesh[256];         /* "gmsh", "box" or the mesh file */
-  int64_t num_nodes, num_tets, num_boundary, nnz;
+  int64_t num_nodes, num_tets, num_boundary, nnz; /* num_nodes: the mesh's (bulk nodes not counted) */
+  int64_t bulk_nodes;     /* K */
+  double bulk_fraction;   /* f */
+  int64_t bulk_ties;      /* boundary nodes tied to each bulk node (springs = K x bulk_ties) */
   int iterations;
   int converged;
   double residual;        /* final ||b - A u|| / ||b|| (recomputed, not the recurrence) */

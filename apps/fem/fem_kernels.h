@@ -46,4 +46,25 @@ typedef struct fem_vec_args {
   double *y;
 } fem_vec_args_t;
 
+/* Bulk nodes (issue 5 §4): K nodes numbered nmesh..nmesh+K-1, bulk node q tied by a spring
+ * (k [[1, -1], [-1, 1]]) to each of the m boundary nodes sel[0..m). Spring p = q m + s joins
+ * nmesh + q and sel[s]. */
+typedef struct fem_spring_args {
+  const int32_t *sel;   /* [m] boundary node ids */
+  int64_t nmesh, m, K;
+  double k;
+  /* graph: rows, cols [4 K m], entries 4p..4p+3 = (b,b), (b,j), (j,b), (j,j) */
+  int32_t *rows, *cols;
+  /* element rows appended to E after the 4 nt tet rows (entry base 16 nt):
+   *   E row 4nt + q       (q < K): bulk node q's row, the concatenation of its m springs'
+   *                        rows: entries base + 2mq + 2s + {0, 1} = (b, k), (sel[s], -k);
+   *   E row 4nt + K + p   (p < Km): the boundary end of spring p: entries
+   *                        base + 2mK + 2p + {0, 1} = (j, k), (b, -k). */
+  int64_t erow0, base;
+  int64_t *row_offsets;
+  int32_t *ecols;
+  double *evals;
+  int32_t *import_rows;
+} fem_spring_args_t;
+
 #endif

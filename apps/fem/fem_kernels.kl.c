@@ -51,6 +51,39 @@ STRATA_FOR_KERNEL(fem_element_laplace, fem_element_args_t, a, e) {
   if (e == a->num_tets - 1) a->row_offsets[4 * a->num_tets] = 16 * a->num_tets;
 }
 
+/* The bulk nodes' springs in the graph's COO (see fem_spring_args_t). */
+STRATA_FOR_KERNEL(fem_spring_coo, fem_spring_args_t, a, k) {
+  const int64_t p = k >> 2, q = p / a->m, s = p % a->m;
+  const int32_t b = (int32_t)(a->nmesh + q), j = a->sel[s];
+  const int w = (int)(k & 3);
+  a->rows[k] = w < 2 ? b : j;
+  a->cols[k] = (w == 0 || w == 2) ? b : j;
+}
+
+/* The springs' element rows, appended to E (see fem_spring_args_t): bulk node q's long row and
+ * the 2-entry row of each spring's boundary end. */
+STRATA_FOR_KERNEL(fem_spring_element, fem_spring_args_t, a, p) {
+  const int64_t q = p / a->m, s = p % a->m;
+  const int32_t b = (int32_t)(a->nmesh + q), j = a->sel[s];
+  const int64_t bq = a->base + 2 * a->m * q, e1 = bq + 2 * s;
+  if (s == 0) {
+    a->row_offsets[a->erow0 + q] = bq;
+    a->import_rows[a->erow0 + q] = b;
+  }
+  a->ecols[e1] = b;
+  a->evals[e1] = a->k;
+  a->ecols[e1 + 1] = j;
+  a->evals[e1 + 1] = -a->k;
+  const int64_t r2 = a->erow0 + a->K + p, e2 = a->base + 2 * a->m * a->K + 2 * p;
+  a->row_offsets[r2] = e2;
+  a->import_rows[r2] = j;
+  a->ecols[e2] = j;
+  a->evals[e2] = a->k;
+  a->ecols[e2 + 1] = b;
+  a->evals[e2 + 1] = -a->k;
+  if (p == a->K * a->m - 1) a->row_offsets[r2 + 1] = e2 + 2;
+}
+
 /* Dirichlet rows become identity rows; columns of Dirichlet nodes are zeroed in the other rows
  * (symmetric elimination keeps the matrix SPD). */
 STRATA_FOR_KERNEL(fem_dirichlet, fem_dirichlet_args_t, a, r) {
