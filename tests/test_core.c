@@ -863,6 +863,55 @@ static void test_exec_instances(void **state) {
 
 /* ============================================================ errors */
 
+/* events: elapsed time between two records brackets the work between them, on every backend
+ * (device events on GPUs, host clock after a fence on host backends); misuse refused */
+static void test_events(void **state) {
+  (void)state;
+  strata_event_t *e0 = NULL, *e1 = NULL, *e2 = NULL;
+  T_OK(strata_event_create(T_exec, &e0));
+  T_OK(strata_event_create(T_exec, &e1));
+  T_OK(strata_event_create(T_exec, &e2));
+  double s = -1;
+  T_ERR(strata_event_elapsed(e0, e1, &s), STRATA_ERR_INVALID_ARGUMENT); /* never recorded */
+  const int64_t n = 1 << 20;
+  double *dx = NULL, *dy = NULL;
+  T_OK(strata_mem_alloc(T_exec, STRATA_MEM_DEVICE, (size_t)n * sizeof(double), (void **)&dx));
+  T_OK(strata_mem_alloc(T_exec, STRATA_MEM_DEVICE, (size_t)n * sizeof(double), (void **)&dy));
+  T_OK(strata_mem_set_async(T_exec, dx, 0, (size_t)n * sizeof(double)));
+  T_OK(strata_mem_set_async(T_exec, dy, 0, (size_t)n * sizeof(double)));
+  core_axpy_args_t a;
+  a.alpha = 2.0;
+  a.x = dx;
+  a.y = dy;
+  T_OK(strata_event_record(T_exec, e0));
+  T_OK(strata_event_record(T_exec, e1)); /* nothing in between */
+  for (int r = 0; r < 20; ++r) T_OK(strata_parallel_for(T_exec, NULL, strata_range(0, n), &core_axpy, &a));
+  T_OK(strata_event_record(T_exec, e2));
+  double empty = -1, work = -1, all = -1;
+  T_OK(strata_event_elapsed(e0, e1, &empty));
+  T_OK(strata_event_elapsed(e1, e2, &work));
+  T_OK(strata_event_elapsed(e0, e2, &all));
+  assert_true(empty >= 0 && work > 0 && all >= work);
+  assert_true(empty < work);
+  if (!strata_exec_is_host(T_exec)) {
+    assert_non_null(strata_exec_native_stream(T_exec));
+  } else
+    assert_null(strata_exec_native_stream(T_exec));
+  /* an event of another backend is refused */
+  if (strata_exec_backend(T_exec) != STRATA_BACKEND_SERIAL) {
+    T_ERR(strata_event_record(T_serial, e0), STRATA_ERR_INVALID_ARGUMENT);
+    strata_error_clear();
+  }
+  T_OK(strata_exec_fence(T_exec));
+  t_dev_free(dx);
+  t_dev_free(dy);
+  strata_event_destroy(&e0);
+  strata_event_destroy(&e1);
+  strata_event_destroy(&e2);
+  assert_null(e0);
+  strata_event_destroy(&e0); /* NULL-safe */
+}
+
 static void test_wrong_pattern(void **state) {
   (void)state;
   core_axpy_args_t a;
@@ -938,6 +987,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_sort_pairs, t_setup),
       cmocka_unit_test_setup(test_memory, t_setup),
       cmocka_unit_test_setup(test_exec_instances, t_setup),
+      cmocka_unit_test_setup(test_events, t_setup),
       cmocka_unit_test_setup(test_wrong_pattern, t_setup),
       cmocka_unit_test_setup(test_status_names, t_setup),
   };

@@ -41,4 +41,5 @@ const strata_impl_backend_t strata_impl_backend_serial = {
     strata_impl_host_alloc, strata_impl_host_dealloc, strata_impl_host_copy, strata_impl_host_set,
     strata_impl_host_sort_pairs_serial,
     NULL, NULL, /* scan_exclusive_i64, copy_2d: the core's portable paths */
-    NULL, NULL}; /* range_push, range_pop: no tool ranges on the host */
+    NULL, NULL, /* range_push, range_pop: no tool ranges on the host */
+    NULL, NULL, NULL, NULL}; /* events: the core's host clock after a fence */

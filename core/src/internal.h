@@ -49,6 +49,12 @@ typedef struct strata_impl_backend {
    * (profiling.c); NULL where it has none */
   void (*range_push)(const char *name);
   void (*range_pop)(void);
+  /* timing events (strata_event_*): NULL on host backends, where the core fences and reads the
+   * host clock instead; elapsed waits for stop and gives seconds */
+  strata_status_t (*event_create)(int device, void **event);
+  strata_status_t (*event_destroy)(int device, void *event);
+  strata_status_t (*event_record)(int device, void *stream, void *event);
+  strata_status_t (*event_elapsed)(int device, void *start, void *stop, double *seconds);
 } strata_impl_backend_t;
 
 /** The table of a backend (a "not compiled" stub for the others). */

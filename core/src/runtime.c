@@ -217,6 +217,75 @@ strata_status_t strata_fence_all(void) {
 strata_backend_t strata_exec_backend(const strata_exec_t *exec) { return exec->backend; }
 int strata_exec_is_host(const strata_exec_t *exec) { return strata_impl_backend(exec->backend)->is_host; }
 int strata_exec_concurrency(const strata_exec_t *exec) { return exec->host_threads; }
+void *strata_exec_native_stream(const strata_exec_t *exec) {
+  return exec && !strata_impl_backend(exec->backend)->is_host ? exec->stream : NULL;
+}
+
+/* ---------------------------------------------------------------- events */
+struct strata_event {
+  strata_backend_t backend;
+  int device;
+  void *native; /* GPU event; NULL on host backends */
+  double t;     /* host backends: strata_timer_now at record */
+  int recorded;
+};
+
+strata_status_t strata_event_create(strata_exec_t *exec, strata_event_t **event) {
+  if (!exec || !event) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "event_create: NULL argument");
+  strata_event_t *ev = (strata_event_t *)calloc(1, sizeof *ev);
+  if (!ev) return strata_impl_error(STRATA_ERR_OUT_OF_MEMORY, "event: %zu bytes", sizeof *ev);
+  ev->backend = exec->backend;
+  ev->device = exec->device;
+  const strata_impl_backend_t *b = strata_impl_backend(exec->backend);
+  if (b->event_create) {
+    strata_status_t st = b->event_create(exec->device, &ev->native);
+    if (st != STRATA_SUCCESS) {
+      free(ev);
+      return st;
+    }
+  }
+  *event = ev;
+  return STRATA_SUCCESS;
+}
+
+void strata_event_destroy(strata_event_t **event) {
+  if (!event || !*event) return;
+  const strata_impl_backend_t *b = strata_impl_backend((*event)->backend);
+  if ((*event)->native && b->event_destroy) b->event_destroy((*event)->device, (*event)->native);
+  free(*event);
+  *event = NULL;
+}
+
+strata_status_t strata_event_record(strata_exec_t *exec, strata_event_t *event) {
+  if (!exec || !event) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "event_record: NULL argument");
+  if (exec->backend != event->backend || exec->device != event->device)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "event_record: event of '%s' device %d recorded on '%s' device %d",
+                             strata_backend_name(event->backend), event->device, strata_backend_name(exec->backend),
+                             exec->device);
+  const strata_impl_backend_t *b = strata_impl_backend(exec->backend);
+  strata_status_t st;
+  if (event->native && b->event_record) {
+    st = b->event_record(exec->device, exec->stream, event->native);
+  } else {
+    st = b->fence(exec->device, exec->stream);
+    event->t = strata_timer_now();
+  }
+  if (st == STRATA_SUCCESS) event->recorded = 1;
+  return st;
+}
+
+strata_status_t strata_event_elapsed(strata_event_t *start, strata_event_t *stop, double *seconds) {
+  if (!start || !stop || !seconds) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "event_elapsed: NULL argument");
+  if (!start->recorded || !stop->recorded)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "event_elapsed: the %s event was never recorded",
+                             start->recorded ? "stop" : "start");
+  if (start->backend != stop->backend || start->device != stop->device)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "event_elapsed: events of different backends or devices");
+  const strata_impl_backend_t *b = strata_impl_backend(start->backend);
+  if (start->native && b->event_elapsed) return b->event_elapsed(start->device, start->native, stop->native, seconds);
+  *seconds = stop->t - start->t;
+  return STRATA_SUCCESS;
+}
 
 strata_status_t strata_mem_alloc(strata_exec_t *exec, strata_mem_space_t space, size_t bytes,
                                  void **ptr) {

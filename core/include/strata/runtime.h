@@ -100,6 +100,28 @@ strata_backend_t strata_exec_backend(const strata_exec_t *exec);
 int strata_exec_is_host(const strata_exec_t *exec);
 /** Threads the host backends use (1 for serial); for GPU backends the host threads available. */
 int strata_exec_concurrency(const strata_exec_t *exec);
+/** The instance's native stream (cudaStream_t / hipStream_t) for interoperation with vendor
+ *  libraries (cusparseSetStream, ...); NULL on host backends (and for a GPU's legacy stream). */
+void *strata_exec_native_stream(const strata_exec_t *exec);
+
+/* ---------------------------------------------------------------- events (timing) */
+
+/** A timing event (Kokkos-tools / cudaEvent style): recorded in an execution space's order of
+ *  work; the time between two recorded events of one instance is the device time of the work
+ *  submitted between them. GPUs: cudaEvent_t / hipEvent_t recorded on the instance's stream
+ *  (no host synchronization at record; resolution about 0.5 us). Host backends: record fences
+ *  the instance and reads strata_timer_now. */
+typedef struct strata_event strata_event_t;
+/** An event of exec's backend and device. Errors: OUT_OF_MEMORY, DEVICE. */
+strata_status_t strata_event_create(strata_exec_t *exec, strata_event_t **event);
+/** NULL-safe; sets *event NULL. Waits for the event if it is still pending. */
+void strata_event_destroy(strata_event_t **event);
+/** Records the event after all work submitted to exec so far (exec of the event's backend).
+ *  Asynchronous on GPUs; host backends fence first. Errors: INVALID_ARGUMENT, DEVICE. */
+strata_status_t strata_event_record(strata_exec_t *exec, strata_event_t *event);
+/** *seconds = time from start to stop (both recorded, same backend); waits for stop to complete.
+ *  Errors: INVALID_ARGUMENT (not recorded, or backends differ), DEVICE. */
+strata_status_t strata_event_elapsed(strata_event_t *start, strata_event_t *stop, double *seconds);
 
 /* ---------------------------------------------------------------- memory */
 
