@@ -3,11 +3,13 @@
  * the former perf/strata_spmv_bench and perf/strata_stream_bench.
  *
  * Timing method (bench_time): two warm-up calls and a fence, then samples of R back-to-back calls
- * between two fences (host clock strata_timer_now; on CUDA also cudaDeviceSynchronize so that
- * cuSPARSE's stream is included), R chosen so that a sample lasts about min_time / 20 (at least
- * 20 us); samples are taken until min_time has passed and at least 5 exist (2000 at most). The
- * reported time of one call is the median over samples of (sample time / R); min, max and the
- * quartiles give the spread. */
+ * between two strata_events recorded on the exec (device events — cudaEvent/hipEvent on the exec's
+ * stream — on GPUs, so launch latency between calls is not counted unless the GPU idles; the host
+ * clock after a fence on host backends). R is chosen so that a sample lasts at least 1 ms and about
+ * min_time / 20, which amortizes launch and fence overhead; samples are taken until min_time has
+ * passed and at least 5 exist (2000 at most). The reported time of one call is the median over
+ * samples of (sample time / R); min, max and the quartiles give the spread. The cuSPARSE peer runs
+ * on the exec's stream (cusparseSetStream), so the same events bracket it. */
 #ifndef STRATA_BENCH_H
 #define STRATA_BENCH_H
 
@@ -29,6 +31,8 @@ typedef int (*bench_fn)(void *ctx, int64_t call);
 void bench_sync(strata_exec_t *e);
 /** Times f on exec as described at the top of this file. Returns 0, or f's first nonzero status. */
 int bench_time(strata_exec_t *e, bench_fn f, void *ctx, double min_time, bench_stats_t *s);
+/** How bench_time measures on exec, in words (for the output header). */
+const char *bench_time_method(strata_exec_t *e);
 
 /* ------------------------------------------------------------------- matrix generators */
 /** Builds the generated matrix `spec` = NAME[:p1[:p2...]] (without the "gen:" prefix) as a
@@ -63,9 +67,10 @@ typedef struct bench_cusparse bench_cusparse_t;
 int bench_cusparse_available(void);
 const char *bench_cusparse_name(int alg);
 /** Descriptors and buffers of cusparseSpMV (alg: ALG1, ALG2 = CSR; COO) for `copies` device copies
- *  A[c] with x[c], y[c] (CUDA memory), after cusparseSpMV_preprocess. 0 or -1 (message in err). */
+ *  A[c] with x[c], y[c] (CUDA memory), after cusparseSpMV_preprocess, on `stream` (the exec's native
+ *  stream: strata_exec_native_stream). 0 or -1 (message in err). */
 int bench_cusparse_create(int alg, int copies, strata_crs_matrix_t *const *A, double *const *x, double *const *y,
-                          bench_cusparse_t **out, char *err, size_t err_len);
+                          void *stream, bench_cusparse_t **out, char *err, size_t err_len);
 /** y[c] = A[c] x[c] with copy c = call mod copies; asynchronous. 0 or a cuSPARSE status. */
 int bench_cusparse_apply(void *p, int64_t call);
 void bench_cusparse_destroy(bench_cusparse_t **p);

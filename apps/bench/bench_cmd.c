@@ -1,7 +1,8 @@
 /* strata bench — the benchmark harness as a subcommand of the strata tool (issue 6).
  *
  *   strata bench stream|spmv|unpack|fem|all [--backend B]... [--matrix SPEC]... [--replicate K|auto]
- *                [--quick] [--min-time S] [--seed N] [--scale S] [--out DIR] [--progress]
+ *                [--quick] [--min-time S] [--seed N] [--scale S] [--out DIR] [--sweep] [--mesh FILE]
+ *                [--progress|--no-progress]
  *
  * Suites: stream (copy, triad, sum per backend and the reference: device-to-device memcpy on GPUs,
  * a plain OpenMP triad on host backends); spmv (every algorithm of the row-class plan: auto and
@@ -12,7 +13,12 @@
  * Bytes (SpMV) by the minimal-traffic model 12·nnz + 4·(rows+1) + 8·cols + 8·rows; % of the
  * stream reference bandwidth of the same backend measured in the same run. Output: JSON lines
  * (stdout, or DIR/results.jsonl with --out), then a summary table; with --out and gnuplot,
- * PNG plots (spmv_pct_stream.png, backend_ratio.png). Method of timing: bench.h. */
+ * PNG plots (spmv_pct_stream.png, backend_ratio.png, unpack_rowlen.png, stream_bw.png). Method of
+ * timing: bench.h (strata_event: device events on GPUs, host clock between fences on host backends;
+ * samples of >= 1 ms). --sweep adds the spmv plan's thresholds over a small grid (records carry
+ * "thresholds"); the unpack suite adds unpack time per entry against the incoming row length
+ * (rowlenL records, "row_length"); fem repeats fem_run until --min-time (at least 3 runs, 1 in
+ * --quick); unpack and fem records carry ratio_to_serial where serial ran. */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <errno.h>
 #include <ftw.h>
@@ -40,7 +46,9 @@ STRATA_KERNEL_DECLARE(stream_sum);
 
 /* ------------------------------------------------------------------------ configuration */
 static struct {
-  int quick, progress;
+  int quick, progress, sweep;
+  int done, total; /* measurements done, and the estimate of all (progress line) */
+  const char *mesh; /* fem: --mesh FILE instead of the box */
   double min_time, scale;
   uint64_t seed;
   int replicate; /* 0 = auto */
@@ -62,6 +70,9 @@ typedef struct result {
   bench_stats_t t;
   int ok; /* 1 checked and timed, 0 wrong result, -1 error */
   double ref_bw, ratio_serial, ratio_peer;
+  int64_t row_length; /* unpack rowlen records: entries per incoming row (packet) */
+  int has_thr;        /* spmv --sweep records: [one_level_max, entries_per_lane, two_level_max, three_level_max] */
+  int64_t thr[4];     /* thr[3] < 0: no limit (never split) */
 } result_t;
 static result_t *R;
 static int nR, capR;
@@ -82,8 +93,29 @@ static result_t *add(const char *suite, strata_backend_t b, const char *name, co
   return r;
 }
 
-static void emit(const result_t *r) {
-  char nm[400], ms[450], b[11][48];
+#define THR_INF ((int64_t)1 << 60)
+
+/* unpack and fem: the serial backend's same record (backends run in enum order, serial first) */
+static void fill_ratio_serial(result_t *r) {
+  if (r->ok != 1 || r->ratio_serial > 0 || (strcmp(r->suite, "unpack") && strcmp(r->suite, "fem"))) return;
+  for (const result_t *q = R; q < r + 1; ++q)
+    if (q->ok == 1 && !strcmp(q->backend, "serial") && !strcmp(q->suite, r->suite) && !strcmp(q->name, r->name) &&
+        !strcmp(q->algo, r->algo) && q->t.median > 0)
+      r->ratio_serial = q->t.median / r->t.median;
+}
+
+static void emit(result_t *r) {
+  char nm[400], ms[450], b[11][48], extra[160] = "";
+  fill_ratio_serial(r);
+  if (r->row_length > 0) snprintf(extra, sizeof extra, ", \"row_length\": %lld", (long long)r->row_length);
+  if (r->has_thr) {
+    char t3[24];
+    if (r->thr[3] < 0) snprintf(t3, sizeof t3, "null");
+    else snprintf(t3, sizeof t3, "%lld", (long long)r->thr[3]);
+    snprintf(extra, sizeof extra, ", \"thresholds\": [%lld, %lld, %lld, %s], \"thresholds_keys\": "
+             "\"one_level_max, entries_per_lane, two_level_max, three_level_max (null: never split)\"",
+             (long long)r->thr[0], (long long)r->thr[1], (long long)r->thr[2], t3);
+  }
   cli_json_escape(nm, sizeof nm, r->name);
   cli_json_escape(ms, sizeof ms, r->msg);
   const double t = r->t.median;
@@ -94,7 +126,7 @@ static void emit(const result_t *r) {
           "\"time_min_s\": %s, \"time_max_s\": %s, \"time_q1_s\": %s, \"time_q3_s\": %s, \"samples\": %d, "
           "\"reps_per_sample\": %d, \"bytes\": %.0f, \"gbytes_per_s\": %s, \"entries_per_s\": %s, "
           "\"stream_gbytes_per_s\": %s, \"pct_stream\": %s, \"ratio_to_serial\": %s, \"ratio_to_peer\": %s, "
-          "\"message\": \"%s\"}\n",
+          "\"message\": \"%s\"%s}\n",
           r->suite, r->backend, nm, r->algo, r->ok == 1 ? "ok" : r->ok == 0 ? "wrong" : "error", (long long)r->rows,
           (long long)r->cols, (long long)r->nnz, (long long)r->n, (long long)r->copies,
           cli_json_number(b[0], 48, "%.9g", r->ok == 1 ? t : NAN),
@@ -107,15 +139,17 @@ static void emit(const result_t *r) {
           cli_json_number(b[7], 48, "%.3f", r->ref_bw > 0 ? r->ref_bw : NAN),
           cli_json_number(b[8], 48, "%.2f", r->ref_bw > 0 ? 100.0 * gbs / r->ref_bw : NAN),
           cli_json_number(b[9], 48, "%.4g", r->ratio_serial > 0 ? r->ratio_serial : NAN),
-          cli_json_number(b[10], 48, "%.4g", r->ratio_peer > 0 ? r->ratio_peer : NAN), ms);
+          cli_json_number(b[10], 48, "%.4g", r->ratio_peer > 0 ? r->ratio_peer : NAN), ms, extra);
   fflush(G.json);
 }
 
+/* one line per measurement on stderr: elapsed time, count done / estimated total, what runs */
 static void progress(const char *suite, const char *name, const char *backend, const char *algo) {
+  ++G.done;
+  if (G.done > G.total) G.total = G.done;
   if (!G.progress) return;
-  const int tty = isatty(2);
-  fprintf(stderr, "%s[bench %6.1f s] %-6s %-28.28s %-7s %-18s%s", tty ? "\r" : "", strata_timer_now() - G.t_start,
-          suite, name, backend, algo, tty ? "" : "\n");
+  fprintf(stderr, "[bench %7.1f s] %4d/%-4d (~%d left) %-6s %-28.28s %-7s %s\n", strata_timer_now() - G.t_start, G.done,
+          G.total, G.total - G.done, suite, name, backend, algo);
   fflush(stderr);
 }
 
@@ -221,6 +255,10 @@ done:
 static const char *const algo_names[] = {"strata_auto", "strata_one_level", "strata_two_level", "strata_three_level",
                                          "strata_split"};
 #define MAX_COPIES 16
+/* --sweep grid: [one_level_max, entries_per_lane, two_level_max, three_level_max (-1: no limit)] */
+static const int64_t sweep_grid[][4] = {{8, 4, 256, 32768},  {8, 1, 256, 32768},    {8, 2, 256, 32768}, {4, 1, 256, 32768},
+                                        {16, 2, 256, 32768}, {8, 2, 4096, 32768}, {8, 2, 256, -1},    {2, 1, 64, 32768}};
+#define SWEEP_N ((int)(sizeof sweep_grid / sizeof sweep_grid[0]))
 
 typedef struct {
   strata_exec_t *e;
@@ -321,13 +359,42 @@ static void spmv_matrix(const strata_crs_matrix_t *Ah, const char *name) {
       }
       strata_spmv_plan_destroy(&k.p);
     }
+    /* --sweep: the auto plan's class thresholds over a small grid (the former spmv_bench's) */
+    for (int g = 0; G.sweep && g < SWEEP_N; ++g) {
+      char al[48], t3[24];
+      const int64_t *q = sweep_grid[g];
+      if (q[3] < 0) snprintf(t3, sizeof t3, "inf");
+      else snprintf(t3, sizeof t3, "%lld", (long long)q[3]);
+      snprintf(al, sizeof al, "sweep[%lld,%lld,%lld,%s]", (long long)q[0], (long long)q[1], (long long)q[2], t3);
+      result_t *r = add("spmv", b, name, al);
+      r->rows = n, r->cols = nc, r->nnz = nnz, r->bytes = bytes, r->entries = (double)nnz, r->copies = k.copies;
+      r->has_thr = 1;
+      memcpy(r->thr, q, sizeof r->thr);
+      progress("spmv", name, r->backend, r->algo);
+      strata_spmv_options_t opt;
+      memset(&opt, 0, sizeof opt);
+      opt.one_level_max = q[0], opt.entries_per_lane = (int)q[1], opt.two_level_max = q[2];
+      opt.three_level_max = q[3] < 0 ? THR_INF : q[3];
+      if (!setup || strata_spmv_plan_create(e, k.A[0], &opt, &k.p)) {
+        snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
+        continue;
+      }
+      strata_mem_set_async(e, k.y[0], 0xFF, (size_t)n * 8);
+      if (spmv_run(&k, 0)) snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
+      else if (check_y(e, k.y[0], n, h, &o, r)) {
+        r->ok = bench_time(e, spmv_run, &k, G.min_time, &r->t) ? -1 : 1;
+        if (r->ok < 0) snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
+      }
+      strata_spmv_plan_destroy(&k.p);
+    }
     if (b == STRATA_BACKEND_CUDA && bench_cusparse_available() && setup)
       for (int a = 0; a < 3; ++a) {
         result_t *r = add("spmv", b, name, bench_cusparse_name(a));
         r->rows = n, r->cols = nc, r->nnz = nnz, r->bytes = bytes, r->entries = (double)nnz, r->copies = k.copies;
         progress("spmv", name, r->backend, r->algo);
         bench_cusparse_t *p = NULL;
-        if (bench_cusparse_create(a, k.copies, k.A, k.x, k.y, &p, r->msg, sizeof r->msg)) continue;
+        if (bench_cusparse_create(a, k.copies, k.A, k.x, k.y, strata_exec_native_stream(e), &p, r->msg, sizeof r->msg))
+          continue;
         strata_mem_set_async(e, k.y[0], 0xFF, (size_t)n * 8);
         bench_sync(e);
         if (bench_cusparse_apply(p, 0)) snprintf(r->msg, sizeof r->msg, "cusparseSpMV failed");
@@ -570,22 +637,137 @@ done:
   fem_mesh_destroy(&mesh);
 }
 
+/* Unpack time per entry against the incoming row length (issue 6): TOTAL entries arrive as
+ * packets of L entries each (L = 1, 2, 4, ...), so the plan's classes (short, medium, long, very
+ * long) are each exercised; about 4 packets per global row, a packet's columns are L distinct
+ * columns of its row's pattern (2L wide, spread over the columns). Values are multiples of 1/4:
+ * every backend must give serial's sums bit for bit before its time counts. */
+static void unpack_rowlen_one(int64_t L, int64_t total) {
+  const int64_t P = total / L > 0 ? total / L : 1, ne = P * L;
+  const int64_t W = 2 * L > 4 ? 2 * L : 4;
+  const int64_t n = P / 4 > 0 ? P / 4 : 1, nc = n > W ? n : W, step = nc / W;
+  char name[64];
+  snprintf(name, sizeof name, "rowlen%lld_%lldentries", (long long)L, (long long)ne);
+  strata_exec_t *s = G.serial;
+  int64_t *off = NULL;
+  int32_t *col = NULL, *gr = NULL, *gc = NULL, *rows = (int32_t *)malloc((size_t)P * 4);
+  double *val = NULL, *ref = NULL, *h = NULL;
+  strata_crs_matrix_t *E = NULL, *Gs = NULL;
+  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)(P + 1) * 8, (void **)&off);
+  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&col);
+  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 8, (void **)&val);
+  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)(n * W) * 4, (void **)&gr);
+  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)(n * W) * 4, (void **)&gc);
+  for (int64_t r = 0; r < n; ++r)
+    for (int64_t k = 0; k < W; ++k) gr[r * W + k] = (int32_t)r, gc[r * W + k] = (int32_t)((r + k * step) % nc);
+  uint64_t x = G.seed * 0x9E3779B97F4A7C15ull + 12345;
+  for (int64_t i = 0; i < P; ++i) {
+    const int64_t r = i % n;
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    const int64_t s0 = (int64_t)(x % (uint64_t)W);
+    rows[i] = (int32_t)r;
+    off[i] = i * L;
+    for (int64_t j = 0; j < L; ++j) {
+      const int64_t q = i * L + j;
+      col[q] = (int32_t)((r + ((s0 + j) % W) * step) % nc);
+      val[q] = 0.25 * (double)(1 + (q * 7 + (int64_t)G.seed) % 9);
+    }
+  }
+  off[P] = ne;
+  if (strata_crs_create_from_csr(s, (int32_t)P, (int32_t)nc, ne, off, col, val, STRATA_CRS_ADOPT, &E) == STRATA_SUCCESS)
+    off = NULL, col = NULL, val = NULL;
+  if (!E || strata_crs_create_from_coo(s, (int32_t)n, (int32_t)nc, n * W, gr, gc, NULL, &Gs)) {
+    fprintf(stderr, "strata bench unpack %s: %s\n", name, strata_error_message());
+    goto done;
+  }
+  ref = (double *)malloc((size_t)Gs->nnz * 8);
+  h = (double *)malloc((size_t)Gs->nnz * 8);
+  for (int bi = -1; bi < G.nb; ++bi) { /* bi = -1: serial's reference values, not timed */
+    strata_exec_t *e = bi < 0 ? s : G.ex[bi];
+    unpack_ctx u = {e, NULL, NULL, NULL, NULL};
+    result_t *ru = NULL;
+    if (bi >= 0) {
+      ru = add("unpack", G.be[bi], name, "unpack_combine_add");
+      ru->rows = P, ru->cols = nc, ru->nnz = Gs->nnz, ru->entries = (double)ne, ru->row_length = L;
+      progress("unpack", name, ru->backend, "unpack_combine_add");
+    }
+    if (strata_crs_copy(e, E, &u.E) || strata_crs_copy(e, Gs, &u.G) ||
+        strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)P * 4, (void **)&u.rows) ||
+        strata_mem_copy(e, u.rows, rows, (size_t)P * 4) || strata_sparse_pack(e, u.E, u.E->num_rows, NULL, NULL, &u.pk)) {
+      if (ru) snprintf(ru->msg, sizeof ru->msg, "%s", strata_error_message());
+      goto next;
+    }
+    strata_mem_set_async(e, u.G->values, 0, (size_t)u.G->nnz * 8);
+    strata_unpack_report_t rep;
+    memset(&rep, 0, sizeof rep);
+    int st = strata_sparse_unpack_combine(e, u.G, u.rows, u.pk, NULL, (int32_t)nc, STRATA_COMBINE_ADD, &rep);
+    bench_sync(e);
+    strata_mem_copy(e, bi < 0 ? ref : h, u.G->values, (size_t)u.G->nnz * 8);
+    if (ru) {
+      ru->bytes = (double)u.pk->num_bytes + 16.0 * (double)ne + 4.0 * (double)P; /* packets, RMW values, rows */
+      int64_t bad = 0;
+      for (int64_t q = 0; q < u.G->nnz; ++q) bad += h[q] != ref[q];
+      if (st || rep.invalid_entries || bad) {
+        ru->ok = 0;
+        snprintf(ru->msg, sizeof ru->msg, "status %d, %lld invalid entries, %lld values differ from serial: time not counted",
+                 st, (long long)rep.invalid_entries, (long long)bad);
+      } else {
+        ru->ok = bench_time(e, unpack_run, &u, G.min_time, &ru->t) ? -1 : 1;
+        if (ru->ok < 0) snprintf(ru->msg, sizeof ru->msg, "%s", strata_error_message());
+      }
+    }
+  next:
+    if (ru) emit(ru);
+    strata_packets_destroy(&u.pk);
+    strata_crs_destroy(&u.E);
+    strata_crs_destroy(&u.G);
+    strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&u.rows);
+  }
+done:
+  strata_crs_destroy(&E);
+  strata_crs_destroy(&Gs);
+  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)&gr);
+  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)&gc);
+  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)&off);
+  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)&col);
+  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)&val);
+  free(rows);
+  free(ref);
+  free(h);
+}
+
+static int rowlen_count(void) { return G.quick ? 5 : 13; }
+static void suite_unpack_rowlen(void) {
+  int host_only = 1;
+  for (int bi = 0; bi < G.nb; ++bi) host_only &= strata_exec_is_host(G.ex[bi]);
+  const int64_t total = (int64_t)((G.quick ? 1 << 15 : host_only ? 1 << 22 : 1 << 24) * G.scale);
+  for (int i = 0; i < rowlen_count(); ++i) unpack_rowlen_one(G.quick ? (int64_t)1 << (2 * i) : (int64_t)1 << i, total);
+}
+
 /* ------------------------------------------------------------------------------------ fem */
+/* fem_run repeated until --min-time has passed (at least 3 runs, 1 in --quick; FEM_MAX_RUNS at
+ * most): each run is a whole job, so its phases are timed by fem_run's own fences, one sample per
+ * run and phase (no batching: a phase cannot be repeated alone) */
+#define FEM_MAX_RUNS 50
 static void suite_fem(void) {
   const int box = G.quick ? 6 : (int)(40 * cbrt(G.scale));
   for (int bi = 0; bi < G.nb; ++bi) {
     fem_options_t o = fem_options_default();
-    o.box = box;
+    if (G.mesh) o.mesh_path = G.mesh, o.box = 0;
+    else o.box = box;
     o.backend = G.be[bi];
     o.compare = 0;
-    const int runs = G.quick ? 1 : 3;
-    double sec[FEM_NUM_PHASES][3];
+    const int min_runs = G.quick ? 1 : 3;
+    double sec[FEM_NUM_PHASES][FEM_MAX_RUNS];
     fem_result_t res;
-    int ok = 1;
-    char name[64], err[200] = "";
-    snprintf(name, sizeof name, "box%d", box);
+    int ok = 1, runs = 0;
+    char name[200], err[200] = "";
+    const char *base = G.mesh ? strrchr(G.mesh, '/') : NULL;
+    if (G.mesh) snprintf(name, sizeof name, "%s", base ? base + 1 : G.mesh);
+    else snprintf(name, sizeof name, "box%d", box);
     progress("fem", name, strata_backend_name(G.be[bi]), "fem_run");
-    for (int r = 0; r < runs && ok; ++r) {
+    const double t0 = strata_timer_now();
+    while (ok == 1 && runs < FEM_MAX_RUNS && (runs < min_runs || strata_timer_now() - t0 < G.min_time)) {
       if (fem_run(&o, &res)) {
         ok = -1;
         snprintf(err, sizeof err, "%s", strata_error_message());
@@ -593,9 +775,14 @@ static void suite_fem(void) {
         ok = 0;
         snprintf(err, sizeof err, "CG converged %d, %lld invalid unpack entries", res.converged, (long long)res.unpack_invalid);
       }
-      for (int p = 0; p < FEM_NUM_PHASES; ++p) sec[p][r] = res.seconds[p];
+      for (int p = 0; p < FEM_NUM_PHASES; ++p) sec[p][runs] = res.seconds[p];
+      ++runs;
     }
-    if (ok == 1) snprintf(name, sizeof name, "box%d_%lldtets", box, (long long)res.num_tets);
+    if (ok == 1 && !G.mesh) snprintf(name, sizeof name, "box%d_%lldtets", box, (long long)res.num_tets);
+    else if (ok == 1) {
+      size_t l = strlen(name);
+      snprintf(name + l, sizeof name - l, "_%lldtets", (long long)res.num_tets);
+    }
     for (int p = 0; p < FEM_NUM_PHASES; ++p) {
       if (p == FEM_PHASE_MESH) continue;
       result_t *r = add("fem", G.be[bi], name, fem_phase_names[p]);
@@ -605,9 +792,10 @@ static void suite_fem(void) {
       r->rows = res.num_nodes, r->nnz = res.nnz;
       if (p == FEM_PHASE_SOLVE) snprintf(r->msg, sizeof r->msg, "%d CG iterations, error %.3e", res.iterations, res.error);
       double *v = sec[p];
-      for (int i = 1; i < runs; ++i) /* sort the (at most 3) samples */
+      for (int i = 1; i < runs; ++i) /* sort the samples (insertion: at most FEM_MAX_RUNS) */
         for (int j = i; j > 0 && v[j] < v[j - 1]; --j) { double t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
-      r->t.median = v[runs / 2], r->t.min = r->t.q1 = v[0], r->t.max = r->t.q3 = v[runs - 1];
+      r->t.median = runs % 2 ? v[runs / 2] : 0.5 * (v[runs / 2 - 1] + v[runs / 2]);
+      r->t.min = v[0], r->t.max = v[runs - 1], r->t.q1 = v[runs / 4], r->t.q3 = v[(3 * runs) / 4 < runs ? (3 * runs) / 4 : runs - 1];
       r->t.samples = runs, r->t.reps = 1;
       if (p == FEM_PHASE_UNPACK || p == FEM_PHASE_PACK) r->entries = 16.0 * (double)res.num_tets;
       emit(r);
@@ -620,6 +808,9 @@ static void summary(FILE *f) {
   int ok = 0, wrong = 0, err = 0;
   fprintf(f, "\n== strata bench summary (%s, min-time %.3g s; %% = of the same backend's stream reference) ==\n",
           G.quick ? "quick" : "full", G.min_time);
+  fprintf(f, "# timing:");
+  for (int bi = 0; bi < G.nb; ++bi) fprintf(f, " %s: %s;", strata_backend_name(G.be[bi]), bench_time_method(G.ex[bi]));
+  fprintf(f, " samples >= 1 ms; fem: whole fem_run jobs, phases by its fences\n");
   fprintf(f, "%-6s %-7s %-32s %-26s %10s %21s %9s %7s %8s %8s\n", "suite", "backend", "name", "algorithm", "time_ms",
           "[min .. max]", "GB/s", "%stream", "x_serial", "x_peer");
   for (int i = 0; i < nR; ++i) {
@@ -639,8 +830,103 @@ static void summary(FILE *f) {
     fprintf(f, "%-6s %-7s %-32.32s %-26s %10.4f [%8.4f .. %8.4f] %9s %7s %8s %8s\n", r->suite, r->backend, r->name,
             r->algo, 1e3 * r->t.median, 1e3 * r->t.min, 1e3 * r->t.max, gb, pct, xs, xp);
   }
+  /* --sweep: one line per matrix and backend, as the former spmv_bench printed it */
+  int any_sweep = 0;
+  for (int i = 0; i < nR && !any_sweep; ++i) any_sweep = R[i].has_thr;
+  if (any_sweep) {
+    fprintf(f, "== spmv threshold sweep: [one-level max, entries per lane, two-level max, three-level max] -> median ms\n");
+    for (int i = 0; i < nR; ++i) {
+      if (!R[i].has_thr) continue;
+      int first = 1; /* the first sweep record of this matrix and backend starts the line */
+      for (int j = 0; j < i && first; ++j)
+        first = !(R[j].has_thr && !strcmp(R[j].name, R[i].name) && !strcmp(R[j].backend, R[i].backend));
+      if (!first) continue;
+      fprintf(f, "%-7s %-32.32s", R[i].backend, R[i].name);
+      for (int j = i; j < nR; ++j)
+        if (R[j].has_thr && !strcmp(R[j].name, R[i].name) && !strcmp(R[j].backend, R[i].backend)) {
+          if (R[j].ok == 1) fprintf(f, " %s %.3f", R[j].algo + 5, 1e3 * R[j].t.median);
+          else fprintf(f, " %s %s", R[j].algo + 5, R[j].ok ? "ERROR" : "WRONG");
+        }
+      fprintf(f, "\n");
+    }
+  }
   fprintf(f, "strata bench: %d results, %d checked and timed, %d wrong, %d errors, %.1f s\n", nR, ok, wrong, err,
           strata_timer_now() - G.t_start);
+}
+
+/* stream_bw.png: GB/s of copy, triad, sum and the reference per backend (bars). 1 if drawn. */
+static int stream_plot(FILE *gp) {
+  char path[1024];
+  int rows = 0;
+  snprintf(path, sizeof path, "%s/stream_bw.dat", G.out);
+  FILE *d = fopen(path, "w");
+  if (!d) return 0;
+  fprintf(d, "backend copy triad sum reference\n");
+  for (int bi = 0; bi < G.nb; ++bi) {
+    const char *bn = strata_backend_name(G.be[bi]);
+    double v[4] = {-1, -1, -1, -1};
+    int any = 0;
+    for (int i = 0; i < nR; ++i) {
+      if (strcmp(R[i].suite, "stream") || strcmp(R[i].backend, bn) || R[i].ok != 1) continue;
+      const int q = !strcmp(R[i].algo, "copy") ? 0 : !strcmp(R[i].algo, "triad") ? 1 : !strcmp(R[i].algo, "sum") ? 2 : 3;
+      v[q] = R[i].bytes / R[i].t.median / 1e9, any = 1;
+    }
+    if (!any) continue;
+    fprintf(d, "%s", bn);
+    for (int q = 0; q < 4; ++q) v[q] < 0 ? fprintf(d, " -") : fprintf(d, " %.2f", v[q]);
+    fprintf(d, "\n");
+    ++rows;
+  }
+  fclose(d);
+  if (!rows) return 0;
+  fprintf(gp,
+          "reset\nset datafile missing '-'\nset grid ytics\nset style data histograms\nset style histogram clustered gap 1\n"
+          "set style fill solid border -1\nset key outside right autotitle columnheader\nset yrange [0:*]\n"
+          "set output 'stream_bw.png'\nset title 'Stream bandwidth per backend (GB/s; reference: device memcpy on GPUs, "
+          "plain OpenMP triad on host backends)'\nset ylabel 'GB/s'\n"
+          "plot for [i=2:5] 'stream_bw.dat' using i:xtic(1)\n");
+  return 1;
+}
+
+/* unpack_rowlen.png: unpack time per entry (ns) against the incoming row length, one line per
+ * backend (log-log). 1 if drawn. */
+static int rowlen_plot(FILE *gp) {
+  char path[1024];
+  int64_t Ls[64];
+  int nL = 0;
+  for (int i = 0; i < nR; ++i) {
+    if (R[i].row_length <= 0) continue;
+    int f = 0;
+    for (int j = 0; j < nL && !f; ++j) f = Ls[j] == R[i].row_length;
+    if (!f && nL < 64) Ls[nL++] = R[i].row_length;
+  }
+  if (!nL) return 0;
+  snprintf(path, sizeof path, "%s/unpack_rowlen.dat", G.out);
+  FILE *d = fopen(path, "w");
+  if (!d) return 0;
+  fprintf(d, "row_length");
+  for (int bi = 0; bi < G.nb; ++bi) fprintf(d, " %s", strata_backend_name(G.be[bi]));
+  fprintf(d, "\n");
+  for (int l = 0; l < nL; ++l) {
+    fprintf(d, "%lld", (long long)Ls[l]);
+    for (int bi = 0; bi < G.nb; ++bi) {
+      double v = -1;
+      for (int i = 0; i < nR; ++i)
+        if (R[i].row_length == Ls[l] && R[i].ok == 1 && !strcmp(R[i].backend, strata_backend_name(G.be[bi])))
+          v = 1e9 * R[i].t.median / R[i].entries;
+      v < 0 ? fprintf(d, " -") : fprintf(d, " %.4f", v);
+    }
+    fprintf(d, "\n");
+  }
+  fclose(d);
+  fprintf(gp,
+          "reset\nset datafile missing '-'\nset grid xtics ytics\nset key outside right autotitle columnheader\n"
+          "set output 'unpack_rowlen.png'\nset title 'unpack_combine(ADD): time per entry against the incoming row length "
+          "(packets of L entries, ~4 per global row)'\nset xlabel 'entries per incoming row (L)'\n"
+          "set ylabel 'ns per entry'\nset logscale xy 2\nset format y '%%g'\n"
+          "plot for [i=2:%d] 'unpack_rowlen.dat' using 1:i with linespoints lw 2 pt 7\n",
+          G.nb + 1);
+  return 1;
 }
 
 /* series = backend/algorithm pairs that occur in the spmv results; rows = matrices */
@@ -649,7 +935,7 @@ static void plots(void) {
   int ns = 0, nm = 0;
   char (*ser)[48] = (char (*)[48])calloc((size_t)nR + 1, 48), (*mat)[160] = (char (*)[160])calloc((size_t)nR + 1, 160);
   for (int i = 0; i < nR; ++i) {
-    if (strcmp(R[i].suite, "spmv") || !strcmp(R[i].algo, "input")) continue;
+    if (strcmp(R[i].suite, "spmv") || !strcmp(R[i].algo, "input") || R[i].has_thr) continue;
     char s[48];
     snprintf(s, sizeof s, "%s/%s", R[i].backend, R[i].algo);
     int f = 0;
@@ -659,13 +945,22 @@ static void plots(void) {
     for (int j = 0; j < nm && !f; ++j) f = !strcmp(mat[j], R[i].name);
     if (!f) snprintf(mat[nm++], 160, "%s", R[i].name);
   }
-  if (!ns) goto out;
+  FILE *d1 = NULL, *d2 = NULL, *gp = NULL;
+  snprintf(path, sizeof path, "%s/plots.gp", G.out);
+  if (!(gp = fopen(path, "w"))) goto out;
+  fprintf(gp,
+          "# strata bench plots (gnuplot plots.gp in this folder)\n"
+          "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) { set terminal pngcairo size 1600,800 noenhanced } "
+          "else { set terminal png size 1600,800 noenhanced }\n"
+          "set datafile missing '-'\nset grid ytics\n");
+  int pngs = stream_plot(gp) + rowlen_plot(gp);
+  if (!ns) goto run;
   /* % of stream per matrix and series; backend ratios (x_serial of each auto plan, and the
    * cuSPARSE peer over strata auto on the same backend) */
   snprintf(path, sizeof path, "%s/spmv_pct_stream.dat", G.out);
-  FILE *d1 = fopen(path, "w");
+  d1 = fopen(path, "w");
   snprintf(path, sizeof path, "%s/backend_ratio.dat", G.out);
-  FILE *d2 = fopen(path, "w");
+  d2 = fopen(path, "w");
   if (!d1 || !d2) goto close;
   fprintf(d1, "matrix");
   for (int j = 0; j < ns; ++j) fprintf(d1, " %s", ser[j]);
@@ -709,14 +1004,9 @@ static void plots(void) {
   fclose(d1);
   fclose(d2);
   d1 = d2 = NULL;
-  snprintf(path, sizeof path, "%s/plots.gp", G.out);
-  FILE *gp = fopen(path, "w");
-  if (!gp) goto close;
+  pngs += 2;
   fprintf(gp,
-          "# strata bench plots (gnuplot plots.gp in this folder)\n"
-          "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) { set terminal pngcairo size 1600,800 noenhanced } "
-          "else { set terminal png size 1600,800 noenhanced }\n"
-          "set datafile missing '-'\nset style data histograms\nset style histogram clustered gap 1\n"
+          "reset\nset datafile missing '-'\nset style data histograms\nset style histogram clustered gap 1\n"
           "set style fill solid border -1\nset key outside right autotitle columnheader\nset xtics rotate by -35\n"
           "set grid ytics\nset yrange [0:*]\nset bmargin 12\n"
           "set output 'spmv_pct_stream.png'\nset title 'SpMV: %% of the stream reference bandwidth of the same backend (same run)'\n"
@@ -725,17 +1015,21 @@ static void plots(void) {
           "set ylabel 'ratio of times (>1: faster)'\nset logscale y\nset yrange [*:*]\n"
           "plot for [i=2:%d] 'backend_ratio.dat' using i:xtic(1)\n",
           ns + 1, nr2 + 2);
+run:
   fclose(gp);
+  gp = NULL;
+  if (!pngs) goto close;
   if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
     char cmd[1200];
     snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plots.gp 2>gnuplot.log", G.out);
-    if (system(cmd) == 0) fprintf(stderr, "strata bench: plots in %s (spmv_pct_stream.png, backend_ratio.png)\n", G.out);
+    if (system(cmd) == 0) fprintf(stderr, "strata bench: %d plots in %s (*.png)\n", pngs, G.out);
     else fprintf(stderr, "strata bench: gnuplot failed (see %s/gnuplot.log)\n", G.out);
   } else
     fprintf(stderr, "strata bench: no gnuplot; plot data and script in %s (plots.gp)\n", G.out);
 close:
   if (d1) fclose(d1);
   if (d2) fclose(d2);
+  if (gp) fclose(gp);
 out:
   free(ser);
   free(mat);
@@ -755,7 +1049,13 @@ static void usage(FILE *f) {
           "  --seed N           random patterns and values (default 1)\n"
           "  --scale S          multiplies the default sizes (default 1)\n"
           "  --out DIR          JSON lines to DIR/results.jsonl (else stdout), summary to DIR/summary.txt too, PNG plots\n"
-          "  --progress         a progress line on stderr (default when stderr is a terminal)\n");
+          "  --sweep            spmv: also the plan's thresholds [one-level max, entries per lane, two-level max,\n"
+          "                     three-level max] over a small grid (records carry \"thresholds\")\n"
+          "  --mesh FILE        fem: a \"strata mesh v1\" file (strata fem --save-mesh) instead of the box mesh\n"
+          "  --progress         one line per measurement on stderr, with the count left (default unless --quick)\n"
+          "  --no-progress      no progress lines\n"
+          "Timing: strata_event (device events on GPUs, host clock between fences on host backends), samples of\n"
+          "at least 1 ms, median over samples until --min-time; fem: whole fem_run jobs until --min-time.\n");
 }
 
 static int bad_opt(const char *fmt, const char *v) {
@@ -771,19 +1071,21 @@ int cmd_bench(int argc, char **argv) {
   G.scale = 1;
   G.seed = 1;
   G.replicate = 1;
-  G.progress = isatty(2);
+  G.progress = -1; /* default: on for full runs, off in --quick */
   const char *suite = NULL;
   strlist specs = {0};
   int want[STRATA_NUM_BACKENDS] = {0}, any = 0;
   for (int i = 0; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     char *end = NULL;
-    static const char *const valued[] = {"--backend", "--matrix", "--replicate", "--min-time", "--seed", "--scale", "--out"};
+    static const char *const valued[] = {"--backend", "--matrix", "--replicate", "--min-time", "--seed", "--scale", "--out", "--mesh"};
     int takes = 0;
     for (size_t q = 0; q < sizeof valued / sizeof valued[0]; ++q) takes |= !strcmp(a, valued[q]);
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
     else if (!strcmp(a, "--quick")) G.quick = 1;
     else if (!strcmp(a, "--progress")) G.progress = 1;
+    else if (!strcmp(a, "--no-progress")) G.progress = 0;
+    else if (!strcmp(a, "--sweep")) G.sweep = 1;
     else if (takes && !v) return bad_opt("option %s needs a value", a);
     else if (!strcmp(a, "--backend")) {
       ++i;
@@ -798,6 +1100,7 @@ int cmd_bench(int argc, char **argv) {
       any = 1;
     } else if (!strcmp(a, "--matrix")) push(&specs, argv[++i]);
     else if (!strcmp(a, "--out")) G.out = argv[++i];
+    else if (!strcmp(a, "--mesh")) G.mesh = argv[++i];
     else if (!strcmp(a, "--replicate")) {
       ++i;
       if (!strcmp(v, "auto")) G.replicate = 0;
@@ -825,6 +1128,7 @@ int cmd_bench(int argc, char **argv) {
             s_unpack = !strcmp(suite, "unpack") || !strcmp(suite, "all"), s_fem = !strcmp(suite, "fem") || !strcmp(suite, "all");
   if (!(s_stream || s_spmv || s_unpack || s_fem)) return bad_opt("unknown suite %s (stream, spmv, unpack, fem, all)", suite);
   if (G.min_time < 0) G.min_time = G.quick ? 0.05 : 0.5;
+  if (G.progress < 0) G.progress = !G.quick;
   if (!specs.n) push(&specs, "gen:all");
   if (strata_exec_default(STRATA_BACKEND_SERIAL, &G.serial)) {
     fprintf(stderr, "strata bench: %s\n", strata_error_message());
@@ -858,12 +1162,26 @@ int cmd_bench(int argc, char **argv) {
     }
   }
   G.t_start = strata_timer_now();
+  /* the progress line's estimate of the measurements to come (matrices from files count as one) */
+  {
+    int nmat = 0, per_mat = 5 + (G.sweep ? SWEEP_N : 0), cusp = 0;
+    for (int i = 0; i < specs.n; ++i) {
+      if (!strcmp(specs.v[i], "gen:all"))
+        for (int g = 0; bench_gen_names[g]; ++g) ++nmat;
+      else ++nmat;
+    }
+    for (int bi = 0; bi < G.nb; ++bi) cusp += G.be[bi] == STRATA_BACKEND_CUDA && bench_cusparse_available() ? 3 : 0;
+    G.total = G.nb * ((s_stream || s_spmv ? 4 : 0) + (s_spmv ? nmat * per_mat : 0) + (s_unpack ? 2 + rowlen_count() : 0) +
+                      (s_fem ? 1 : 0)) + (s_spmv ? nmat * cusp : 0);
+  }
+  fprintf(stderr, "strata bench: timing method:");
+  for (int bi = 0; bi < G.nb; ++bi) fprintf(stderr, " %s: %s;", strata_backend_name(G.be[bi]), bench_time_method(G.ex[bi]));
+  fprintf(stderr, " samples >= 1 ms, median over >= 5 samples and --min-time %.3g s\n", G.min_time);
   if (s_stream)
     for (int bi = 0; bi < G.nb; ++bi) suite_stream(bi, 1);
   if (s_spmv) suite_spmv(&specs);
-  if (s_unpack) suite_unpack();
+  if (s_unpack) suite_unpack(), suite_unpack_rowlen();
   if (s_fem) suite_fem();
-  if (G.progress && isatty(2)) fprintf(stderr, "\n");
   if (G.out) {
     fclose(G.json);
     char path[1024];

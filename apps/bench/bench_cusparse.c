@@ -25,7 +25,7 @@ struct bench_cusparse {
 int bench_cusparse_available(void) { return 1; }
 
 int bench_cusparse_create(int alg, int copies, strata_crs_matrix_t *const *A, double *const *x, double *const *y,
-                          bench_cusparse_t **out, char *err, size_t err_len) {
+                          void *stream, bench_cusparse_t **out, char *err, size_t err_len) {
   bench_cusparse_t *p = (bench_cusparse_t *)calloc(1, sizeof *p);
   *out = NULL;
   p->copies = copies;
@@ -39,6 +39,12 @@ int bench_cusparse_create(int alg, int copies, strata_crs_matrix_t *const *A, do
   if (cusparseCreate(&p->h) != CUSPARSE_STATUS_SUCCESS) {
     snprintf(err, err_len, "cusparseCreate failed");
     free(p);
+    return -1;
+  }
+  /* the exec's stream: strata's events bracket cuSPARSE's work as they bracket strata's */
+  if (cusparseSetStream(p->h, (cudaStream_t)stream) != CUSPARSE_STATUS_SUCCESS) {
+    snprintf(err, err_len, "cusparseSetStream failed");
+    bench_cusparse_destroy(&p);
     return -1;
   }
   const int64_t n = A[0]->num_rows, nnz = A[0]->nnz;
@@ -127,8 +133,8 @@ void bench_cusparse_destroy(bench_cusparse_t **pp) {
 #else /* no CUDA: the peer is absent */
 int bench_cusparse_available(void) { return 0; }
 int bench_cusparse_create(int alg, int copies, strata_crs_matrix_t *const *A, double *const *x, double *const *y,
-                          bench_cusparse_t **out, char *err, size_t err_len) {
-  (void)alg, (void)copies, (void)A, (void)x, (void)y;
+                          void *stream, bench_cusparse_t **out, char *err, size_t err_len) {
+  (void)alg, (void)copies, (void)A, (void)x, (void)y, (void)stream;
   *out = NULL;
   snprintf(err, err_len, "cuSPARSE: not a CUDA build");
   return -1;

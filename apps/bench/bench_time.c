@@ -20,34 +20,43 @@ static int cmp_d(const void *a, const void *b) {
 }
 
 #define MAX_SAMPLES 2000
+#define MIN_BATCH_S 1e-3 /* a sample lasts at least this long: launch and fence overhead amortized */
+
+const char *bench_time_method(strata_exec_t *e) {
+  return strata_exec_is_host(e) ? "host clock between fences (strata_event on a host backend)"
+                                : "device events on the exec's stream (strata_event: cudaEvent/hipEvent)";
+}
 
 int bench_time(strata_exec_t *e, bench_fn f, void *ctx, double min_time, bench_stats_t *s) {
   int64_t call = 0;
   int st;
+  strata_event_t *ev0 = NULL, *ev1 = NULL;
+  double *t = NULL;
   for (int w = 0; w < 2; ++w)
     if ((st = f(ctx, call++)) != 0) return st;
   bench_sync(e);
-  double t0 = strata_timer_now();
-  if ((st = f(ctx, call++)) != 0) return st;
-  bench_sync(e);
-  double one = strata_timer_now() - t0, target = min_time / 20;
-  if (target < 2e-5) target = 2e-5;
+  if ((st = strata_event_create(e, &ev0)) || (st = strata_event_create(e, &ev1))) goto out;
+  double one = 0;
+  if ((st = strata_event_record(e, ev0)) || (st = f(ctx, call++)) || (st = strata_event_record(e, ev1)) ||
+      (st = strata_event_elapsed(ev0, ev1, &one)))
+    goto out;
+  double target = min_time / 20;
+  if (target < MIN_BATCH_S) target = MIN_BATCH_S;
   int64_t reps = one > 0 ? (int64_t)(target / one) : 1000;
   if (reps < 1) reps = 1;
-  if (reps > 100000) reps = 100000;
-  double *t = (double *)malloc(MAX_SAMPLES * sizeof(double));
+  if (reps > 1000000) reps = 1000000;
+  t = (double *)malloc(MAX_SAMPLES * sizeof(double));
   int n = 0;
   const double start = strata_timer_now();
   while (n < MAX_SAMPLES && (n < 5 || strata_timer_now() - start < min_time)) {
-    t0 = strata_timer_now();
+    if ((st = strata_event_record(e, ev0))) goto out;
     for (int64_t r = 0; r < reps; ++r)
-      if ((st = f(ctx, call++)) != 0) {
-        free(t);
-        return st;
-      }
-    bench_sync(e);
-    t[n++] = (strata_timer_now() - t0) / (double)reps;
+      if ((st = f(ctx, call++)) != 0) goto out;
+    double dt = 0;
+    if ((st = strata_event_record(e, ev1)) || (st = strata_event_elapsed(ev0, ev1, &dt))) goto out;
+    t[n++] = dt / (double)reps;
   }
+  bench_sync(e);
   qsort(t, (size_t)n, sizeof t[0], cmp_d);
   s->median = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
   s->min = t[0];
@@ -56,6 +65,9 @@ int bench_time(strata_exec_t *e, bench_fn f, void *ctx, double min_time, bench_s
   s->q3 = t[(3 * n) / 4 < n ? (3 * n) / 4 : n - 1];
   s->samples = n;
   s->reps = (int)reps;
+out:
   free(t);
-  return 0;
+  strata_event_destroy(&ev0);
+  strata_event_destroy(&ev1);
+  return st;
 }
