@@ -3,7 +3,8 @@
  * atomic adds does not matter and results compare bit for bit), EDGE_CASES E8-E10 in every class,
  * duplicates within and across packets, permuted entries, invalid entries counted exactly with
  * valid examples, strict mode (the matrix bitwise unchanged on bad input), every mode, empty
- * packets, a packet far above the scratch limit, zero packets. */
+ * packets, a packet far above the scratch limit, zero packets; INSERT against a dense host
+ * reference (growth exact). */
 #include "test_common.h"
 
 #include "strata/sparse.h"
@@ -139,41 +140,63 @@ static host_crs_t hmat_copy(const host_crs_t *A) {
   return B;
 }
 
+/* P on the device (packet buffer, offsets, target rows, column map); corrupt as pk_serialize. */
+typedef struct {
+  strata_packets_t pk;
+  int32_t *rows, *lids;
+  int64_t *off;
+  unsigned char *data;
+} dpk_t;
+
+static void dpk_make(const hpk_t *P, int64_t corrupt, const int32_t *lids, int64_t ng, dpk_t *d) {
+  d->off = (int64_t *)t_malloc(sizeof(int64_t) * (size_t)(P->np + 1));
+  int64_t nbytes = 0;
+  d->data = pk_serialize(P, corrupt, d->off, &nbytes);
+  d->pk.exec = T_exec;
+  d->pk.num_rows = P->np;
+  d->pk.offsets = (int64_t *)t_to_dev(d->off, sizeof(int64_t) * (size_t)(P->np + 1));
+  d->pk.data = (unsigned char *)t_to_dev(d->data, (size_t)nbytes);
+  d->pk.num_bytes = nbytes;
+  d->rows = (int32_t *)t_to_dev(P->rows, sizeof(int32_t) * (size_t)P->np);
+  d->lids = lids ? (int32_t *)t_to_dev(lids, sizeof(int32_t) * (size_t)ng) : NULL;
+}
+
+static void dpk_free(dpk_t *d) {
+  t_dev_free(d->pk.offsets);
+  t_dev_free(d->pk.data);
+  t_dev_free(d->rows);
+  t_dev_free(d->lids);
+  free(d->off);
+  free(d->data);
+}
+
+/* H as a device CrsMatrix (copied: the upload buffers are freed at once). */
+static strata_crs_matrix_t *dev_target(const host_crs_t *H) {
+  int64_t *d_ro = (int64_t *)t_to_dev(H->ro, sizeof(int64_t) * ((size_t)H->nr + 1));
+  int32_t *d_ci = (int32_t *)t_to_dev(H->ci, sizeof(int32_t) * (size_t)H->nnz);
+  double *d_v = (double *)t_to_dev(H->v, sizeof(double) * (size_t)H->nnz);
+  strata_crs_matrix_t *A = NULL;
+  T_OK(strata_crs_create_from_csr(T_exec, H->nr, H->nc, H->nnz, d_ro, d_ci, d_v, STRATA_CRS_COPY, &A));
+  t_dev_free(d_ro);
+  t_dev_free(d_ci);
+  t_dev_free(d_v);
+  return A;
+}
+
 /* Runs unpack_combine_opts on T_exec on a fresh device copy of H; out_v [H->nnz] receives the
  * values after the call. */
 static strata_status_t dev_unpack(const host_crs_t *H, const hpk_t *P, int64_t corrupt, const int32_t *lids,
                                   int64_t ng, strata_combine_mode_t mode,
                                   const strata_unpack_options_t *o, strata_unpack_report_t *rep,
                                   double *out_v) {
-  int64_t *d_ro = (int64_t *)t_to_dev(H->ro, sizeof(int64_t) * ((size_t)H->nr + 1));
-  int32_t *d_ci = (int32_t *)t_to_dev(H->ci, sizeof(int32_t) * (size_t)H->nnz);
-  double *d_v = (double *)t_to_dev(H->v, sizeof(double) * (size_t)H->nnz);
-  strata_crs_matrix_t *A = NULL;
-  T_OK(strata_crs_create_from_csr(T_exec, H->nr, H->nc, H->nnz, d_ro, d_ci, d_v, STRATA_CRS_COPY, &A));
+  strata_crs_matrix_t *A = dev_target(H);
   assert_int_equal(A->fill_complete, 1);
-  int64_t *off = (int64_t *)t_malloc(sizeof(int64_t) * (size_t)(P->np + 1));
-  int64_t nbytes = 0;
-  unsigned char *data = pk_serialize(P, corrupt, off, &nbytes);
-  strata_packets_t pk;
-  pk.exec = T_exec;
-  pk.num_rows = P->np;
-  pk.offsets = (int64_t *)t_to_dev(off, sizeof(int64_t) * (size_t)(P->np + 1));
-  pk.data = (unsigned char *)t_to_dev(data, (size_t)nbytes);
-  pk.num_bytes = nbytes;
-  int32_t *d_rows = (int32_t *)t_to_dev(P->rows, sizeof(int32_t) * (size_t)P->np);
-  int32_t *d_lids = lids ? (int32_t *)t_to_dev(lids, sizeof(int32_t) * (size_t)ng) : NULL;
-  const strata_status_t st = strata_sparse_unpack_combine_opts(T_exec, A, d_rows, &pk, d_lids, ng, mode, o, rep);
+  dpk_t d;
+  dpk_make(P, corrupt, lids, ng, &d);
+  const strata_status_t st = strata_sparse_unpack_combine_opts(T_exec, A, d.rows, &d.pk, d.lids, ng, mode, o, rep);
   t_to_host(out_v, A->values, sizeof(double) * (size_t)H->nnz);
   strata_crs_destroy(&A);
-  t_dev_free(d_ro);
-  t_dev_free(d_ci);
-  t_dev_free(d_v);
-  t_dev_free(pk.offsets);
-  t_dev_free(pk.data);
-  t_dev_free(d_rows);
-  t_dev_free(d_lids);
-  free(off);
-  free(data);
+  dpk_free(&d);
   return st;
 }
 
@@ -635,6 +658,226 @@ static void test_huge_packet(void **state) {
   host_crs_free(&H);
 }
 
+/* ------------------------------------------------------------------ INSERT */
+
+/* The reference of INSERT on a dense nr x nc image of H (H may hold duplicate columns: summed):
+ * valid entries added, new columns inserted; *grown = new nnz - distinct pairs of H. */
+static host_crs_t ref_insert(const host_crs_t *H, const hpk_t *P, int64_t corrupt, const int32_t *lids,
+                             int64_t ng, ref_t *r, int64_t *grown) {
+  memset(r, 0, sizeof *r);
+  const size_t cells = (size_t)H->nr * (size_t)H->nc;
+  uint8_t *on = (uint8_t *)t_malloc(cells + 1);
+  double *v = (double *)t_malloc(sizeof(double) * (cells + 1));
+  memset(on, 0, cells + 1);
+  memset(v, 0, sizeof(double) * (cells + 1));
+  int64_t before = 0, after = 0;
+  for (int32_t i = 0; i < H->nr; ++i)
+    for (int64_t q = H->ro[i]; q < H->ro[i + 1]; ++q) {
+      const size_t c = (size_t)i * (size_t)H->nc + (size_t)H->ci[q];
+      before += !on[c];
+      on[c] = 1;
+      v[c] += H->v[q];
+    }
+  for (int64_t k = 0; k < P->np; ++k) {
+    const int64_t row = P->rows[k];
+    if (k == corrupt || row < 0 || row >= H->nr) {
+      *(k == corrupt ? &r->malformed : &r->bad_rows) += 1;
+      ref_inv(r, row, -1);
+      continue;
+    }
+    r->rows++;
+    for (int64_t e = P->first[k]; e < P->first[k + 1]; ++e) {
+      const int64_t lid = ref_lid(H, lids, ng, P->gid[e]);
+      if (lid < 0) {
+        r->bad_entries++;
+        ref_inv(r, row, P->gid[e]);
+        continue;
+      }
+      const size_t c = (size_t)row * (size_t)H->nc + (size_t)lid;
+      on[c] = 1;
+      v[c] += P->val[e];
+      r->entries++;
+    }
+  }
+  host_crs_t W;
+  W.nr = H->nr;
+  W.nc = H->nc;
+  W.ro = (int64_t *)t_malloc(sizeof(int64_t) * ((size_t)H->nr + 1));
+  for (size_t c = 0; c < cells; ++c) after += on[c];
+  W.ci = (int32_t *)t_malloc(sizeof(int32_t) * (size_t)(after + 1));
+  W.v = (double *)t_malloc(sizeof(double) * (size_t)(after + 1));
+  W.ro[0] = 0;
+  int64_t k = 0;
+  for (int32_t i = 0; i < H->nr; ++i) {
+    for (int32_t j = 0; j < H->nc; ++j)
+      if (on[(size_t)i * (size_t)H->nc + (size_t)j]) {
+        W.ci[k] = j;
+        W.v[k] = v[(size_t)i * (size_t)H->nc + (size_t)j];
+        ++k;
+      }
+    W.ro[i + 1] = k;
+  }
+  W.nnz = k;
+  *grown = after - before;
+  free(on);
+  free(v);
+  return W;
+}
+
+/* INSERT on the device; *out is A afterwards (host copy), *fc its fill_complete flag before. */
+static strata_status_t dev_insert(const host_crs_t *H, const hpk_t *P, int64_t corrupt, const int32_t *lids,
+                                  int64_t ng, int strict, strata_unpack_report_t *rep, host_crs_t *out,
+                                  int *fc_before) {
+  strata_crs_matrix_t *A = dev_target(H);
+  *fc_before = A->fill_complete;
+  dpk_t d;
+  dpk_make(P, corrupt, lids, ng, &d);
+  strata_unpack_options_t o;
+  memset(&o, 0, sizeof o);
+  o.strict = strict;
+  const strata_status_t st =
+      strata_sparse_unpack_combine_opts(T_exec, A, d.rows, &d.pk, d.lids, ng, STRATA_COMBINE_INSERT, &o, rep);
+  *out = crs_to_host(A);
+  if (st == STRATA_SUCCESS || !strict) assert_int_equal(A->fill_complete, 1);
+  strata_crs_destroy(&A);
+  dpk_free(&d);
+  return st;
+}
+
+/* A target with empty rows (every 3rd) and short rows; fill_complete or not (unsorted with a
+ * duplicate column in every 4th row). */
+static host_crs_t gen_insert_target(uint64_t *s, int32_t nr, int32_t nc, int unsorted) {
+  host_crs_t A;
+  A.nr = nr;
+  A.nc = nc;
+  A.ro = (int64_t *)t_malloc(sizeof(int64_t) * ((size_t)nr + 1));
+  A.ci = (int32_t *)t_malloc(sizeof(int32_t) * (size_t)nr * 8 + 1);
+  A.v = (double *)t_malloc(sizeof(double) * (size_t)nr * 8 + 1);
+  A.ro[0] = 0;
+  int64_t k = 0;
+  for (int32_t r = 0; r < nr; ++r) {
+    if (r % 3 != 0) {
+      int32_t c = (int32_t)(t_rand(s) % 5);
+      for (int j = 0; j < 6 && c < nc; ++j, c += 1 + (int32_t)(t_rand(s) % 9)) {
+        A.ci[k] = c;
+        A.v[k++] = (double)(int)(t_rand(s) % 21) - 10.0;
+      }
+      if (unsorted && r % 4 == 1 && k - A.ro[r] >= 2) { /* reversed, plus a duplicate of the first */
+        for (int64_t a = A.ro[r], b = k - 1; a < b; ++a, --b) {
+          const int32_t tc = A.ci[a];
+          const double tv = A.v[a];
+          A.ci[a] = A.ci[b];
+          A.v[a] = A.v[b];
+          A.ci[b] = tc;
+          A.v[b] = tv;
+        }
+        A.ci[k] = A.ci[A.ro[r]];
+        A.v[k++] = 3.0;
+      }
+    }
+    A.ro[r + 1] = k;
+  }
+  A.nnz = k;
+  return A;
+}
+
+static void check_insert(const char *what, const host_crs_t *H, const hpk_t *P, int64_t corrupt,
+                         const int32_t *lids, int64_t ng, int strict) {
+  ref_t r;
+  int64_t grown = 0;
+  host_crs_t W = ref_insert(H, P, corrupt, lids, ng, &r, &grown);
+  const int64_t invalid = r.bad_entries + r.bad_rows + r.malformed;
+  strata_unpack_report_t rep;
+  host_crs_t got;
+  int fc = 0;
+  const strata_status_t st = dev_insert(H, P, corrupt, lids, ng, strict, &rep, &got, &fc);
+  print_message("  INSERT %s: %lld -> %lld entries (grown %lld), %lld invalid, fill-complete before %d\n", what,
+                (long long)H->nnz, (long long)W.nnz, (long long)grown, (long long)invalid, fc);
+  if (strict && invalid) { /* all or nothing: A bitwise unchanged (not even fill-completed) */
+    assert_int_equal(st, STRATA_ERR_INVALID_DATA);
+    expect_same_crs(what, H, &got);
+    assert_int_equal(rep.entries_inserted, 0);
+    assert_int_equal(rep.rows_unpacked, 0);
+    assert_int_equal(rep.entries_combined, 0);
+    r.rows = r.entries = 0;
+  } else {
+    expect_same_crs(what, &W, &got);
+    if (rep.entries_inserted != grown)
+      fail_msg("%s: entries_inserted %lld, expected %lld (seed %llu)", what, (long long)rep.entries_inserted,
+               (long long)grown, (unsigned long long)T_seed);
+  }
+  expect_run(what, 0, &W, W.v, &r, &rep, st, 0); /* status, counts and examples */
+  host_crs_free(&W);
+  host_crs_free(&got);
+  free(r.inv);
+}
+
+/* INSERT (issue 5 §2): into empty rows, into existing rows with new and existing columns and
+ * duplicates within and across packets, the growth count exact, against a host reference; a
+ * non-fill-complete target; invalid entries / rows / a malformed packet counted with nothing
+ * dropped; strict leaves the matrix unchanged; an all-valid strict run. */
+static void test_insert(void **state) {
+  (void)state;
+  uint64_t s = T_seed + 41;
+  int64_t ng = 0;
+  const int32_t nr = 30, nc = 50;
+  int32_t *lids = gen_lids(nc, &ng);
+  for (int unsorted = 0; unsorted <= 1; ++unsorted) {
+    host_crs_t H = gen_insert_target(&s, nr, nc, unsorted);
+    for (int invalid = 0; invalid <= 1; ++invalid) {
+      hpk_t P;
+      pk_init(&P);
+      for (int64_t k = 0; k < 80; ++k) {
+        int32_t row = (int32_t)(t_rand(&s) % (uint64_t)nr);
+        if (invalid && k % 17 == 5) row = k % 2 ? nr + 2 : -3;
+        pk_begin(&P, row);
+        const int64_t cnt = k % 10 == 0 ? 200 + (int64_t)(t_rand(&s) % 300) : (int64_t)(t_rand(&s) % 12);
+        for (int64_t e = 0; e < cnt; ++e) {
+          /* half from the row's pattern (existing columns), half anywhere (new ones) */
+          const int32_t rr = row >= 0 && row < nr ? row : 0;
+          const int64_t len = H.ro[rr + 1] - H.ro[rr];
+          int32_t c = len && t_rand(&s) % 2 ? H.ci[H.ro[rr] + (int64_t)(t_rand(&s) % (uint64_t)len)]
+                                            : (int32_t)(t_rand(&s) % (uint64_t)nc);
+          int64_t gid = 2 * (int64_t)c + 1;
+          if (invalid && t_rand(&s) % 40 == 0) gid = t_rand(&s) % 2 ? 2 * (int64_t)c : ng + 5;
+          pk_add(&P, gid, (double)(int)(t_rand(&s) % 201) - 100.0);
+        }
+      }
+      const int64_t corrupt = invalid ? 11 : -1;
+      const char *what = unsorted ? (invalid ? "unsorted target, invalid input" : "unsorted target")
+                                  : (invalid ? "invalid input" : "valid input");
+      check_insert(what, &H, &P, corrupt, lids, ng, 0);
+      check_insert(what, &H, &P, corrupt, lids, ng, 1); /* strict */
+      pk_free(&P);
+    }
+    host_crs_free(&H);
+  }
+  { /* a target with no entries at all (every row empty), identity column map */
+    host_crs_t E;
+    E.nr = 5;
+    E.nc = 7;
+    E.nnz = 0;
+    E.ro = (int64_t *)t_malloc(sizeof(int64_t) * 6);
+    memset(E.ro, 0, sizeof(int64_t) * 6);
+    E.ci = (int32_t *)t_malloc(sizeof(int32_t));
+    E.v = (double *)t_malloc(sizeof(double));
+    hpk_t P;
+    pk_init(&P);
+    pk_begin(&P, 2);
+    pk_add(&P, 6, 1.0);
+    pk_add(&P, 0, 2.0);
+    pk_add(&P, 6, 4.0);
+    pk_begin(&P, 4);
+    pk_begin(&P, 2);
+    pk_add(&P, 3, -1.0);
+    pk_add(&P, 0, 8.0);
+    check_insert("empty target", &E, &P, -1, NULL, 0, 0);
+    pk_free(&P);
+    host_crs_free(&E);
+  }
+  free(lids);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_classes_add, t_setup),
@@ -645,6 +888,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_edge_cases, t_setup),
       cmocka_unit_test_setup(test_empty, t_setup),
       cmocka_unit_test_setup(test_huge_packet, t_setup),
+      cmocka_unit_test_setup(test_insert, t_setup),
   };
   return T_RUN("unpack", tests);
 }

@@ -310,3 +310,50 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_very_long, strata_sparse_unpack_args_t, 
   }
   if (strata_team_single(team)) strata_sparse_unpack_count(a, b == 0 ? 1 : 0, (e > b ? e - b : 0) - bad, bad);
 }
+
+/* ----------------------------------------------------------------- INSERT (multi-pass) */
+
+/* count pass: a thread per packet; its entries with a local column id (see
+ * strata_sparse_unpack_insert_args_t). */
+STRATA_FOR_KERNEL(strata_sparse_unpack_insert_count, strata_sparse_unpack_insert_args_t, a, k) {
+  int64_t row, count;
+  const int64_t *gids = NULL;
+  const double *vals = NULL;
+  const int st = STRATA_SPARSE_UNPACK_PACKET(&a->u, k, row, count, gids, vals);
+  if (st != 0) {
+    strata_sparse_unpack_bad_packet(a->u.report, st, row);
+    a->cnt[k] = 0;
+    return;
+  }
+  int64_t bad = 0;
+  for (int64_t e = 0; e < count; ++e)
+    if (strata_sparse_unpack_lid(&a->u, gids[e]) < 0) {
+      ++bad;
+      STRATA_SPARSE_EXAMPLE(a->u.report, row, gids[e]);
+    }
+  a->cnt[k] = count - bad;
+  strata_sparse_unpack_count(&a->u, 1, count - bad, bad);
+}
+
+/* fill pass: packet k's valid entries into the COO at base + cnt[k] (cnt scanned). */
+STRATA_FOR_KERNEL(strata_sparse_unpack_insert_fill, strata_sparse_unpack_insert_args_t, a, k) {
+  int64_t row, count;
+  const int64_t *gids = NULL;
+  const double *vals = NULL;
+  if (STRATA_SPARSE_UNPACK_PACKET(&a->u, k, row, count, gids, vals) != 0) return;
+  int64_t o = a->base + a->cnt[k];
+  for (int64_t e = 0; e < count; ++e) {
+    const int64_t lid = strata_sparse_unpack_lid(&a->u, gids[e]);
+    if (lid < 0) continue;
+    a->rows[o] = (int32_t)row;
+    a->cols[o] = (int32_t)lid;
+    a->vals[o] = vals[e];
+    ++o;
+  }
+}
+
+/* copy pass: the target's own entries (columns, values) at the start of the COO. */
+STRATA_FOR_KERNEL(strata_sparse_unpack_insert_copy, strata_sparse_unpack_insert_args_t, a, j) {
+  a->cols[j] = a->u.col_indices[j];
+  a->vals[j] = a->u.values[j];
+}

@@ -171,6 +171,21 @@ typedef struct strata_sparse_unpack_args {
   const int64_t *chunk_begin; /* very long: [num_chunks] first entry of chunk q in its packet */
 } strata_sparse_unpack_args_t;
 
+/** INSERT (multi-pass, see strata_sparse_unpack_combine_opts): u's packet fields, col_lids and
+ *  report as for the other modes (u.mode = INSERT counts packets and entries).
+ *  count pass, a thread per packet k: cnt[k] = its entries with a local column id (the others are
+ *  invalid, counted and reported; a malformed or out-of-range packet counts 0 and is reported);
+ *  fill pass, after an exclusive scan of cnt: packet k's valid entries go to the COO at
+ *  base + cnt[k] (rows, cols = local column, vals); copy pass, a thread per entry j of the target:
+ *  cols[j] = its column, vals[j] = its value (the row ids come from strata_sparse_csr_row_ids). */
+typedef struct strata_sparse_unpack_insert_args {
+  strata_sparse_unpack_args_t u;
+  int64_t *cnt;  /* [packets] */
+  int64_t base;  /* the target's nnz: the packets' entries follow its own in the COO */
+  int32_t *rows, *cols;
+  double *vals;
+} strata_sparse_unpack_insert_args_t;
+
 /** Classification of packet k (a thread per packet): counts[k] = its entry count (-1: malformed
  *  or its target row out of range: always the short class, whose kernel reports it);
  *  keys[k] = class * n + k, perm[k] = k. force >= 0: every valid packet in class force, except

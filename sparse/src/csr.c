@@ -156,17 +156,20 @@ strata_status_t strata_crs_fill_complete(strata_exec_t *exec, strata_crs_matrix_
                                     A->values, &B); /* synchronous */
   strata_sparse_impl_free(exec, rows);
   if (st != STRATA_SUCCESS) return st;
-  /* B takes A's old arrays and frees them; A takes the sorted, merged ones */
+  return strata_sparse_impl_crs_replace(A, &B); /* A takes the sorted, merged arrays */
+}
+
+strata_status_t strata_sparse_impl_crs_replace(strata_crs_matrix_t *A, strata_crs_matrix_t **B) {
   strata_crs_matrix_t old = *A;
-  A->nnz = B->nnz;
-  A->row_offsets = B->row_offsets;
-  A->col_indices = B->col_indices;
-  A->values = B->values;
+  A->nnz = (*B)->nnz;
+  A->row_offsets = (*B)->row_offsets;
+  A->col_indices = (*B)->col_indices;
+  A->values = (*B)->values;
   A->fill_complete = 1;
-  B->row_offsets = old.row_offsets;
-  B->col_indices = old.col_indices;
-  B->values = old.values;
-  return strata_crs_destroy(&B);
+  (*B)->row_offsets = old.row_offsets;
+  (*B)->col_indices = old.col_indices;
+  (*B)->values = old.values;
+  return strata_crs_destroy(B);
 }
 
 strata_status_t strata_crs_row_lengths_max(strata_exec_t *exec, const strata_crs_matrix_t *A,

@@ -17,6 +17,10 @@ STRATA_KERNEL_DECLARE(strata_sparse_unpack_classify);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_class_max);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_chunk_count);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_chunk_fill);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_count);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_fill);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_copy);
+STRATA_KERNEL_DECLARE(strata_sparse_csr_row_ids);
 
 _Static_assert(STRATA_SPARSE_REP_MAX_EXAMPLES == STRATA_UNPACK_MAX_EXAMPLES,
                "device report slots match strata_unpack_report_t::examples");
@@ -115,19 +119,16 @@ static strata_status_t unpack_check(strata_exec_t **exec, strata_crs_matrix_t *A
   strata_status_t st = strata_sparse_impl_exec(exec, A->exec, "sparse_unpack_combine");
   if (st == STRATA_SUCCESS) st = strata_sparse_impl_exec(exec, packets->exec, "sparse_unpack_combine (packets)");
   if (st != STRATA_SUCCESS) return st;
-  if (mode == STRATA_COMBINE_INSERT)
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
-                            "sparse_unpack_combine: combine mode INSERT needs a non-fill-complete "
-                            "target; not available yet");
-  if (mode != STRATA_COMBINE_ADD && mode != STRATA_COMBINE_REPLACE && mode != STRATA_COMBINE_ABSMAX &&
+  if (mode != STRATA_COMBINE_INSERT && mode != STRATA_COMBINE_ADD && mode != STRATA_COMBINE_REPLACE && mode != STRATA_COMBINE_ABSMAX &&
       mode != STRATA_COMBINE_ZERO)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "sparse_unpack_combine: combine mode %d is not ADD (0), REPLACE (1), "
                             "ABSMAX (2), INSERT (3) or ZERO (4)",
                             (int)mode);
-  if (!A->fill_complete)
+  if (!A->fill_complete && mode != STRATA_COMBINE_INSERT)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
-                            "sparse_unpack_combine: the target matrix is not fill-complete");
+                            "sparse_unpack_combine: the target matrix is not fill-complete (only "
+                            "mode INSERT accepts that)");
   if (packets->num_rows < 0 || packets->num_bytes < 0)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "sparse_unpack_combine: packets with num_rows = %lld, num_bytes = %lld",
@@ -301,6 +302,85 @@ static void report_from(const int64_t *rep, const unpack_plan_t *p, strata_unpac
   for (int c = 0; c < STRATA_SPARSE_UNPACK_NUM_CLASSES; ++c) r->class_packets[c] = p->bounds[c + 1] - p->bounds[c];
 }
 
+/* INSERT, device-only and multi-pass: (1) count pass, a thread per packet: its entries with a
+ * local column id, the rest (and bad packets) counted and reported; strict: stop here if any;
+ * (2) A made fill-complete if it is not (strata_crs_fill_complete); (3) a device scan of the
+ * counts; (4) COO of A's entries (row ids kernel + copy kernel) followed by the packets' valid
+ * entries in packet order (fill kernel); (5) strata_crs_create_from_coo (device sort, duplicates
+ * summed in input order: A's value first, then the packets' in order) builds the new matrix
+ * whose arrays replace A's; growth = new nnz - old nnz. */
+static strata_status_t unpack_insert(strata_exec_t *exec, strata_crs_matrix_t *A, const int32_t *import_rows,
+                                     const strata_packets_t *packets, const int32_t *col_lids,
+                                     int64_t num_global, const strata_unpack_options_t *o,
+                                     int64_t *rep, int64_t *inserted) {
+  const int64_t np = packets->num_rows;
+  strata_sparse_unpack_insert_args_t a;
+  memset(&a, 0, sizeof a);
+  a.u.num_rows = A->num_rows;
+  a.u.num_cols = A->num_cols;
+  a.u.import_rows = import_rows;
+  a.u.offsets = packets->offsets;
+  a.u.data = packets->data;
+  a.u.num_bytes = packets->num_bytes;
+  a.u.col_lids = col_lids;
+  a.u.num_global = num_global;
+  a.u.mode = (int)STRATA_COMBINE_INSERT;
+  int64_t *drep = NULL, total = 0;
+  strata_crs_matrix_t *B = NULL;
+  strata_status_t st = strata_sparse_impl_alloc(exec, (size_t)STRATA_SPARSE_REP_LEN * sizeof(int64_t), (void **)&drep);
+  if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, drep, 0, (size_t)STRATA_SPARSE_REP_LEN * sizeof(int64_t));
+  a.u.report = drep;
+  if (st == STRATA_SUCCESS) st = strata_sparse_impl_alloc(exec, (size_t)np * sizeof(int64_t), (void **)&a.cnt);
+  if (st == STRATA_SUCCESS)
+    st = strata_parallel_for(exec, "strata_sparse_unpack_insert_count", strata_range(0, np),
+                             &strata_sparse_unpack_insert_count, &a);
+  if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, rep, drep, (size_t)STRATA_SPARSE_REP_LEN * sizeof(int64_t));
+  const int bad = st == STRATA_SUCCESS && rep[STRATA_SPARSE_REP_BAD_ENTRY] + rep[STRATA_SPARSE_REP_BAD_ROW] +
+                                                  rep[STRATA_SPARSE_REP_MALFORMED] > 0;
+  if (bad && o->strict) { /* all or nothing: A untouched */
+    rep[STRATA_SPARSE_REP_ROWS] = rep[STRATA_SPARSE_REP_ENTRIES] = 0;
+    goto done;
+  }
+  if (st == STRATA_SUCCESS) st = strata_crs_fill_complete(exec, A);
+  const int64_t base = A->nnz;
+  if (st == STRATA_SUCCESS) st = strata_scan_exclusive_i64(exec, np, a.cnt, a.cnt, &total);
+  if (st == STRATA_SUCCESS) st = strata_sparse_impl_alloc(exec, (size_t)(base + total) * sizeof(int32_t), (void **)&a.rows);
+  if (st == STRATA_SUCCESS) st = strata_sparse_impl_alloc(exec, (size_t)(base + total) * sizeof(int32_t), (void **)&a.cols);
+  if (st == STRATA_SUCCESS) st = strata_sparse_impl_alloc(exec, (size_t)(base + total) * sizeof(double), (void **)&a.vals);
+  a.base = base;
+  a.u.row_offsets = A->row_offsets;
+  a.u.col_indices = A->col_indices;
+  a.u.values = A->values;
+  if (st == STRATA_SUCCESS && base > 0) {
+    strata_sparse_csr_row_ids_args_t ra;
+    ra.row_offsets = A->row_offsets;
+    ra.rows = a.rows;
+    st = strata_parallel_for(exec, "strata_sparse_csr_row_ids", strata_range(0, A->num_rows),
+                             &strata_sparse_csr_row_ids, &ra);
+    if (st == STRATA_SUCCESS)
+      st = strata_parallel_for(exec, "strata_sparse_unpack_insert_copy", strata_range(0, base),
+                               &strata_sparse_unpack_insert_copy, &a);
+  }
+  if (st == STRATA_SUCCESS && total > 0)
+    st = strata_parallel_for(exec, "strata_sparse_unpack_insert_fill", strata_range(0, np),
+                             &strata_sparse_unpack_insert_fill, &a);
+  if (st == STRATA_SUCCESS)
+    st = strata_crs_create_from_coo(exec, A->num_rows, A->num_cols, base + total, a.rows, a.cols, a.vals, &B);
+  if (st == STRATA_SUCCESS) {
+    *inserted = B->nnz - base;
+    st = strata_sparse_impl_crs_replace(A, &B); /* A takes the merged arrays */
+  }
+done:;
+  strata_status_t fst = strata_exec_fence(exec);
+  if (st == STRATA_SUCCESS) st = fst;
+  strata_sparse_impl_free(exec, drep);
+  strata_sparse_impl_free(exec, a.cnt);
+  strata_sparse_impl_free(exec, a.rows);
+  strata_sparse_impl_free(exec, a.cols);
+  strata_sparse_impl_free(exec, a.vals);
+  return st;
+}
+
 strata_status_t strata_sparse_unpack_combine(strata_exec_t *exec, strata_crs_matrix_t *A,
                                              const int32_t *import_rows,
                                              const strata_packets_t *packets,
@@ -340,6 +420,12 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
   int64_t *drep = NULL;
   unpack_plan_t plan;
   memset(&plan, 0, sizeof plan);
+  int64_t inserted = 0;
+  if (mode == STRATA_COMBINE_INSERT) { /* multi-pass; every packet counted as short (thread per packet) */
+    st = unpack_insert(exec, A, import_rows, packets, col_lids, num_global, &o, rep, &inserted);
+    for (int c = 1; c <= STRATA_SPARSE_UNPACK_NUM_CLASSES; ++c) plan.bounds[c] = packets->num_rows;
+    goto report;
+  }
   st = plan_create(exec, A, import_rows, packets, &o, &plan);
   if (st == STRATA_SUCCESS) st = strata_sparse_impl_alloc(exec, sizeof rep, (void **)&drep);
   if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, drep, 0, sizeof rep);
@@ -376,18 +462,21 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
   strata_status_t fst = strata_exec_fence(exec);
   if (st == STRATA_SUCCESS) st = fst;
   strata_sparse_impl_free(exec, drep);
+report:;
   strata_unpack_report_t r;
   report_from(rep, &plan, &r);
+  r.entries_inserted = inserted;
   plan_free(exec, &plan);
   if (st != STRATA_SUCCESS) return st;
   if (report) *report = r;
   if (r.invalid_entries + r.invalid_rows + r.malformed_packets == 0) return STRATA_SUCCESS;
   return strata_error_set(
       STRATA_ERR_INVALID_DATA,
-      "sparse_unpack_combine (%s%s): %lld invalid entries (column not in the target row's pattern), "
+      "sparse_unpack_combine (%s%s): %lld invalid entries (%s), "
       "%lld invalid rows (outside [0, %d)), %lld malformed packets (of %lld, buffer %lld bytes); "
       "first example: row %lld, global column %lld (-1: whole row or packet); %s",
       mode_name(mode), o.strict ? ", strict" : "", (long long)r.invalid_entries,
+      mode == STRATA_COMBINE_INSERT ? "global column with no local id" : "column not in the target row's pattern",
       (long long)r.invalid_rows, (int)A->num_rows, (long long)r.malformed_packets,
       (long long)packets->num_rows, (long long)packets->num_bytes, (long long)r.examples[0].row,
       (long long)r.examples[0].col,

@@ -18,6 +18,9 @@ strata_status_t strata_sparse_impl_check_shape(int32_t num_rows, int32_t num_col
                                                const char *what);
 
 /** Allocates bytes of exec memory (*p = NULL for 0 bytes). */
+/* A takes B's arrays and nnz (and becomes fill-complete); B takes A's old arrays and is destroyed
+ * (frees them). Used where a rebuilt matrix replaces A in place. */
+strata_status_t strata_sparse_impl_crs_replace(strata_crs_matrix_t *A, strata_crs_matrix_t **B);
 strata_status_t strata_sparse_impl_alloc(strata_exec_t *exec, size_t bytes, void **p);
 void strata_sparse_impl_free(strata_exec_t *exec, void *p);
 

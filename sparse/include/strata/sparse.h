@@ -157,7 +157,9 @@ typedef enum strata_combine_mode {
   STRATA_COMBINE_REPLACE = 1, /**< target = incoming (several packets for one entry: one wins) */
   STRATA_COMBINE_ABSMAX = 2,  /**< target = the value of larger magnitude, sign kept (a tie
                                    keeps the target; Tpetra stores max(|a|, |b|) instead) */
-  STRATA_COMBINE_INSERT = 3,  /**< new columns merged into a non-fill-complete row (later issue) */
+  STRATA_COMBINE_INSERT = 3,  /**< target += incoming, columns not yet in the row inserted (the
+                                   row grows; Tpetra's insertGlobalValues + fillComplete). The
+                                   target may be fill-complete or not; it is fill-complete after */
   STRATA_COMBINE_ZERO = 4     /**< nothing is combined; the packets are still validated
                                    (rows_unpacked and entries_combined stay 0) */
 } strata_combine_mode_t;
@@ -168,7 +170,8 @@ typedef enum strata_combine_mode {
 typedef struct strata_unpack_report {
   int64_t rows_unpacked;     /**< packets applied */
   int64_t entries_combined;  /**< entries applied to the target */
-  int64_t invalid_entries;   /**< column not in a fill-complete target row's pattern */
+  int64_t invalid_entries;   /**< column not in a fill-complete target row's pattern (INSERT:
+                                  a global column id with no local id) */
   int64_t invalid_rows;      /**< target row outside [0, A->num_rows) (all its entries skipped) */
   int64_t malformed_packets; /**< count or offsets inconsistent with the buffer length */
   int32_t num_examples;      /**< how many of examples[] are filled */
@@ -179,7 +182,10 @@ typedef struct strata_unpack_report {
                                                from run to run on parallel backends) */
   int64_t class_packets[4];  /**< packets per row class (short, medium, long, very long) as
                                   classified on the device, malformed and out-of-range ones
-                                  counted as short (their kernel reports them) */
+                                  counted as short (their kernel reports them); INSERT: all short */
+  int64_t entries_inserted;  /**< INSERT: the growth, new nnz - nnz of the target (after merging
+                                  the target's own duplicates if it was not fill-complete) = the
+                                  distinct (row, column) pairs that were not in it; else 0 */
 } strata_unpack_report_t;
 
 /** The row classes of unpack_combine, by the number of entries of an incoming packet
@@ -235,7 +241,18 @@ typedef struct strata_unpack_options {
  *  Nothing is dropped silently: every invalid entry is counted in *report (may be NULL) and the
  *  call then returns STRATA_ERR_INVALID_DATA with the counts and the first example in the message;
  *  valid entries are applied all the same (unless strict). Errors also: INVALID_ARGUMENT (A not
- *  fill-complete, mode INSERT: not available yet, named). Synchronous.
+ *  fill-complete with a mode other than INSERT). Synchronous.
+ *  INSERT (Tpetra: insertGlobalValues into a matrix with room, then fillComplete): accepted with a
+ *  fill-complete target or not. Incoming values are added (as ADD) and columns not in the row
+ *  are merged into it, growth in report->entries_inserted. Implementation, device-only and
+ *  multi-pass: a count kernel (a thread per packet) counts and reports the invalid entries and
+ *  packets; A is made fill-complete (strata_crs_fill_complete) if it is not; a device scan places
+ *  the packets' valid entries after A's own in a COO (kernels), strata_crs_create_from_coo builds
+ *  the merged matrix (device sort; duplicates summed in input order: A's value, then the packets'
+ *  in packet order: deterministic on every backend) and its arrays replace A's (the pointers
+ *  change; nothing is reused in place). Classes and thresholds do not apply (report.class_packets
+ *  counts every packet as short). Strict: the count pass validates; on any invalid entry A is
+ *  left bitwise unchanged (not even made fill-complete).
  *  Source: Tpetra CrsMatrix::unpackAndCombine (combine modes), without its silent drops. */
 strata_status_t strata_sparse_unpack_combine(strata_exec_t *exec, strata_crs_matrix_t *A,
                                              const int32_t *import_rows,
