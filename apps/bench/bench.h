@@ -58,6 +58,21 @@ extern const char *const bench_gen_names[];
  *  on A's exec (host memory). Row lengths keep their distribution; bytes grow k times. */
 int bench_replicate(const strata_crs_matrix_t *A, int k, strata_crs_matrix_t **out, char *err, size_t err_len);
 
+/* ------------------------------------------------- unpack baselines (bench_unpack_base.c) */
+/** Tpetra's unpackAndCombine schemes (ADD; identity column map; columns off the pattern dropped
+ *  silently, as in Tpetra) for the target A, packets pk and their target rows import_rows (all on
+ *  exec e, which must outlive the object). bench_unpack_one_level: a thread per packet, a binary
+ *  search per entry, an atomic add (Tpetra's original). bench_unpack_batched: batches of 16
+ *  entries, a team per batch with 16 vector lanes on GPUs (1 on host backends), the batch table
+ *  built by a serial host loop over the packets and copied to the device in every call (Tpetra's
+ *  current scheme). Both are bench_fn. 0 or a strata status. */
+typedef struct bench_unpack_base bench_unpack_base_t;
+int bench_unpack_base_create(strata_exec_t *e, strata_crs_matrix_t *A, const int32_t *import_rows,
+                             const strata_packets_t *pk, bench_unpack_base_t **out);
+int bench_unpack_one_level(void *ctx, int64_t call);
+int bench_unpack_batched(void *ctx, int64_t call);
+void bench_unpack_base_destroy(bench_unpack_base_t **p);
+
 /* ----------------------------------------------------------- cuSPARSE peer (CUDA builds) */
 #define BENCH_CUSPARSE_ALG1 0
 #define BENCH_CUSPARSE_ALG2 1

@@ -7,7 +7,9 @@
  * Suites: stream (copy, triad, sum per backend and the reference: device-to-device memcpy on GPUs,
  * a plain OpenMP triad on host backends); spmv (every algorithm of the row-class plan: auto and
  * each forced level, and in CUDA builds cuSPARSE CSR ALG1, CSR ALG2 and COO, all in one run);
- * unpack (pack + unpack_combine(ADD) of the FEM element rows of a box mesh); fem (the FEM job's
+ * unpack (pack + unpack_combine(ADD) of the FEM element rows of a box mesh; then, beside auto,
+ * Tpetra's one-level and uniform-batch (16) baselines of bench_unpack_base.c on 27-point rows,
+ * power-law rows and FEM element rows with bulk nodes); fem (the FEM job's
  * phases through fem_run on a box mesh). Every SpMV result is checked against the serial
  * backend's y before its time counts (unpack: against serial's assembled values, exactly).
  * Bytes (SpMV) by the minimal-traffic model 12·nnz + 4·(rows+1) + 8·cols + 8·rows; % of the
@@ -517,6 +519,21 @@ typedef struct {
   int32_t *rows;
   strata_packets_t *pk;
 } unpack_ctx;
+static void unpack_ctx_free(unpack_ctx *u) {
+  strata_packets_destroy(&u->pk);
+  strata_crs_destroy(&u->E);
+  strata_crs_destroy(&u->G);
+  strata_mem_free(u->e, STRATA_MEM_DEVICE, (void **)&u->rows);
+}
+/* the serial buffers of an unpack input: element rows (offsets, columns, values), COO pattern */
+static void serial_bufs_free(int64_t **off, int32_t **col, double **val, int32_t **gr, int32_t **gc) {
+  strata_exec_t *s = G.serial;
+  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)off);
+  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)col);
+  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)val);
+  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)gr);
+  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)gc);
+}
 static int pack_run(void *v, int64_t call) {
   unpack_ctx *u = (unpack_ctx *)v;
   strata_packets_t *p = NULL;
@@ -531,15 +548,20 @@ static int unpack_run(void *v, int64_t call) {
   return strata_sparse_unpack_combine(u->e, u->G, u->rows, u->pk, NULL, u->G->num_cols, STRATA_COMBINE_ADD, NULL);
 }
 
+/* The unpack suite's box mesh (60^3 cubes x 6 tets, scaled; 8^3 with --quick): 0, or -1 (said) */
+static int unpack_box_mesh(fem_mesh_t *mesh, int *box) {
+  char msg[256];
+  *box = G.quick ? 8 : (int)(60 * cbrt(G.scale));
+  if (fem_mesh_box(*box, mesh, msg, sizeof msg) == 0) return 0;
+  fprintf(stderr, "strata bench unpack: %s\n", msg);
+  return -1;
+}
+
 static void suite_unpack(void) {
-  const int box = G.quick ? 8 : (int)(60 * cbrt(G.scale));
+  int box;
   fem_mesh_t mesh;
-  char msg[256], name[64];
-  memset(&mesh, 0, sizeof mesh);
-  if (fem_mesh_box(box, &mesh, msg, sizeof msg)) {
-    fprintf(stderr, "strata bench unpack: %s\n", msg);
-    return;
-  }
+  char name[64];
+  if (unpack_box_mesh(&mesh, &box)) return;
   const int64_t nt = mesh.num_tets, nn = mesh.num_nodes, ne = 16 * nt;
   snprintf(name, sizeof name, "box%d_%lldtets", box, (long long)nt);
   /* element rows on the serial backend: row 4t+i holds tet t's nodes; values multiples of 1/4,
@@ -618,19 +640,12 @@ static void suite_unpack(void) {
     }
   next:
     if (rp) emit(rp), emit(ru);
-    strata_packets_destroy(&u.pk);
-    strata_crs_destroy(&u.E);
-    strata_crs_destroy(&u.G);
-    strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&u.rows);
+    unpack_ctx_free(&u);
   }
 done:
   strata_crs_destroy(&E);
   strata_crs_destroy(&Gs);
-  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)&gr);
-  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)&gc);
-  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)&off);
-  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)&col);
-  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)&val);
+  serial_bufs_free(&off, &col, &val, &gr, &gc);
   free(rows);
   free(ref);
   free(h);
@@ -718,22 +733,162 @@ static void unpack_rowlen_one(int64_t L, int64_t total) {
     }
   next:
     if (ru) emit(ru);
-    strata_packets_destroy(&u.pk);
-    strata_crs_destroy(&u.E);
-    strata_crs_destroy(&u.G);
-    strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&u.rows);
+    unpack_ctx_free(&u);
   }
 done:
   strata_crs_destroy(&E);
   strata_crs_destroy(&Gs);
-  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)&gr);
-  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)&gc);
-  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)&off);
-  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)&col);
-  strata_mem_free(s, STRATA_MEM_DEVICE, (void **)&val);
+  serial_bufs_free(&off, &col, &val, &gr, &gc);
   free(rows);
   free(ref);
   free(h);
+}
+
+/* Baselines beside auto (issue 5 "Performance"): strata_sparse_unpack_combine (auto classes),
+ * Tpetra's original one-level scheme and its uniform batches of 16 (bench_unpack_base.c), on the
+ * packets of E's rows (serial) into targets rows_h[k] of G's pattern (serial). Every result is
+ * checked against the serial backend's strata result, bit for bit (inputs are chosen so that
+ * every sum is exact), before its time counts. */
+static void unpack_versus(const char *name, strata_crs_matrix_t *E, strata_crs_matrix_t *Gs, const int32_t *rows_h) {
+  static const char *const algo[3] = {"unpack_combine_add", "tpetra_one_level", "tpetra_batched16"};
+  const int64_t np = E->num_rows;
+  double *ref = (double *)malloc((size_t)Gs->nnz * 8 + 8), *h = (double *)malloc((size_t)Gs->nnz * 8 + 8);
+  for (int bi = -1; bi < G.nb; ++bi) { /* bi = -1: serial's reference values, not timed */
+    strata_exec_t *e = bi < 0 ? G.serial : G.ex[bi];
+    unpack_ctx u = {e, NULL, NULL, NULL, NULL};
+    bench_unpack_base_t *base = NULL;
+    result_t *r[3] = {NULL, NULL, NULL};
+    for (int a = 0; bi >= 0 && a < 3; ++a) {
+      r[a] = add("unpack", G.be[bi], name, algo[a]);
+      r[a]->rows = np, r[a]->cols = Gs->num_cols, r[a]->nnz = Gs->nnz, r[a]->entries = (double)E->nnz;
+    }
+    if (strata_crs_copy(e, E, &u.E) || strata_crs_copy(e, Gs, &u.G) ||
+        strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)np * 4 + 4, (void **)&u.rows) ||
+        strata_mem_copy(e, u.rows, rows_h, (size_t)np * 4) || strata_sparse_pack(e, u.E, np, NULL, NULL, &u.pk) ||
+        bench_unpack_base_create(e, u.G, u.rows, u.pk, &base)) {
+      for (int a = 0; bi >= 0 && a < 3; ++a) snprintf(r[a]->msg, sizeof r[a]->msg, "%s", strata_error_message());
+      goto next;
+    }
+    for (int a = 0; a < (bi < 0 ? 1 : 3); ++a) {
+      strata_mem_set_async(e, u.G->values, 0, (size_t)u.G->nnz * 8);
+      strata_unpack_report_t rep;
+      memset(&rep, 0, sizeof rep);
+      int st = a == 0 ? strata_sparse_unpack_combine(e, u.G, u.rows, u.pk, NULL, u.G->num_cols, STRATA_COMBINE_ADD, &rep)
+               : a == 1 ? bench_unpack_one_level(base, 0) : bench_unpack_batched(base, 0);
+      bench_sync(e);
+      strata_mem_copy(e, bi < 0 ? ref : h, u.G->values, (size_t)u.G->nnz * 8);
+      if (bi < 0) break;
+      progress("unpack", name, r[a]->backend, algo[a]);
+      r[a]->bytes = (double)u.pk->num_bytes + 16.0 * (double)E->nnz + 4.0 * (double)np; /* packets, RMW values, rows */
+      int64_t bad = 0;
+      for (int64_t q = 0; q < u.G->nnz; ++q) bad += h[q] != ref[q];
+      if (st || rep.invalid_entries || bad) {
+        r[a]->ok = 0;
+        snprintf(r[a]->msg, sizeof r[a]->msg, "status %d, %lld invalid entries, %lld values differ from serial: time not counted",
+                 st, (long long)rep.invalid_entries, (long long)bad);
+        continue;
+      }
+      r[a]->ok = bench_time(e, a == 0 ? unpack_run : a == 1 ? bench_unpack_one_level : bench_unpack_batched,
+                            a == 0 ? (void *)&u : (void *)base, G.min_time, &r[a]->t) ? -1 : 1;
+      if (r[a]->ok < 0) snprintf(r[a]->msg, sizeof r[a]->msg, "%s", strata_error_message());
+    }
+  next:
+    for (int a = 0; bi >= 0 && a < 3; ++a) emit(r[a]);
+    bench_unpack_base_destroy(&base);
+    unpack_ctx_free(&u);
+  }
+  free(ref);
+  free(h);
+}
+
+/* A generated matrix as packets: row i of A is a packet for row i of its own pattern (each target
+ * entry receives exactly one value: exact on every backend). */
+static void unpack_versus_gen(const char *spec) {
+  strata_crs_matrix_t *A = NULL;
+  char name[96], err[256];
+  if (bench_gen(G.serial, spec, G.quick, G.scale, G.seed, &A, name, sizeof name, err, sizeof err)) {
+    fprintf(stderr, "strata bench unpack: %s\n", err);
+    return;
+  }
+  int32_t *rows = (int32_t *)malloc((size_t)A->num_rows * 4 + 4);
+  for (int32_t i = 0; i < A->num_rows; ++i) rows[i] = i;
+  int64_t longest = 0;
+  strata_crs_row_lengths_max(G.serial, A, &longest);
+  char full[160];
+  snprintf(full, sizeof full, "%s_%lldentries_longest%lld", name, (long long)A->nnz, (long long)longest);
+  unpack_versus(full, A, A, rows);
+  free(rows);
+  strata_crs_destroy(&A);
+}
+
+/* The FEM element rows of a box mesh with K bulk nodes (issue 5 §4 as in `strata fem`), tied
+ * by springs to every 2nd boundary node: per tet 4 rows of 4; per bulk node one row of 2 entries
+ * per tie; per spring a row of 2. Values multiples of 1/4: exact sums. */
+static void unpack_versus_fem_bulk(void) {
+  const int64_t K = 4;
+  int box;
+  fem_mesh_t mesh;
+  char name[96];
+  if (unpack_box_mesh(&mesh, &box)) return;
+  const int64_t nt = mesh.num_tets, nm = mesh.num_nodes, n = nm + K;
+  int64_t m = 0, c = 0;
+  int32_t *sel = (int32_t *)malloc((size_t)nm * 4);
+  for (int64_t i = 0; i < nm; ++i)
+    if (mesh.on_boundary[i] && c++ % 2 == 0) sel[m++] = (int32_t)i;
+  const int64_t nr = 4 * nt + K + K * m, ne = 16 * nt + 4 * K * m;
+  snprintf(name, sizeof name, "fem_box%d_bulk%lldx%lld_%lldentries", box, (long long)K, (long long)m, (long long)ne);
+  strata_exec_t *s = G.serial;
+  int64_t *off = NULL;
+  int32_t *col = NULL, *gr = NULL, *gc = NULL, *rows = (int32_t *)malloc((size_t)nr * 4);
+  double *val = NULL;
+  strata_crs_matrix_t *E = NULL, *Gs = NULL;
+  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)(nr + 1) * 8, (void **)&off);
+  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&col);
+  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 8, (void **)&val);
+  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&gr);
+  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&gc);
+  int64_t q = 0, r = 0;
+#define PUT(row, cc, v) (col[q] = gc[q] = (int32_t)(cc), gr[q] = (int32_t)(row), val[q] = (v), ++q)
+  for (int64_t t = 0; t < nt; ++t)
+    for (int i = 0; i < 4; ++i, ++r) {
+      off[r] = q;
+      rows[r] = mesh.tets[4 * t + i];
+      for (int j = 0; j < 4; ++j) PUT(rows[r], mesh.tets[4 * t + j], 0.25 * (double)(1 + (q * 7 + (int64_t)G.seed) % 9) * (i == j ? 3 : -1));
+    }
+  for (int64_t b = 0; b < K; ++b, ++r) { /* bulk node nm + b: its springs' rows concatenated */
+    off[r] = q;
+    rows[r] = (int32_t)(nm + b);
+    for (int64_t k = 0; k < m; ++k) PUT(nm + b, nm + b, 1.0), PUT(nm + b, sel[k], -1.0);
+  }
+  for (int64_t b = 0; b < K; ++b)
+    for (int64_t k = 0; k < m; ++k, ++r) {
+      off[r] = q;
+      rows[r] = sel[k];
+      PUT(sel[k], sel[k], 1.0), PUT(sel[k], nm + b, -1.0);
+    }
+#undef PUT
+  off[nr] = ne;
+  if (strata_crs_create_from_csr(s, (int32_t)nr, (int32_t)n, ne, off, col, val, STRATA_CRS_ADOPT, &E) == STRATA_SUCCESS)
+    off = NULL, col = NULL, val = NULL;
+  if (!E || strata_crs_create_from_coo(s, (int32_t)n, (int32_t)n, ne, gr, gc, NULL, &Gs))
+    fprintf(stderr, "strata bench unpack: %s\n", strata_error_message());
+  else
+    unpack_versus(name, E, Gs, rows);
+  strata_crs_destroy(&E);
+  strata_crs_destroy(&Gs);
+  serial_bufs_free(&off, &col, &val, &gr, &gc);
+  free(rows);
+  free(sel);
+  fem_mesh_destroy(&mesh);
+}
+
+/* 27-point uniform rows, power-law rows (full run: about 4.2 M entries, the longest 200 k; --quick
+ * and --scale shrink them), FEM element rows with bulk nodes. */
+#define UNPACK_BASE_RECORDS 9
+static void suite_unpack_baselines(void) {
+  unpack_versus_gen("poisson27");
+  unpack_versus_gen(G.quick ? "powerlaw" : "powerlaw:580000:2.1:200000");
+  unpack_versus_fem_bulk();
 }
 
 static int rowlen_count(void) { return G.quick ? 5 : 13; }
@@ -1171,7 +1326,7 @@ int cmd_bench(int argc, char **argv) {
       else ++nmat;
     }
     for (int bi = 0; bi < G.nb; ++bi) cusp += G.be[bi] == STRATA_BACKEND_CUDA && bench_cusparse_available() ? 3 : 0;
-    G.total = G.nb * ((s_stream || s_spmv ? 4 : 0) + (s_spmv ? nmat * per_mat : 0) + (s_unpack ? 2 + rowlen_count() : 0) +
+    G.total = G.nb * ((s_stream || s_spmv ? 4 : 0) + (s_spmv ? nmat * per_mat : 0) + (s_unpack ? 2 + rowlen_count() + UNPACK_BASE_RECORDS : 0) +
                       (s_fem ? 1 : 0)) + (s_spmv ? nmat * cusp : 0);
   }
   fprintf(stderr, "strata bench: timing method:");
@@ -1180,7 +1335,7 @@ int cmd_bench(int argc, char **argv) {
   if (s_stream)
     for (int bi = 0; bi < G.nb; ++bi) suite_stream(bi, 1);
   if (s_spmv) suite_spmv(&specs);
-  if (s_unpack) suite_unpack(), suite_unpack_rowlen();
+  if (s_unpack) suite_unpack(), suite_unpack_rowlen(), suite_unpack_baselines();
   if (s_fem) suite_fem();
   if (G.out) {
     fclose(G.json);

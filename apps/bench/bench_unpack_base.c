@@ -1,0 +1,94 @@
+/* strata bench — the unpack baselines (issue 5 "Performance"): Tpetra's original one-level
+ * unpackAndCombine and its current uniform batches, beside strata_sparse_unpack_combine.
+ *
+ * Batched, as Tpetra does it on every call (CrsMatrix unpackAndCombine, "batch" path): a serial host
+ * loop over the packets, whose entry counts the host already holds (Tpetra: numPacketsPerLID on the
+ * host), writes one (packet, first entry) pair per UNPACK_BASE_BATCH entries; the table is copied to
+ * the device and one launch runs a team per batch. The host loop and the copy are part of every
+ * timed call. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "unpack_base_kernels.h"
+
+STRATA_KERNEL_DECLARE(unpack_base_one_level);
+STRATA_KERNEL_DECLARE(unpack_base_batched);
+
+struct bench_unpack_base {
+  strata_exec_t *e;
+  unpack_base_args_t a;
+  int64_t np, nb_max;
+  int64_t *counts_h;       /* [np] entries per packet (host) */
+  int64_t *tab_h;          /* [2 nb_max] batch table built on the host: packets, then first entries */
+  int64_t *tab_d;          /* its device copy */
+  int vl;
+};
+
+int bench_unpack_base_create(strata_exec_t *e, strata_crs_matrix_t *A, const int32_t *import_rows,
+                             const strata_packets_t *pk, bench_unpack_base_t **out) {
+  bench_unpack_base_t *b = (bench_unpack_base_t *)calloc(1, sizeof *b);
+  *out = NULL;
+  if (!b) return STRATA_ERR_OUT_OF_MEMORY;
+  b->e = e;
+  b->np = pk->num_rows;
+  b->a.row_offsets = A->row_offsets;
+  b->a.col_indices = A->col_indices;
+  b->a.values = A->values;
+  b->a.import_rows = import_rows;
+  b->a.offsets = pk->offsets;
+  b->a.data = pk->data;
+  b->vl = strata_exec_is_host(e) ? 1 : UNPACK_BASE_BATCH;
+  int64_t *off = (int64_t *)malloc((size_t)(b->np + 1) * sizeof(int64_t));
+  b->counts_h = (int64_t *)malloc((size_t)(b->np + 1) * sizeof(int64_t));
+  int st = off && b->counts_h ? strata_mem_copy(e, off, pk->offsets, (size_t)(b->np + 1) * sizeof(int64_t))
+                              : STRATA_ERR_OUT_OF_MEMORY;
+  for (int64_t k = 0; st == 0 && k < b->np; ++k) {
+    b->counts_h[k] = (off[k + 1] - off[k] - 8) / 16;
+    b->nb_max += (b->counts_h[k] + UNPACK_BASE_BATCH - 1) / UNPACK_BASE_BATCH;
+  }
+  free(off);
+  b->tab_h = (int64_t *)malloc((size_t)(2 * b->nb_max + 1) * sizeof(int64_t));
+  if (st == 0 && !b->tab_h) st = STRATA_ERR_OUT_OF_MEMORY;
+  if (st == 0) st = strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(2 * b->nb_max + 1) * sizeof(int64_t), (void **)&b->tab_d);
+  if (st) {
+    bench_unpack_base_destroy(&b);
+    return st;
+  }
+  *out = b;
+  return 0;
+}
+
+void bench_unpack_base_destroy(bench_unpack_base_t **p) {
+  if (!p || !*p) return;
+  strata_mem_free((*p)->e, STRATA_MEM_DEVICE, (void **)&(*p)->tab_d);
+  free((*p)->counts_h);
+  free((*p)->tab_h);
+  free(*p);
+  *p = NULL;
+}
+
+int bench_unpack_one_level(void *ctx, int64_t call) {
+  bench_unpack_base_t *b = (bench_unpack_base_t *)ctx;
+  (void)call;
+  return strata_parallel_for(b->e, "bench_unpack_tpetra_one_level", strata_range(0, b->np), &unpack_base_one_level, &b->a);
+}
+
+int bench_unpack_batched(void *ctx, int64_t call) {
+  bench_unpack_base_t *b = (bench_unpack_base_t *)ctx;
+  (void)call;
+  int64_t nb = 0; /* the serial host loop over the packets */
+  for (int64_t k = 0; k < b->np; ++k)
+    for (int64_t f = 0; f < b->counts_h[k]; f += UNPACK_BASE_BATCH) {
+      b->tab_h[nb] = k;
+      b->tab_h[b->nb_max + nb] = f;
+      ++nb;
+    }
+  if (nb == 0) return 0;
+  int st = strata_mem_copy(b->e, b->tab_d, b->tab_h, (size_t)(2 * b->nb_max) * sizeof(int64_t));
+  if (st) return st;
+  b->a.batch_pkt = b->tab_d;
+  b->a.batch_begin = b->tab_d + b->nb_max;
+  strata_team_policy_t pol = strata_team_policy(nb, 1, b->vl);
+  return strata_parallel_for_team(b->e, "bench_unpack_tpetra_batched16", &pol, &unpack_base_batched, &b->a);
+}
