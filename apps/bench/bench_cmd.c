@@ -482,7 +482,7 @@ static void suite_spmv(const strlist *specs) {
     }
     if (rc) {
       result_t *r = add("spmv", STRATA_BACKEND_SERIAL, s, "input");
-      snprintf(r->msg, sizeof r->msg, "%s", err);
+      snprintf(r->msg, sizeof r->msg, "%.*s", (int)sizeof r->msg - 1, err); /* the message, cut to fit */
       emit(r);
       fprintf(stderr, "strata bench: %s: %s (skipped)\n", s, err);
       continue;
