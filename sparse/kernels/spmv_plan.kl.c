@@ -18,6 +18,12 @@ STRATA_FOR_KERNEL(strata_spmv_bounds, strata_spmv_bounds_args_t, a, c) {
   a->bounds[c] = strata_kl_lower_bound_i64(a->keys, 0, a->n, c * a->num_rows);
 }
 
+/* Descents of the keys over i in [1, n): zero means they are sorted already (e.g. every item in
+ * one class), and the grouping needs no sort. */
+STRATA_REDUCE_KERNEL(strata_sparse_key_descents, strata_spmv_bounds_args_t, a, i, i64, acc) {
+  if (a->keys[i] < a->keys[i - 1]) *acc += 1;
+}
+
 STRATA_FOR_KERNEL(strata_spmv_narrow, strata_spmv_narrow_args_t, a, i) {
   a->rows[i] = (int32_t)a->perm[i];
 }

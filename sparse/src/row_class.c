@@ -8,6 +8,7 @@
 #include "../kernels/spmv_plan_args.h"
 
 STRATA_KERNEL_DECLARE(strata_spmv_bounds);
+STRATA_KERNEL_DECLARE(strata_sparse_key_descents);
 
 strata_status_t strata_sparse_impl_group_by_class(strata_exec_t *exec, int64_t n, int num_classes,
                                                   int64_t *keys, int64_t *perm, int64_t *bounds) {
@@ -18,7 +19,13 @@ strata_status_t strata_sparse_impl_group_by_class(strata_exec_t *exec, int64_t n
   if (n == 0) return STRATA_SUCCESS;
   int bits = 1;
   while (bits < 63 && ((int64_t)1 << bits) <= (int64_t)num_classes * n) ++bits;
-  strata_status_t st = strata_sort_pairs_i64(exec, n, bits, keys, perm);
+  /* items already in class order (one class, or classes rising with the index) need no sort:
+   * one reduction instead of a device sort on every call */
+  int64_t descents = 0;
+  strata_spmv_bounds_args_t da = {keys, n, n, NULL};
+  strata_status_t st = strata_parallel_reduce(exec, "strata_sparse_key_descents", strata_range(1, n),
+                                              &strata_sparse_key_descents, &da, STRATA_REDUCE_SUM, &descents);
+  if (st == STRATA_SUCCESS && descents > 0) st = strata_sort_pairs_i64(exec, n, bits, keys, perm);
   int64_t *dbounds = NULL;
   if (st == STRATA_SUCCESS)
     st = strata_sparse_impl_alloc(exec, (size_t)(num_classes + 1) * sizeof(int64_t), (void **)&dbounds);

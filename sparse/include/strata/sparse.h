@@ -214,7 +214,8 @@ typedef enum strata_unpack_class {
  *    GPU backends (warp > 1): short <= 4, medium <= 64, long <= 4096, very long beyond, chunk
  *      2048 entries; medium teams: 8 lanes (the warp if smaller) x 256/8 threads, a packet per
  *      thread; long and very long teams: warp lanes x 256/warp threads;
- *    host backends (OpenMP, serial): short <= 64, medium <= 512, long <= 16384, chunk 16384;
+ *    host backends (OpenMP, serial): short <= 64, medium <= 16384, no long class (a one-thread
+ *      sort in scratch loses to a binary search per entry there), very long beyond, chunk 16384;
  *      teams of one thread, one lane (medium: 16 packets per team).
  *  The long class is also capped by the scratch limit (max_scratch_bytes / 16 entries). */
 typedef struct strata_unpack_options {
