@@ -40,4 +40,8 @@ strata_status_t strata_sparse_impl_check_indices(strata_exec_t *exec, int64_t n,
 strata_status_t strata_sparse_impl_group_by_class(strata_exec_t *exec, int64_t n, int num_classes,
                                                   int64_t *keys, int64_t *perm, int64_t *bounds);
 
+/** y[0..n) = beta * y (beta == 0: y = 0 without reading y), asynchronous: the alpha == 0 case of
+ *  every SpMV (DESIGN §4: A and x are not read). */
+strata_status_t strata_sparse_impl_scale(strata_exec_t *exec, int64_t n, double beta, double *y);
+
 #endif

@@ -258,7 +258,7 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
   a.alpha = alpha;
   a.beta = beta;
   if (alpha == 0.0) /* DESIGN §4: A and x are not read */
-    return strata_parallel_for(exec, "strata_spmv_scale", strata_range(0, A->num_rows), &strata_spmv_scale, &a);
+    return strata_sparse_impl_scale(exec, A->num_rows, beta, y);
   a.rows = p->identity ? NULL : p->rows;
   for (int c = 0; c < p->num_classes && st == STRATA_SUCCESS; ++c) {
     const strata_spmv_class_t *k = &p->classes[c];
@@ -296,4 +296,12 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
     }
   }
   return st;
+}
+
+strata_status_t strata_sparse_impl_scale(strata_exec_t *exec, int64_t n, double beta, double *y) {
+  strata_spmv_apply_args_t a;
+  memset(&a, 0, sizeof a);
+  a.y = y;
+  a.beta = beta;
+  return strata_parallel_for(exec, "strata_spmv_scale", strata_range(0, n), &strata_spmv_scale, &a);
 }

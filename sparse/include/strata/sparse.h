@@ -281,4 +281,5 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
 }
 #endif
 #include "strata/spmv.h"
+#include "strata/formats.h"
 #endif

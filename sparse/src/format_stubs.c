@@ -1,0 +1,16 @@
+/* strata sparse — formats not implemented yet: refused by strata_format_create with
+ * STRATA_ERR_UNSUPPORTED naming them. Implementing a format removes its line here. */
+#include "format_impl.h"
+
+#define STRATA_FORMAT_STUB(E) const strata_impl_format_ops_t strata_impl_format_ops_##E = {NULL, NULL, NULL};
+STRATA_FORMAT_STUB(ELL)
+STRATA_FORMAT_STUB(ELLPACK_R)
+STRATA_FORMAT_STUB(PJDS)
+STRATA_FORMAT_STUB(SELL_C_SIGMA)
+STRATA_FORMAT_STUB(SELL_P)
+STRATA_FORMAT_STUB(COO)
+STRATA_FORMAT_STUB(HYB)
+STRATA_FORMAT_STUB(HEC)
+STRATA_FORMAT_STUB(CSR_LB)
+STRATA_FORMAT_STUB(MERGE)
+STRATA_FORMAT_STUB(AUTO)
