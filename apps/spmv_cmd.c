@@ -50,20 +50,22 @@ int cmd_spmv(int argc, char **argv) {
   double alpha = 1.0, beta = 0.0;
   int json = 0, repeat = 10;
   strata_backend_t backend = STRATA_BACKEND_DEFAULT;
+  strata_format_t format = STRATA_FORMAT_CSR; /* csr: the row-class plan (with --algorithm, --transpose) */
   strata_spmv_options_t o;
   memset(&o, 0, sizeof o);
   for (int i = 0; i < argc; ++i) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     char *end = NULL;
-    static const char *const valued[] = {"--x", "--y", "--out", "--alpha", "--beta", "--repeat", "--backend", "--algorithm"};
+    static const char *const valued[] = {"--x", "--y", "--out", "--alpha", "--beta", "--repeat", "--backend", "--algorithm", "--format"};
     int takes = 0;
     for (size_t q = 0; q < sizeof valued / sizeof valued[0]; ++q) takes |= !strcmp(a, valued[q]);
     if (!strcmp(a, "--json")) json = 1;
     else if (!strcmp(a, "--transpose")) o.transpose = 1;
     else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       printf("usage: strata spmv A.mtx [--x ones|random:SEED|FILE.mtx] [--alpha A] [--beta B] [--y FILE.mtx]\n"
-             "       [--transpose] [--backend B] [--algorithm auto|one|two|three|split] [--repeat N] [--out y.mtx] [--json]\n");
+             "       [--transpose] [--backend B] [--algorithm auto|one|two|three|split] [--format NAME] [--repeat N]\n"
+             "       [--out y.mtx] [--json]   (formats: see strata/formats.h; not yet implemented ones are refused)\n");
       return 0;
     } else if (takes && (!v || (v[0] == '-' && v[1] == '-'))) return bad("option %s needs a value", a);
     else if (!strcmp(a, "--x")) xspec = argv[++i];
@@ -82,6 +84,9 @@ int cmd_spmv(int argc, char **argv) {
       ++i;
     } else if (!strcmp(a, "--backend")) {
       if (strata_backend_from_name(v, &backend) != STRATA_SUCCESS) return fail(STRATA_ERR_INVALID_ARGUMENT);
+      ++i;
+    } else if (!strcmp(a, "--format")) {
+      if (strata_format_from_name(v, &format) != STRATA_SUCCESS) return fail(STRATA_ERR_INVALID_ARGUMENT);
       ++i;
     } else if (!strcmp(a, "--algorithm")) {
       static const char *names[] = {"auto", "one", "two", "three", "split"};
@@ -102,6 +107,7 @@ int cmd_spmv(int argc, char **argv) {
   strata_exec_t *e = NULL;
   strata_crs_matrix_t *A = NULL;
   strata_spmv_plan_t *plan = NULL;
+  strata_sparse_format_t *fm = NULL;
   double *x = NULL, *y0 = NULL, *y = NULL, *dx = NULL, *dy = NULL, *times = NULL;
   CHECK(strata_exec_default(backend, &e));
   CHECK(strata_mm_read_crs(e, path, &A));
@@ -156,12 +162,20 @@ int cmd_spmv(int argc, char **argv) {
   CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)nx * sizeof(double), (void **)&dx));
   CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)ny * sizeof(double), (void **)&dy));
   CHECK(strata_mem_copy(e, dx, x, (size_t)nx * sizeof(double)));
+  if (format != STRATA_FORMAT_CSR && o.transpose) {
+    rc = bad("--format %s: --transpose is available with the csr format only", strata_format_name(format));
+    goto done;
+  }
   CHECK(strata_spmv_plan_create(e, A, &o, &plan));
+  if (format != STRATA_FORMAT_CSR) CHECK(strata_format_create(e, A, format, NULL, &fm));
   times = (double *)malloc((size_t)repeat * sizeof(double));
   for (int r = 0; r < repeat; ++r) { /* y is reset each time, so every run computes the same y */
     CHECK(strata_mem_copy(e, dy, y0, (size_t)ny * sizeof(double)));
     double t0 = strata_timer_now();
-    CHECK(strata_spmv_plan_apply(e, plan, alpha, A, dx, beta, dy));
+    if (fm)
+      CHECK(strata_format_spmv(e, fm, alpha, dx, beta, dy));
+    else
+      CHECK(strata_spmv_plan_apply(e, plan, alpha, A, dx, beta, dy));
     CHECK(strata_exec_fence(e));
     times[r] = strata_timer_now() - t0;
   }
@@ -179,12 +193,20 @@ int cmd_spmv(int argc, char **argv) {
   int nc = 0;
   strata_spmv_class_t cls[STRATA_SPMV_MAX_CLASSES];
   CHECK(strata_spmv_plan_classes(plan, &nc, cls));
+  strata_format_footprint_t fp;
+  memset(&fp, 0, sizeof fp);
+  fp.bytes = (size_t)(A->num_rows + 1) * sizeof(int64_t) + (size_t)A->nnz * (sizeof(int32_t) + sizeof(double));
+  fp.stored = A->nnz;
+  if (fm) CHECK(strata_format_info(fm, NULL, &fp));
+  if (fm) nc = 0; /* the row classes belong to the csr plan */
   if (json) {
     char path_json[2048], b1[40], b2[40], b3[40], b4[40];
     cli_json_escape(path_json, sizeof path_json, path);
     printf("{\"matrix\": \"%s\", \"backend\": \"%s\", \"rows\": %d, \"cols\": %d, \"nnz\": %lld, \"transpose\": %s, "
-           "\"classes\": [", path_json, strata_backend_name(strata_exec_backend(e)), A->num_rows, A->num_cols,
-           (long long)A->nnz, o.transpose ? "true" : "false");
+           "\"format\": \"%s\", \"format_bytes\": %zu, \"format_stored\": %lld, \"format_padding\": %lld, "
+           "\"format_overhead\": %.6f, \"classes\": [", path_json, strata_backend_name(strata_exec_backend(e)),
+           A->num_rows, A->num_cols, (long long)A->nnz, o.transpose ? "true" : "false", strata_format_name(format),
+           fp.bytes, (long long)fp.stored, (long long)fp.padding, fp.overhead);
     for (int c = 0, first = 1; c < nc; ++c) {
       if (!cls[c].num_rows) continue;
       printf("%s{\"level\": \"%s\", \"vector_length\": %d, \"team_size\": %d, \"min_len\": %lld, \"max_len\": %lld, \"rows\": %lld}",
@@ -207,6 +229,8 @@ int cmd_spmv(int argc, char **argv) {
       printf("  class %-11s lanes %2d team %3d  rows of %lld..%s entries: %lld rows\n", level_name(cls[c].level),
              cls[c].vector_length, cls[c].team_size, (long long)cls[c].min_len, hi, (long long)cls[c].num_rows);
     }
+    printf("  format %s: %zu bytes, %lld stored entries (%lld padding, %.1f %% of nnz)\n", strata_format_name(format),
+           fp.bytes, (long long)fp.stored, (long long)fp.padding, 100.0 * fp.overhead);
     printf("  median of %d: %.3f ms, %.1f GB/s (minimal traffic)\n", repeat, 1e3 * t, bytes / t / 1e9);
     printf("  y: sum %.17g, 2-norm %.17g, max |y| %.17g\n", sum, sqrt(norm2), maxabs);
   }
@@ -216,6 +240,7 @@ done:
     strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&dy);
   }
   strata_spmv_plan_destroy(&plan);
+  strata_format_destroy(&fm);
   strata_crs_destroy(&A);
   free(x);
   free(y0);
