@@ -1,0 +1,45 @@
+/* strata sparse — pJDS (format_pjds.c): jagged diagonals of rows sorted by length, padded per
+ * block of b_r rows; conversion and SpMV written once for every backend. The block widths come
+ * from strata_fmt_sell_width (format_sell.kl.c) with C = b_r. */
+#include <strata/kl.h>
+
+#include "format_sliced_args.h"
+
+/* a thread per diagonal k: the sorted positions whose block is wider than k — the blocks' widths
+ * do not increase, so a binary search for the first block of width <= k — times b_r (at most the
+ * number of rows) */
+STRATA_FOR_KERNEL(strata_fmt_pjds_diag, strata_fmt_sell_args_t, a, k) {
+  int64_t lo = 0, hi = a->num_slices;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if ((int64_t)a->width[mid] > k)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  a->size[k] = lo * a->C < a->num_rows ? lo * a->C : a->num_rows;
+}
+
+/* a thread per sorted position i: row perm[i]'s entries, then its block's padding (column 0,
+ * value 0), entry k at col_start[k] + i */
+STRATA_FOR_KERNEL(strata_fmt_pjds_fill, strata_fmt_sell_args_t, a, i) {
+  const int32_t r = a->perm[i];
+  const int64_t b = a->row_offsets[r], len = a->row_offsets[r + 1] - b, w = a->width[i / a->C];
+  for (int64_t k = 0; k < w; ++k) {
+    const int64_t p = a->off[k] + i;
+    a->cols[p] = k < len ? a->col_indices[b + k] : 0;
+    a->vals[p] = k < len ? a->values[b + k] : 0.0;
+  }
+}
+
+/* a thread per sorted position over its block's width; y in the original row order */
+STRATA_FOR_KERNEL(strata_fmt_pjds_spmv, strata_fmt_sell_args_t, a, i) {
+  const int64_t w = a->width[i / a->C];
+  double s = 0.0;
+  for (int64_t k = 0; k < w; ++k) {
+    const int64_t p = a->off[k] + i;
+    s += a->vals[p] * a->x[a->cols[p]];
+  }
+  const int32_t r = a->perm[i];
+  a->y[r] = a->beta == 0.0 ? a->alpha * s : a->alpha * s + a->beta * a->y[r];
+}
