@@ -194,8 +194,11 @@ int fem_mesh_generate(double h, int verbose, fem_mesh_t *mesh, char *msg, size_t
     } opts[] = {
         {"General.Terminal", verbose ? 1.0 : 0.0},
         {"General.NumThreads", (double)nproc},
-        {"Mesh.MaxNumThreads1D", (double)nproc},
-        {"Mesh.MaxNumThreads2D", (double)nproc},
+        /* curves and surfaces on one thread: Debian's Gmsh 4.8 meshing surfaces in parallel gave a
+         * non-conforming surface now and then (boundary area 3-4 % too large in the self-test,
+         * about one run in three); the volume mesher (HXT) stays parallel */
+        {"Mesh.MaxNumThreads1D", 1.0},
+        {"Mesh.MaxNumThreads2D", 1.0},
         {"Mesh.MaxNumThreads3D", (double)nproc},
         {"Mesh.Algorithm3D", 10.0}, /* HXT */
         {"Mesh.MeshSizeMin", h},
