@@ -71,9 +71,8 @@ typedef struct fem_mesh {
  * Generate the mesh of the unit cube minus the cylinder (see top of file) with Gmsh.
  *
  * Uses the OpenCASCADE kernel (box minus cylinder, boolean cut), the HXT 3D algorithm
- * (Mesh.Algorithm3D = 10) on all online host processors (General.NumThreads, Mesh.MaxNumThreads3D;
- * curves and surfaces on one thread, Mesh.MaxNumThreads1D/2D = 1: parallel surface meshing gave a
- * non-conforming surface now and then), Mesh.MeshSizeMin = Mesh.MeshSizeMax = h. Calls gmshInitialize and
+ * (Mesh.Algorithm3D = 10) on one thread (General.NumThreads = Mesh.MaxNumThreads1D/2D/3D = 1:
+ * Gmsh 4.8 meshing in parallel gave a non-conforming mesh now and then), Mesh.MeshSizeMin = Mesh.MeshSizeMax = h. Calls gmshInitialize and
  * gmshFinalize itself, so the caller must not hold a Gmsh session open. Gmsh's node tags are
  * renumbered compactly to 0..n-1 (in Gmsh's node order; nodes not used by any tet are dropped)
  * and tets with negative volume have two nodes swapped. When compiled with OpenMP (_OPENMP),
