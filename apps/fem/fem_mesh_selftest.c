@@ -368,6 +368,17 @@ int main(int argc, char **argv)
     else dir = argv[i];
   }
 
+  {
+    char probe[1024];
+    snprintf(probe, sizeof probe, "%s/fem_mesh_selftest_probe", dir);
+    FILE *f = fopen(probe, "wb");
+    if (!f) {
+      fprintf(stderr, "fem_mesh_selftest: cannot write in folder '%s'\n", dir);
+      return 2;
+    }
+    fclose(f);
+    remove(probe);
+  }
   printf("argument checks and empty meshes:\n");
   test_empty_and_args(dir);
 
