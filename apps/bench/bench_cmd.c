@@ -310,6 +310,24 @@ static int check_y(strata_exec_t *e, double *dy, int64_t n, double *h, const ora
   return 1;
 }
 
+/* One plan of A with opt: built, applied once with y poisoned, checked against the oracle, then
+ * timed; what failed goes into r->msg. */
+static void measure_plan(spmv_ctx *k, const strata_spmv_options_t *opt, int setup, int64_t n, double *h,
+                         const oracle_t *o, result_t *r) {
+  strata_exec_t *e = k->e;
+  if (!setup || strata_spmv_plan_create(e, k->A[0], opt, &k->p)) {
+    snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
+    return;
+  }
+  strata_mem_set_async(e, k->y[0], 0xFF, (size_t)n * 8);
+  if (spmv_run(k, 0)) snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
+  else if (check_y(e, k->y[0], n, h, o, r)) {
+    r->ok = bench_time(e, spmv_run, k, G.min_time, &r->t) ? -1 : 1;
+    if (r->ok < 0) snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
+  }
+  strata_spmv_plan_destroy(&k->p);
+}
+
 static void spmv_matrix(const strata_crs_matrix_t *Ah, const char *name) {
   const int64_t n = Ah->num_rows, nc = Ah->num_cols, nnz = Ah->nnz;
   const double bytes = 12.0 * (double)nnz + 4.0 * (double)(n + 1) + 8.0 * (double)nc + 8.0 * (double)n;
@@ -349,17 +367,7 @@ static void spmv_matrix(const strata_crs_matrix_t *Ah, const char *name) {
       strata_spmv_options_t opt;
       memset(&opt, 0, sizeof opt);
       opt.algorithm = (strata_spmv_algorithm_t)a;
-      if (!setup || strata_spmv_plan_create(e, k.A[0], &opt, &k.p)) {
-        snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
-        continue;
-      }
-      strata_mem_set_async(e, k.y[0], 0xFF, (size_t)n * 8);
-      if (spmv_run(&k, 0)) snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
-      else if (check_y(e, k.y[0], n, h, &o, r)) {
-        r->ok = bench_time(e, spmv_run, &k, G.min_time, &r->t) ? -1 : 1;
-        if (r->ok < 0) snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
-      }
-      strata_spmv_plan_destroy(&k.p);
+      measure_plan(&k, &opt, setup, n, h, &o, r);
     }
     /* --sweep: the auto plan's class thresholds over a small grid (the former spmv_bench's) */
     for (int g = 0; G.sweep && g < SWEEP_N; ++g) {
@@ -377,17 +385,7 @@ static void spmv_matrix(const strata_crs_matrix_t *Ah, const char *name) {
       memset(&opt, 0, sizeof opt);
       opt.one_level_max = q[0], opt.entries_per_lane = (int)q[1], opt.two_level_max = q[2];
       opt.three_level_max = q[3] < 0 ? THR_INF : q[3];
-      if (!setup || strata_spmv_plan_create(e, k.A[0], &opt, &k.p)) {
-        snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
-        continue;
-      }
-      strata_mem_set_async(e, k.y[0], 0xFF, (size_t)n * 8);
-      if (spmv_run(&k, 0)) snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
-      else if (check_y(e, k.y[0], n, h, &o, r)) {
-        r->ok = bench_time(e, spmv_run, &k, G.min_time, &r->t) ? -1 : 1;
-        if (r->ok < 0) snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
-      }
-      strata_spmv_plan_destroy(&k.p);
+      measure_plan(&k, &opt, setup, n, h, &o, r);
     }
     if (b == STRATA_BACKEND_CUDA && bench_cusparse_available() && setup)
       for (int a = 0; a < 3; ++a) {
