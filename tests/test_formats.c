@@ -3,6 +3,7 @@
  * rectangular shapes, zero sizes; alpha/beta semantics; footprints. A format not implemented yet
  * must be refused with STRATA_ERR_UNSUPPORTED naming it. */
 #include "strata/sparse.h"
+#include "formats_check.h"
 #include "test_common.h"
 
 typedef struct gen {
@@ -84,26 +85,9 @@ static void test_every_format(void **state) {
       assert_true(fp.stored >= g.nnz);
       assert_int_equal(fp.padding, fp.stored - g.nnz);
       assert_true(fp.bytes > 0 || g.nnz == 0 || g.m == 0);
-      for (int t = 0; t < 3; ++t) {
-        /* reference */
-        T_OK(strata_mem_copy(T_exec, dy, y0, (size_t)g.m * sizeof(double)));
-        T_OK(strata_format_spmv(T_exec, ref, ab[t][0], dx, ab[t][1], dy));
-        T_OK(strata_exec_fence(T_exec));
-        t_to_host(yref, dy, (size_t)g.m * sizeof(double));
-        /* the format; beta == 0: y poisoned with NaN must not leak */
-        if (ab[t][1] == 0.0)
-          T_OK(strata_mem_set_async(T_exec, dy, 0xFF, (size_t)g.m * sizeof(double)));
-        else
-          T_OK(strata_mem_copy(T_exec, dy, y0, (size_t)g.m * sizeof(double)));
-        T_OK(strata_format_spmv(T_exec, M, ab[t][0], dx, ab[t][1], dy));
-        T_OK(strata_exec_fence(T_exec));
-        t_to_host(y, dy, (size_t)g.m * sizeof(double));
-        for (int32_t i = 0; i < g.m; ++i)
-          if (memcmp(&y[i], &yref[i], sizeof(double)) != 0 && !(y[i] == yref[i]))
-            fail_msg("format %s, structure %d, alpha %g beta %g: y[%d] = %.17g, csr gives %.17g (seed %llu)",
-                     strata_format_name((strata_format_t)f), kind, ab[t][0], ab[t][1], i, y[i], yref[i],
-                     (unsigned long long)T_seed);
-      }
+      char label[96];
+      snprintf(label, sizeof label, "format %s, structure %d", strata_format_name((strata_format_t)f), kind);
+      for (int t = 0; t < 3; ++t) formats_expect_csr(ref, M, g.m, dx, dy, y0, yref, y, ab[t][0], ab[t][1], label);
       T_OK(strata_format_destroy(&M));
       assert_null(M);
     }

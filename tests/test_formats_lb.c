@@ -4,6 +4,7 @@
  * strategies 0 / 1 / 2 and a forced ell_width, hec with its default and a forced boundary.
  * A format not implemented yet (UNSUPPORTED) is skipped. */
 #include "strata/sparse.h"
+#include "formats_check.h"
 #include "test_common.h"
 
 typedef struct mat {
@@ -55,24 +56,10 @@ static void check(strata_crs_matrix_t *A, const mat_t *g, strata_format_t f, con
   assert_true(fp.bytes > 0);
   T_OK(strata_format_create(T_exec, A, STRATA_FORMAT_CSR, NULL, &ref));
   const double ab[3][2] = {{1.0, 0.0}, {-0.5, 2.0}, {0.75, -1.0}};
-  for (int t = 0; t < 3; ++t) {
-    T_OK(strata_mem_copy(T_exec, dy, y0, (size_t)g->m * sizeof(double)));
-    T_OK(strata_format_spmv(T_exec, ref, ab[t][0], dx, ab[t][1], dy));
-    T_OK(strata_exec_fence(T_exec));
-    t_to_host(yref, dy, (size_t)g->m * sizeof(double));
-    if (ab[t][1] == 0.0)
-      T_OK(strata_mem_set_async(T_exec, dy, 0xFF, (size_t)g->m * sizeof(double)));
-    else
-      T_OK(strata_mem_copy(T_exec, dy, y0, (size_t)g->m * sizeof(double)));
-    T_OK(strata_format_spmv(T_exec, M, ab[t][0], dx, ab[t][1], dy));
-    T_OK(strata_exec_fence(T_exec));
-    t_to_host(y, dy, (size_t)g->m * sizeof(double));
-    for (int32_t i = 0; i < g->m; ++i)
-      if (!(y[i] == yref[i]))
-        fail_msg("format %s (ell_width %lld, strategy %d), alpha %g beta %g: y[%d] = %.17g, csr gives %.17g",
-                 strata_format_name(f), (long long)o->ell_width, o->hyb_strategy, ab[t][0], ab[t][1], i, y[i],
-                 yref[i]);
-  }
+  char label[96];
+  snprintf(label, sizeof label, "format %s (ell_width %lld, strategy %d)", strata_format_name(f),
+           (long long)o->ell_width, o->hyb_strategy);
+  for (int t = 0; t < 3; ++t) formats_expect_csr(ref, M, g->m, dx, dy, y0, yref, y, ab[t][0], ab[t][1], label);
   T_OK(strata_format_destroy(&M));
   T_OK(strata_format_destroy(&ref));
 }
