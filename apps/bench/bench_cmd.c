@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "strata/formats.h"
 #include "cli_json.h"
 #include "fem.h"
 #include "stream_kernels.h"
@@ -49,6 +50,8 @@ STRATA_KERNEL_DECLARE(stream_sum);
 /* ------------------------------------------------------------------------ configuration */
 static struct {
   int quick, progress, sweep;
+  int fmt[STRATA_NUM_FORMATS]; /* spmv: the storage formats measured besides the plan (--format) */
+  int fmt_set;                 /* --format given (else: every implemented format but csr) */
   int done, total; /* measurements done, and the estimate of all (progress line) */
   const char *mesh; /* fem: --mesh FILE instead of the box */
   double min_time, scale;
@@ -70,11 +73,14 @@ typedef struct result {
   int64_t rows, cols, nnz, n, copies;
   double bytes, entries; /* per call */
   bench_stats_t t;
-  int ok; /* 1 checked and timed, 0 wrong result, -1 error */
+  int ok; /* 1 checked and timed, 0 wrong result, -1 error, -2 skipped (said in msg) */
   double ref_bw, ratio_serial, ratio_peer;
   int64_t row_length; /* unpack rowlen records: entries per incoming row (packet) */
   int has_thr;        /* spmv --sweep records: [one_level_max, entries_per_lane, two_level_max, three_level_max] */
   int64_t thr[4];     /* thr[3] < 0: no limit (never split) */
+  int has_fmt;        /* spmv format records: footprint and (auto) the chosen format */
+  double fmt_bytes, fmt_overhead;
+  char fmt_chosen[16];
 } result_t;
 static result_t *R;
 static int nR, capR;
@@ -118,6 +124,11 @@ static void emit(result_t *r) {
              "\"one_level_max, entries_per_lane, two_level_max, three_level_max (null: never split)\"",
              (long long)r->thr[0], (long long)r->thr[1], (long long)r->thr[2], t3);
   }
+  if (r->has_fmt) {
+    size_t l = strlen(extra);
+    snprintf(extra + l, sizeof extra - l, ", \"format_bytes\": %.0f, \"format_overhead\": %.4f, \"format_chosen\": \"%s\"",
+             r->fmt_bytes, r->fmt_overhead, r->fmt_chosen);
+  }
   cli_json_escape(nm, sizeof nm, r->name);
   cli_json_escape(ms, sizeof ms, r->msg);
   const double t = r->t.median;
@@ -129,7 +140,7 @@ static void emit(result_t *r) {
           "\"reps_per_sample\": %d, \"bytes\": %.0f, \"gbytes_per_s\": %s, \"entries_per_s\": %s, "
           "\"stream_gbytes_per_s\": %s, \"pct_stream\": %s, \"ratio_to_serial\": %s, \"ratio_to_peer\": %s, "
           "\"message\": \"%s\"%s}\n",
-          r->suite, r->backend, nm, r->algo, r->ok == 1 ? "ok" : r->ok == 0 ? "wrong" : "error", (long long)r->rows,
+          r->suite, r->backend, nm, r->algo, r->ok == 1 ? "ok" : r->ok == 0 ? "wrong" : r->ok == -2 ? "skipped" : "error", (long long)r->rows,
           (long long)r->cols, (long long)r->nnz, (long long)r->n, (long long)r->copies,
           cli_json_number(b[0], 48, "%.9g", r->ok == 1 ? t : NAN),
           cli_json_number(b[1], 48, "%.9g", r->ok == 1 ? r->t.min : NAN),
@@ -328,6 +339,51 @@ static void measure_plan(spmv_ctx *k, const strata_spmv_options_t *opt, int setu
   strata_spmv_plan_destroy(&k->p);
 }
 
+/* A storage format of strata/formats.h, one conversion per rotated copy */
+typedef struct {
+  strata_exec_t *e;
+  int copies;
+  strata_sparse_format_t *M[MAX_COPIES];
+  double *x[MAX_COPIES], *y[MAX_COPIES];
+} fmt_ctx;
+
+static int fmt_run(void *v, int64_t call) {
+  fmt_ctx *k = (fmt_ctx *)v;
+  const int c = (int)(call % k->copies);
+  return strata_format_spmv(k->e, k->M[c], 1.0, k->x[c], 0.0, k->y[c]);
+}
+
+/* Format f of k's matrices: converted (conversion not timed), applied once with y poisoned,
+ * checked against the oracle, then timed; r gets the footprint and, for auto, the choice. */
+static void measure_format(const spmv_ctx *k, strata_format_t f, int64_t n, double *h, const oracle_t *o, result_t *r) {
+  fmt_ctx m;
+  memset(&m, 0, sizeof m);
+  m.e = k->e;
+  m.copies = k->copies;
+  for (int c = 0; c < k->copies; ++c) {
+    m.x[c] = k->x[c], m.y[c] = k->y[c];
+    if (strata_format_create(k->e, k->A[c], f, NULL, &m.M[c])) {
+      snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
+      goto done;
+    }
+  }
+  strata_format_t chosen;
+  strata_format_footprint_t fp;
+  strata_format_info(m.M[0], &chosen, &fp);
+  r->has_fmt = 1;
+  r->fmt_bytes = (double)fp.bytes;
+  r->fmt_overhead = fp.overhead;
+  snprintf(r->fmt_chosen, sizeof r->fmt_chosen, "%s", strata_format_name(chosen));
+  strata_mem_set_async(k->e, k->y[0], 0xFF, (size_t)n * 8);
+  if (fmt_run(&m, 0)) snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
+  else if (check_y(k->e, k->y[0], n, h, o, r)) {
+    r->ok = bench_time(k->e, fmt_run, &m, G.min_time, &r->t) ? -1 : 1;
+    if (r->ok < 0) snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
+  }
+done:
+  for (int c = 0; c < k->copies; ++c) strata_format_destroy(&m.M[c]);
+}
+
 static void spmv_matrix(const strata_crs_matrix_t *Ah, const char *name) {
   const int64_t n = Ah->num_rows, nc = Ah->num_cols, nnz = Ah->nnz;
   const double bytes = 12.0 * (double)nnz + 4.0 * (double)(n + 1) + 8.0 * (double)nc + 8.0 * (double)n;
@@ -343,6 +399,8 @@ static void spmv_matrix(const strata_crs_matrix_t *Ah, const char *name) {
   }
   oracle_t o = {yref, tol, n};
   const int first = nR;
+  int64_t maxlen = 0;
+  for (int64_t r = 0; r < n; ++r) maxlen = fmax(maxlen, Ah->row_offsets[r + 1] - Ah->row_offsets[r]);
   for (int bi = 0; bi < G.nb; ++bi) {
     strata_backend_t b = G.be[bi];
     strata_exec_t *e = G.ex[bi];
@@ -386,6 +444,20 @@ static void spmv_matrix(const strata_crs_matrix_t *Ah, const char *name) {
       opt.one_level_max = q[0], opt.entries_per_lane = (int)q[1], opt.two_level_max = q[2];
       opt.three_level_max = q[3] < 0 ? THR_INF : q[3];
       measure_plan(&k, &opt, setup, n, h, &o, r);
+    }
+    for (int f = 0; f < STRATA_NUM_FORMATS && setup; ++f) {
+      if (!G.fmt[f]) continue;
+      char al[32];
+      snprintf(al, sizeof al, "format_%s", strata_format_name((strata_format_t)f));
+      result_t *r = add("spmv", b, name, al);
+      r->rows = n, r->cols = nc, r->nnz = nnz, r->bytes = bytes, r->entries = (double)nnz, r->copies = k.copies;
+      progress("spmv", name, r->backend, r->algo);
+      if ((f == STRATA_FORMAT_ELL || f == STRATA_FORMAT_ELLPACK_R) && (double)n * maxlen > 16.0 * (double)nnz + 1e6) {
+        r->ok = -2; /* padding to the longest row: not worth converting (nor the memory) */
+        snprintf(r->msg, sizeof r->msg, "skipped: %lld rows x longest %lld = %.3g stored entries, %.0fx the %lld nonzeros",
+                 (long long)n, (long long)maxlen, (double)n * maxlen, (double)n * maxlen / fmax(1.0, (double)nnz), (long long)nnz);
+      } else
+        measure_format(&k, (strata_format_t)f, n, h, &o, r);
     }
     if (b == STRATA_BACKEND_CUDA && bench_cusparse_available() && setup)
       for (int a = 0; a < 3; ++a) {
@@ -957,8 +1029,50 @@ static void suite_fem(void) {
 }
 
 /* -------------------------------------------------------------------------- summary, plots */
+/* Storage formats: per backend and matrix the fastest format record, the row-class plan
+ * (strata_auto), cuSPARSE ALG1 when measured, and format auto's choice with its time over the
+ * best format's (issue: auto within 10 % of the best; "MISS" marks more). */
+static void formats_summary(FILE *f) {
+  int head = 0;
+  for (int i = 0; i < nR; ++i) {
+    const result_t *r = &R[i];
+    if (strcmp(r->suite, "spmv") || strncmp(r->algo, "format_", 7)) continue;
+    int first = 1; /* the first format record of this backend and matrix makes the line */
+    for (int j = 0; j < i && first; ++j)
+      first = !(!strcmp(R[j].suite, "spmv") && !strncmp(R[j].algo, "format_", 7) && !strcmp(R[j].name, r->name) &&
+                !strcmp(R[j].backend, r->backend));
+    if (!first) continue;
+    const result_t *best = NULL, *au = NULL, *plan = NULL, *peer = NULL;
+    for (int j = i; j < nR; ++j) {
+      const result_t *q = &R[j];
+      if (strcmp(q->suite, "spmv") || strcmp(q->name, r->name) || strcmp(q->backend, r->backend) || q->ok != 1) continue;
+      if (!strcmp(q->algo, "format_auto")) au = q;
+      else if (!strncmp(q->algo, "format_", 7) && (!best || q->t.median < best->t.median)) best = q;
+      if (!strcmp(q->algo, "strata_auto")) plan = q;
+      if (!strcmp(q->algo, "cusparse_csr_alg1")) peer = q;
+    }
+    for (int j = 0; j < i && !plan; ++j) /* the plan's record comes before the formats' */
+      if (!strcmp(R[j].suite, "spmv") && !strcmp(R[j].name, r->name) && !strcmp(R[j].backend, r->backend) &&
+          R[j].ok == 1 && !strcmp(R[j].algo, "strata_auto"))
+        plan = &R[j];
+    if (!head++)
+      fprintf(f, "== spmv formats: fastest format, auto's choice and its time over the fastest (ms)\n%-7s %-32s %-28s %-10s %-10s %-28s %s\n",
+              "backend", "name", "fastest format", "plan", "cusparse", "auto (choice)", "auto/fastest");
+    char b1[48] = "-", b2[16] = "-", b3[16] = "-", b4[48] = "-", b5[24] = "-";
+    if (best) snprintf(b1, sizeof b1, "%s %.4f", best->algo + 7, 1e3 * best->t.median);
+    if (plan) snprintf(b2, sizeof b2, "%.4f", 1e3 * plan->t.median);
+    if (peer) snprintf(b3, sizeof b3, "%.4f", 1e3 * peer->t.median);
+    if (au) snprintf(b4, sizeof b4, "%.4f (%s)", 1e3 * au->t.median, au->fmt_chosen);
+    if (au && best) {
+      const double q = au->t.median / fmin(best->t.median, au->t.median);
+      snprintf(b5, sizeof b5, "%.3f%s", q, q > 1.10 ? " MISS" : "");
+    }
+    fprintf(f, "%-7s %-32.32s %-28s %-10s %-10s %-28s %s\n", r->backend, r->name, b1, b2, b3, b4, b5);
+  }
+}
+
 static void summary(FILE *f) {
-  int ok = 0, wrong = 0, err = 0;
+  int ok = 0, wrong = 0, err = 0, skipped = 0;
   fprintf(f, "\n== strata bench summary (%s, min-time %.3g s; %% = of the same backend's stream reference) ==\n",
           G.quick ? "quick" : "full", G.min_time);
   fprintf(f, "# timing:");
@@ -968,10 +1082,10 @@ static void summary(FILE *f) {
           "[min .. max]", "GB/s", "%stream", "x_serial", "x_peer");
   for (int i = 0; i < nR; ++i) {
     const result_t *r = &R[i];
-    ok += r->ok == 1, wrong += r->ok == 0, err += r->ok < 0;
+    ok += r->ok == 1, wrong += r->ok == 0, err += r->ok == -1, skipped += r->ok == -2;
     if (r->ok != 1) {
       fprintf(f, "%-6s %-7s %-32.32s %-26s %s: %.80s\n", r->suite, r->backend, r->name, r->algo,
-              r->ok ? "ERROR" : "WRONG", r->msg);
+              r->ok == -2 ? "SKIPPED" : r->ok ? "ERROR" : "WRONG", r->msg);
       continue;
     }
     const double gbs = r->bytes > 0 ? r->bytes / r->t.median / 1e9 : NAN;
@@ -1003,8 +1117,9 @@ static void summary(FILE *f) {
       fprintf(f, "\n");
     }
   }
-  fprintf(f, "strata bench: %d results, %d checked and timed, %d wrong, %d errors, %.1f s\n", nR, ok, wrong, err,
-          strata_timer_now() - G.t_start);
+  formats_summary(f);
+  fprintf(f, "strata bench: %d results, %d checked and timed, %d wrong, %d errors, %d skipped, %.1f s\n", nR, ok, wrong,
+          err, skipped, strata_timer_now() - G.t_start);
 }
 
 /* stream_bw.png: GB/s of copy, triad, sum and the reference per backend (bars). 1 if drawn. */
@@ -1202,6 +1317,10 @@ static void usage(FILE *f) {
           "  --seed N           random patterns and values (default 1)\n"
           "  --scale S          multiplies the default sizes (default 1)\n"
           "  --out DIR          JSON lines to DIR/results.jsonl (else stdout), summary to DIR/summary.txt too, PNG plots\n"
+          "  --format LIST      spmv: storage formats measured besides the plan (comma-separated names of\n"
+          "                     strata/formats.h: ell ellpack-r pjds sell-c-sigma sell-p coo hyb hec csr-lb merge auto\n"
+          "                     csr; all; none); repeatable. Default: all but csr (= strata_auto). Records\n"
+          "                     format_NAME carry format_bytes, format_overhead and (auto) format_chosen\n"
           "  --sweep            spmv: also the plan's thresholds [one-level max, entries per lane, two-level max,\n"
           "                     three-level max] over a small grid (records carry \"thresholds\")\n"
           "  --mesh FILE        fem: a \"strata mesh v1\" file (strata fem --save-mesh) instead of the box mesh\n"
@@ -1209,6 +1328,28 @@ static void usage(FILE *f) {
           "  --no-progress      no progress lines\n"
           "Timing: strata_event (device events on GPUs, host clock between fences on host backends), samples of\n"
           "at least 1 ms, median over samples until --min-time; fem: whole fem_run jobs until --min-time.\n");
+}
+
+/* --format LIST: comma-separated names of strata/formats.h, "all" (every one, csr included) or
+ * "none"; repeatable. 0, or 2 after saying what is wrong. */
+static int parse_formats(const char *v) {
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", v);
+  G.fmt_set = 1;
+  for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    strata_format_t f;
+    if (!strcmp(t, "all"))
+      for (int q = 0; q < STRATA_NUM_FORMATS; ++q) G.fmt[q] = 1;
+    else if (!strcmp(t, "none"))
+      memset(G.fmt, 0, sizeof G.fmt);
+    else if (strata_format_from_name(t, &f) == STRATA_SUCCESS)
+      G.fmt[f] = 1;
+    else {
+      fprintf(stderr, "strata bench: --format: %s (or all, none)\n", strata_error_message());
+      return 2;
+    }
+  }
+  return 0;
 }
 
 static int bad_opt(const char *fmt, const char *v) {
@@ -1231,7 +1372,8 @@ int cmd_bench(int argc, char **argv) {
   for (int i = 0; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     char *end = NULL;
-    static const char *const valued[] = {"--backend", "--matrix", "--replicate", "--min-time", "--seed", "--scale", "--out", "--mesh"};
+    static const char *const valued[] = {"--backend", "--matrix", "--replicate", "--min-time", "--seed", "--scale", "--out", "--mesh",
+                                         "--format"};
     int takes = 0;
     for (size_t q = 0; q < sizeof valued / sizeof valued[0]; ++q) takes |= !strcmp(a, valued[q]);
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
@@ -1252,6 +1394,10 @@ int cmd_bench(int argc, char **argv) {
       }
       any = 1;
     } else if (!strcmp(a, "--matrix")) push(&specs, argv[++i]);
+    else if (!strcmp(a, "--format")) {
+      ++i;
+      if (parse_formats(v)) return 2;
+    }
     else if (!strcmp(a, "--out")) G.out = argv[++i];
     else if (!strcmp(a, "--mesh")) G.mesh = argv[++i];
     else if (!strcmp(a, "--replicate")) {
@@ -1283,6 +1429,8 @@ int cmd_bench(int argc, char **argv) {
   if (G.min_time < 0) G.min_time = G.quick ? 0.05 : 0.5;
   if (G.progress < 0) G.progress = !G.quick;
   if (!specs.n) push(&specs, "gen:all");
+  if (!G.fmt_set) /* default: every implemented format but csr (the plan, measured as strata_auto) */
+    for (int f = 0; f < STRATA_NUM_FORMATS; ++f) G.fmt[f] = f != STRATA_FORMAT_CSR;
   if (strata_exec_default(STRATA_BACKEND_SERIAL, &G.serial)) {
     fprintf(stderr, "strata bench: %s\n", strata_error_message());
     return 1;
@@ -1318,6 +1466,7 @@ int cmd_bench(int argc, char **argv) {
   /* the progress line's estimate of the measurements to come (matrices from files count as one) */
   {
     int nmat = 0, per_mat = 5 + (G.sweep ? SWEEP_N : 0), cusp = 0;
+    for (int f = 0; f < STRATA_NUM_FORMATS; ++f) per_mat += G.fmt[f];
     for (int i = 0; i < specs.n; ++i) {
       if (!strcmp(specs.v[i], "gen:all"))
         for (int g = 0; bench_gen_names[g]; ++g) ++nmat;

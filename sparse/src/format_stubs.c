@@ -3,5 +3,4 @@
 #include "format_impl.h"
 
 #define STRATA_FORMAT_STUB(E) const strata_impl_format_ops_t strata_impl_format_ops_##E = {NULL, NULL, NULL};
-STRATA_FORMAT_STUB(MERGE)
 STRATA_FORMAT_STUB(AUTO)
