@@ -33,7 +33,8 @@ static int fail(strata_status_t st) {
 static const char *level_name(strata_spmv_level_t l) {
   return l == STRATA_SPMV_LEVEL_ONE ? "one-level" : l == STRATA_SPMV_LEVEL_TWO ? "two-level"
          : l == STRATA_SPMV_LEVEL_THREE                                          ? "three-level"
-                                                                                 : "split";
+         : l == STRATA_SPMV_LEVEL_SPLIT                                          ? "split"
+                                                                                 : "stream";
 }
 
 #define CHECK(call)                  \
@@ -64,7 +65,7 @@ int cmd_spmv(int argc, char **argv) {
     else if (!strcmp(a, "--transpose")) o.transpose = 1;
     else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       printf("usage: strata spmv A.mtx [--x ones|random:SEED|FILE.mtx] [--alpha A] [--beta B] [--y FILE.mtx]\n"
-             "       [--transpose] [--backend B] [--algorithm auto|one|two|three|split] [--format NAME] [--repeat N]\n"
+             "       [--transpose] [--backend B] [--algorithm auto|one|two|three|split|stream] [--format NAME] [--repeat N]\n"
              "       [--out y.mtx] [--json]   (formats: see strata/formats.h; not yet implemented ones are refused)\n");
       return 0;
     } else if (takes && (!v || (v[0] == '-' && v[1] == '-'))) return bad("option %s needs a value", a);
@@ -89,18 +90,18 @@ int cmd_spmv(int argc, char **argv) {
       if (strata_format_from_name(v, &format) != STRATA_SUCCESS) return fail(STRATA_ERR_INVALID_ARGUMENT);
       ++i;
     } else if (!strcmp(a, "--algorithm")) {
-      static const char *names[] = {"auto", "one", "two", "three", "split"};
+      static const char *names[] = {"auto", "one", "two", "three", "split", "stream"};
       int found = -1;
-      for (int k = 0; k < 5; ++k)
+      for (int k = 0; k < 6; ++k)
         if (!strcmp(v, names[k])) found = k;
-      if (found < 0) return bad("--algorithm %s: one of auto, one, two, three, split", v);
+      if (found < 0) return bad("--algorithm %s: one of auto, one, two, three, split, stream", v);
       o.algorithm = (strata_spmv_algorithm_t)found;
       ++i;
     } else if (a[0] == '-' && a[1] != '\0') return bad("unknown option %s (strata spmv --help)", a);
     else if (path) return bad("one matrix file only (second: %s)", a);
     else path = a;
   }
-  if (!path) return bad("%s", "usage: strata spmv A.mtx [--x ones|random:SEED|FILE.mtx] [--alpha A] [--beta B] [--y FILE.mtx] [--transpose] [--backend B] [--algorithm auto|one|two|three|split] [--repeat N] [--out y.mtx] [--json]");
+  if (!path) return bad("%s", "usage: strata spmv A.mtx [--x ones|random:SEED|FILE.mtx] [--alpha A] [--beta B] [--y FILE.mtx] [--transpose] [--backend B] [--algorithm auto|one|two|three|split|stream] [--repeat N] [--out y.mtx] [--json]");
 
   int rc = 0;
   strata_status_t st;

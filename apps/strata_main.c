@@ -27,7 +27,7 @@ static void usage(FILE *f) {
           "       --json                        one JSON object instead of text\n"
           "  spmv A.mtx [options]               y = alpha op(A) x + beta y by row-length class\n"
           "       --x ones|random:SEED|FILE.mtx --alpha A --beta B --y FILE.mtx --transpose\n"
-          "       --backend NAME --algorithm auto|one|two|three|split --repeat N --out y.mtx --json\n"
+          "       --backend NAME --algorithm auto|one|two|three|split|stream --repeat N --out y.mtx --json\n"
           "  bench stream|spmv|unpack|fem|all   benchmarks against serial and the peers, checked first (bench --help)\n"
           "       --backend B... --matrix FILE.mtx|gen:NAME[:params]|shared... --quick --min-time S --out DIR\n");
 }

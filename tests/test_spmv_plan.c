@@ -67,7 +67,11 @@ static void reference(const host_coo_t *h, double alpha, const double *x, double
 }
 
 static const char *level_name(strata_spmv_level_t l) {
-  return l == STRATA_SPMV_LEVEL_ONE ? "one" : l == STRATA_SPMV_LEVEL_TWO ? "two" : l == STRATA_SPMV_LEVEL_THREE ? "three" : "split";
+  return l == STRATA_SPMV_LEVEL_ONE     ? "one"
+         : l == STRATA_SPMV_LEVEL_TWO   ? "two"
+         : l == STRATA_SPMV_LEVEL_THREE ? "three"
+         : l == STRATA_SPMV_LEVEL_SPLIT ? "split"
+                                        : "stream";
 }
 
 /* Runs every algorithm (and the given options) on h and checks against the reference. */
@@ -85,7 +89,7 @@ static void check_all(const host_coo_t *h, const strata_spmv_options_t *base, in
   double *dx = (double *)t_to_dev(x, (size_t)h->n * sizeof(double));
   double *dy = (double *)t_dev_alloc(((size_t)h->m + 1) * sizeof(double));
   const double ab[3][2] = {{1.0, 0.0}, {-0.75, 2.5}, {0.0, 0.5}};
-  for (int alg = STRATA_SPMV_AUTO; alg <= STRATA_SPMV_SPLIT; ++alg) {
+  for (int alg = STRATA_SPMV_AUTO; alg <= STRATA_SPMV_STREAM; ++alg) {
     strata_spmv_options_t o = *base;
     o.algorithm = (strata_spmv_algorithm_t)alg;
     strata_spmv_plan_t *plan = NULL;
@@ -155,6 +159,10 @@ static void check_all(const host_coo_t *h, const strata_spmv_options_t *base, in
 #define L_TWO (1 << STRATA_SPMV_LEVEL_TWO)
 #define L_THREE (1 << STRATA_SPMV_LEVEL_THREE)
 #define L_SPLIT (1 << STRATA_SPMV_LEVEL_SPLIT)
+#define L_STREAM (1 << STRATA_SPMV_LEVEL_STREAM)
+/* auto's levels for short and medium rows: the stream level on GPUs, one- and two-level on host */
+#define L_SHORT (strata_exec_is_host(T_exec) ? L_ONE : L_STREAM)
+#define L_MEDIUM (strata_exec_is_host(T_exec) ? L_TWO : L_STREAM)
 
 /* rows at every default class boundary +-1 of this backend, plus runs of empty rows */
 static void test_class_boundaries(void **state) {
@@ -162,7 +170,7 @@ static void test_class_boundaries(void **state) {
   strata_device_info_t info;
   T_OK(strata_backend_device_info(strata_exec_backend(T_exec), 0, &info));
   const int gpu = !strata_exec_is_host(T_exec);
-  const int64_t b[] = {gpu ? 8 : 32, 16, 32, 64, gpu ? 256 : 8192, gpu ? 32768 : 65536};
+  const int64_t b[] = {gpu ? 8 : 32, 16, 32, 64, gpu ? 256 : 8192, gpu ? 1024 : 65536, gpu ? 32768 : 4096};
   host_coo_t h = {0};
   h.n = 70000;
   uint64_t s = T_seed;
@@ -175,7 +183,7 @@ static void test_class_boundaries(void **state) {
   for (int i = 0; i < 500; ++i) add_row(&h, r++, 1 + (int64_t)(t_rand(&s) % 40), &s);
   h.m = r + 5; /* empty rows at the end */
   strata_spmv_options_t o = {0};
-  check_all(&h, &o, L_ONE | L_TWO | L_THREE | L_SPLIT);
+  check_all(&h, &o, L_SHORT | L_MEDIUM | L_THREE | L_SPLIT);
   coo_free(&h);
 }
 
@@ -188,7 +196,7 @@ static void test_huge_row(void **state) {
   uint64_t s = T_seed + 1;
   for (int32_t r = 0; r < h.m; ++r) add_row(&h, r, r == 1234 ? 1000000 : (int64_t)(t_rand(&s) % 9), &s);
   strata_spmv_options_t o = {0};
-  check_all(&h, &o, L_ONE | L_SPLIT);
+  check_all(&h, &o, L_SHORT | L_SPLIT);
   coo_free(&h);
 }
 
@@ -206,7 +214,7 @@ static void test_power_law(void **state) {
     add_row(&h, r, len, &s);
   }
   strata_spmv_options_t o = {0};
-  check_all(&h, &o, L_ONE | L_TWO);
+  check_all(&h, &o, L_SHORT | L_MEDIUM);
   coo_free(&h);
 }
 
@@ -219,7 +227,7 @@ static void test_one_class_and_small_thresholds(void **state) {
   uint64_t s = T_seed + 3;
   for (int32_t r = 0; r < h.m; ++r) add_row(&h, r, 5, &s);
   strata_spmv_options_t o = {0};
-  check_all(&h, &o, L_ONE);
+  check_all(&h, &o, L_ONE); /* every row short: one-level on every backend */
   coo_free(&h);
   h.n = 300;
   h.m = 400;

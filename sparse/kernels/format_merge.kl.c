@@ -6,6 +6,7 @@
 #include <strata/kl.h>
 
 #include "format_merge_args.h"
+#include "stage_products.h"
 
 /* The path coordinate (row i) on diagonal d of the merge of ends[0, a_len) (row ends, shifted by
  * -base so they compare with entry indices 0..b_len-1) with the entry indices: the number of
@@ -51,7 +52,7 @@ STRATA_TEAM_KERNEL(strata_fmt_merge_spmv, strata_fmt_merge_args_t, a, team) {
   double *cv = prod + a->tile;                    /* [team_size] thread carries: partial sums */
   int32_t *crow = (int32_t *)(cv + team->team_size); /* [team_size]: their rows, relative to i0 */
   STRATA_TEAM_VECTOR_RANGE(team, q, 0, a_len) { ends[q] = a->row_offsets[i0 + q + 1] - j0; }
-  STRATA_TEAM_VECTOR_RANGE(team, q, 0, b_len) { prod[q] = a->vals[j0 + q] * a->x[a->cols[j0 + q]]; }
+  strata_sparse_stage_products(team, a->cols, a->vals, a->x, j0, j1, prod);
   strata_team_barrier(team);
 
   const int64_t p = team->team_rank;

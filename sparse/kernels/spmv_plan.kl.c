@@ -3,6 +3,7 @@
 #include <strata/kl.h>
 
 #include "row_class.h"
+#include "stage_products.h"
 #include "spmv_plan_args.h"
 
 /* ----------------------------------------------------------------------------- plan building */
@@ -77,18 +78,36 @@ STRATA_TEAM_KERNEL(strata_spmv_two_level, strata_spmv_apply_args_t, a, team) {
   }
 }
 
+/* One lane's share of a row piece: entries b, b + V, b + 2V, ... below e, four at a time into four
+ * accumulators (four independent loads of A and of x in flight), added in a fixed order. */
+STRATA_KL_FUNC double strata_spmv_lane_sum(const strata_spmv_apply_args_t *a, int64_t b, int64_t e, int64_t V) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  int64_t k = b;
+  for (; k + 3 * V < e; k += 4 * V) {
+    const int32_t c0 = a->col_indices[k], c1 = a->col_indices[k + V], c2 = a->col_indices[k + 2 * V],
+                  c3 = a->col_indices[k + 3 * V];
+    s0 += a->values[k] * a->x[c0];
+    s1 += a->values[k + V] * a->x[c1];
+    s2 += a->values[k + 2 * V] * a->x[c2];
+    s3 += a->values[k + 3 * V] * a->x[c3];
+  }
+  for (; k < e; k += V) s0 += a->values[k] * a->x[a->col_indices[k]];
+  return (s0 + s1) + (s2 + s3);
+}
+
 /* The sum of entries [b, e) over a whole team: each team thread takes a contiguous piece (a
  * multiple of the vector length, so each warp reads consecutive entries), its lanes stride
- * inside it; the threads' sums are added in team-rank order by thread 0 through team scratch
- * (team_size doubles). The result is valid in team thread 0. Every thread of the team calls it. */
+ * inside it (strata_spmv_lane_sum, lane j starting at entry j); the threads' sums are added in
+ * team-rank order by thread 0 through team scratch (team_size doubles). The result is valid in
+ * team thread 0. Every thread of the team calls it. */
 STRATA_KL_TEAM_FUNC double strata_spmv_team_sum(const strata_spmv_apply_args_t *a,
                                            const strata_team_t *team, int64_t b, int64_t e) {
   const int64_t T = team->team_size, V = team->vector_length;
   const int64_t per = ((e - b + T - 1) / T + V - 1) / V * V;
   const int64_t lo = b + team->team_rank * per;
   const int64_t hi = lo + per < e ? lo + per : e;
-  double s;
-  STRATA_THREAD_VECTOR_SUM(team, k, lo, hi, s) { s += a->values[k] * a->x[a->col_indices[k]]; }
+  double s; /* a vector range over [0, V): each lane runs the body once, with j = its lane */
+  STRATA_THREAD_VECTOR_SUM(team, j, 0, V, s) { s += strata_spmv_lane_sum(a, lo + j, hi, V); }
   double *red = (double *)team->scratch;
   if (team->vector_rank == 0) red[team->team_rank] = s;
   strata_team_barrier(team);
@@ -121,6 +140,41 @@ STRATA_FOR_KERNEL(strata_spmv_split_combine, strata_spmv_apply_args_t, a, i) {
   double s = 0.0;
   for (int64_t q = a->first[i]; q < a->first[i + 1]; ++q) s += a->partial[q];
   strata_spmv_store(a, r, s);
+}
+
+/* stream (CSR-Stream of Greathouse & Daga, SC'14, on blocks of consecutive rows): the team's rows
+ * have at most `block` rows + entries; their products are staged with coalesced reads
+ * (stage_products.h), then each row is reduced from scratch by its thread's lanes. */
+STRATA_TEAM_KERNEL(strata_spmv_stream, strata_spmv_apply_args_t, a, team) {
+  const int64_t r0 = a->block_row[team->league_rank], r1 = a->block_row[team->league_rank + 1];
+  if (r0 >= r1) return; /* the whole team: no row starts in this block */
+  const int64_t k0 = a->row_offsets[r0];
+  int64_t k1 = a->row_offsets[r1];
+  if (k1 > k0 + a->stage_max) k1 = k0 + a->stage_max; /* a long last row: not staged (its own class) */
+  double *prod = (double *)team->scratch;
+  strata_sparse_stage_products(team, a->col_indices, a->values, a->x, k0, k1, prod);
+  strata_team_barrier(team);
+  STRATA_TEAM_THREAD_RANGE(team, r, r0, r1) {
+    const int64_t b = a->row_offsets[r], e = a->row_offsets[r + 1];
+    if (e - b <= a->stream_max) {
+      double s;
+      STRATA_THREAD_VECTOR_SUM(team, k, b - k0, e - k0, s) { s += prod[k]; }
+      if (team->vector_rank == 0) strata_spmv_store(a, (int32_t)r, s);
+    }
+  }
+}
+
+STRATA_FOR_KERNEL(strata_spmv_blocks, strata_spmv_blocks_args_t, a, b) {
+  const int64_t key = b * a->block;
+  int64_t lo = 0, hi = a->num_rows; /* the first r with row_offsets[r] + r >= key, else num_rows */
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (a->row_offsets[mid] + mid < key)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  a->block_row[b] = (int32_t)lo;
 }
 
 /* alpha == 0: y = beta * y (beta == 0: y = 0 without reading y) */

@@ -69,6 +69,23 @@ typedef struct strata_spmv_apply_args {
   int64_t chunk;
   const int64_t *first;
   double *partial;
+  /* stream level: team b takes rows [block_row[b], block_row[b + 1]) (consecutive rows whose
+   * row_offsets[r] + r falls in [b·block, (b+1)·block)), stages the products of their entries
+   * (at most stage_max, from the block's first entry) in team scratch, and reduces the rows of
+   * length <= stream_max from there; longer rows belong to other classes. */
+  const int32_t *block_row;
+  int64_t block;
+  int64_t stream_max;
+  int64_t stage_max;
 } strata_spmv_apply_args_t;
+
+/** block_row[b] = the first row r in [0, num_rows] with row_offsets[r] + r >= b·block
+ *  (num_rows when none), b in [0, num_blocks]. */
+typedef struct strata_spmv_blocks_args {
+  const int64_t *row_offsets;
+  int64_t num_rows;
+  int64_t block;
+  int32_t *block_row;
+} strata_spmv_blocks_args_t;
 
 #endif

@@ -18,6 +18,8 @@ STRATA_KERNEL_DECLARE(strata_spmv_three_level);
 STRATA_KERNEL_DECLARE(strata_spmv_split_chunks);
 STRATA_KERNEL_DECLARE(strata_spmv_split_combine);
 STRATA_KERNEL_DECLARE(strata_spmv_scale);
+STRATA_KERNEL_DECLARE(strata_spmv_stream);
+STRATA_KERNEL_DECLARE(strata_spmv_blocks);
 
 struct strata_spmv_plan {
   strata_exec_t *exec;
@@ -37,6 +39,9 @@ struct strata_spmv_plan {
   int64_t *chunk_begin; /* [num_chunks] first entry */
   int64_t *first;       /* [class rows + 1] first chunk of each split row */
   double *partial;      /* [num_chunks] */
+  /* stream level (at most one stream class) */
+  int64_t stream_block, stream_max, num_blocks;
+  int32_t *block_row;   /* [num_blocks + 1] */
   /* transpose plans: A^T and its plan (the fields above then describe A, for validation) */
   strata_crs_matrix_t *At;
   struct strata_spmv_plan *inner;
@@ -55,13 +60,27 @@ static void add_class(strata_spmv_plan_t *p, strata_spmv_level_t level, int vl, 
   p->num_classes++;
 }
 
-/* The class table from the options and the device (GPU: warp > 1). */
-static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_options_t *o, int warp) {
+/* The class table from the options, the device (GPU: warp > 1) and the mean row length. */
+static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_options_t *o, int warp, double mean,
+                                    int64_t max_len, size_t max_scratch) {
   const int gpu = warp > 1;
+  /* per-length one/two-level classes: host; GPU when asked for, or when every row is short (a
+   * thread per row then reads as well as the stream level, without its staging) */
+  const int classic = !gpu || o->one_level_max || o->two_level_max || max_len <= 8;
+  p->stream_max = o->stream_max ? o->stream_max : 1024;
+  p->stream_block = o->stream_block ? o->stream_block : 2048;
+  if (o->stream_max < 0 || o->stream_block < 0 ||
+      (size_t)(p->stream_block + p->stream_max) > max_scratch / sizeof(double))
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "spmv plan: stream_max %lld and stream_block %lld must be >= 0 with their sum at most %zu "
+                            "(the doubles of team scratch)",
+                            (long long)o->stream_max, (long long)o->stream_block, max_scratch / sizeof(double));
+  int svl = 1; /* stream lanes per row: nextpow2(ceil(mean / entries per lane)), up to the warp */
+  while (gpu && svl < warp && svl * (o->entries_per_lane > 0 ? o->entries_per_lane : 4) < mean) svl *= 2;
   int64_t one_max = o->one_level_max ? o->one_level_max : gpu ? 8 : 32;
   int64_t two_max = o->two_level_max ? o->two_level_max : gpu ? 256 : 8192;
-  int64_t three_max = o->three_level_max ? o->three_level_max : gpu ? 32768 : 65536;
-  int64_t chunk = o->split_chunk ? o->split_chunk : gpu ? 8192 : 16384;
+  int64_t three_max = o->three_level_max ? o->three_level_max : gpu ? (classic ? 32768 : 4096) : 65536;
+  int64_t chunk = o->split_chunk ? o->split_chunk : gpu ? (classic ? 8192 : 4096) : 16384;
   const int64_t epl = o->entries_per_lane > 0 ? o->entries_per_lane : 4;
   const int team = gpu ? 256 / warp : 1;      /* three-level / split: 256 threads on GPUs */
   const int64_t inf = INT64_MAX;
@@ -71,8 +90,8 @@ static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_opt
                             "spmv plan: negative option (one %lld, two %lld, three %lld, chunk %lld, lane %d)",
                             (long long)o->one_level_max, (long long)o->two_level_max,
                             (long long)o->three_level_max, (long long)o->split_chunk, o->entries_per_lane);
-  if ((int)o->algorithm < STRATA_SPMV_AUTO || (int)o->algorithm > STRATA_SPMV_SPLIT)
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan: algorithm %d is not 0..4", (int)o->algorithm);
+  if ((int)o->algorithm < STRATA_SPMV_AUTO || (int)o->algorithm > STRATA_SPMV_STREAM)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan: algorithm %d is not 0..5", (int)o->algorithm);
   p->split_chunk = chunk;
   p->num_classes = 0;
   /* two-level classes: one per vector length (GPU); one with a lane per row on the host */
@@ -95,7 +114,20 @@ static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_opt
     case STRATA_SPMV_TWO_LEVEL: TWO_LEVEL_CLASSES(0, inf); break;
     case STRATA_SPMV_THREE_LEVEL: add_class(p, STRATA_SPMV_LEVEL_THREE, gpu ? warp : 1, team, 0, inf, 1); break;
     case STRATA_SPMV_SPLIT: add_class(p, STRATA_SPMV_LEVEL_SPLIT, gpu ? warp : 1, team, 0, inf, 1); break;
+    case STRATA_SPMV_STREAM:
+      add_class(p, STRATA_SPMV_LEVEL_STREAM, svl, gpu ? 256 / svl : 1, 0, p->stream_max, 0);
+      add_class(p, STRATA_SPMV_LEVEL_THREE, gpu ? warp : 1, team, p->stream_max + 1, inf, 1);
+      break;
     default:
+      if (!classic) { /* GPU: stream, three-level, split */
+        if (!(p->stream_max < three_max))
+          return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan: thresholds must increase: stream %lld, three-level %lld",
+                                  (long long)p->stream_max, (long long)three_max);
+        add_class(p, STRATA_SPMV_LEVEL_STREAM, svl, 256 / svl, 0, p->stream_max, 0);
+        add_class(p, STRATA_SPMV_LEVEL_THREE, warp, team, p->stream_max + 1, three_max, 1);
+        add_class(p, STRATA_SPMV_LEVEL_SPLIT, warp, team, three_max + 1, inf, 1);
+        break;
+      }
       if (!(one_max < two_max && two_max < three_max))
         return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                                 "spmv plan: thresholds must increase: one-level %lld, two-level %lld, three-level %lld",
@@ -119,6 +151,7 @@ strata_status_t strata_spmv_plan_destroy(strata_spmv_plan_t **plan) {
   strata_sparse_impl_free(p->exec, p->chunk_begin);
   strata_sparse_impl_free(p->exec, p->first);
   strata_sparse_impl_free(p->exec, p->partial);
+  strata_sparse_impl_free(p->exec, p->block_row);
   strata_spmv_plan_destroy(&p->inner);
   strata_crs_destroy(&p->At);
   free(p);
@@ -162,7 +195,10 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
   }
   strata_device_info_t info;
   CHECK(strata_backend_device_info(strata_exec_backend(exec), 0, &info));
-  CHECK(make_classes(p, &o, strata_exec_is_host(exec) ? 1 : info.warp_size));
+  int64_t max_len = 0;
+  if (!strata_exec_is_host(exec)) CHECK(strata_crs_row_lengths_max(exec, A, &max_len));
+  CHECK(make_classes(p, &o, strata_exec_is_host(exec) ? 1 : info.warp_size,
+                     A->num_rows > 0 ? (double)A->nnz / (double)A->num_rows : 0.0, max_len, info.max_scratch_bytes));
   const int64_t n = A->num_rows;
   if (n > 0) {
     /* classify rows, group them by class with a stable device sort of (class, row) keys */
@@ -204,6 +240,14 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
       strata_spmv_chunk_fill_args_t cf = {A->row_offsets, p->rows + p->begin[c], p->first, p->split_chunk,
                                           p->chunk_row, p->chunk_begin};
       CHECK(strata_parallel_for(exec, "strata_spmv_chunk_fill", strata_range(0, m), &strata_spmv_chunk_fill, &cf));
+    }
+    /* stream blocks: consecutive rows by rows + entries, a binary search per block */
+    for (int c = 0; c < p->num_classes; ++c) {
+      if (p->classes[c].level != STRATA_SPMV_LEVEL_STREAM || p->classes[c].num_rows == 0) continue;
+      p->num_blocks = (n + A->nnz + p->stream_block - 1) / p->stream_block;
+      CHECK(strata_sparse_impl_alloc(exec, (size_t)(p->num_blocks + 1) * sizeof(int32_t), (void **)&p->block_row));
+      strata_spmv_blocks_args_t ba = {A->row_offsets, n, p->stream_block, p->block_row};
+      CHECK(strata_parallel_for(exec, "strata_spmv_blocks", strata_range(0, p->num_blocks + 1), &strata_spmv_blocks, &ba));
     }
     CHECK(strata_exec_fence(exec));
   }
@@ -279,6 +323,15 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
         pol.league_size = k->num_rows;
         pol.scratch_team = (size_t)k->team_size * sizeof(double);
         st = strata_parallel_for_team(exec, "strata_spmv_three_level", &pol, &strata_spmv_three_level, &a);
+        break;
+      case STRATA_SPMV_LEVEL_STREAM:
+        a.block_row = p->block_row;
+        a.block = p->stream_block;
+        a.stream_max = p->stream_max;
+        a.stage_max = p->stream_block + p->stream_max;
+        pol.league_size = p->num_blocks;
+        pol.scratch_team = (size_t)a.stage_max * sizeof(double);
+        st = strata_parallel_for_team(exec, "strata_spmv_stream", &pol, &strata_spmv_stream, &a);
         break;
       case STRATA_SPMV_LEVEL_SPLIT:
         a.chunk_row = p->chunk_row;

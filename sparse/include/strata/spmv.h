@@ -9,14 +9,25 @@
  *               combined in team-rank order through team scratch;
  *   split       very long rows: several teams per row, each a chunk of the row, partial sums then
  *               a second pass that adds each row's chunks in order — results never depend on
- *               scheduling.
+ *               scheduling;
+ *   stream      short and medium rows on GPUs (CSR-Stream, Greathouse & Daga, SC'14): a team per
+ *               block of consecutive rows (at most stream_block rows + entries), which reads the
+ *               block's entries once, coalesced, into team scratch as products a_ij·x_j, then
+ *               reduces each row there with vector lanes (the lane count a power of two matched to
+ *               the mean row length). Rows stay in their original order, so every read of A is
+ *               contiguous whatever the mix of lengths; longer rows are skipped by these teams and
+ *               launched in their own classes.
  * Every class reduces in a fixed order: y is bitwise reproducible run to run on a given backend
  * and device (not across backends: the summation trees differ).
  *
  * Default class thresholds (entries per row), chosen from the device's warp size:
- *   GPU (warp 32 or 64): one-level len <= 8; two-level 9..256 with vector length
- *     min(warp, nextpow2(ceil(len / 4))) (each lane ~4 entries; a class per vector length);
- *     three-level 257..32768 (teams of 256 threads); split above 32768 (chunks of 8192).
+ *   GPU (warp 32 or 64): stream len <= 1024 (blocks of 2048 rows + entries, 256 threads, vector
+ *     length min(warp, nextpow2(ceil(mean / 4))), mean = nnz / rows); three-level 1025..4096
+ *     (teams of 256 threads); split above 4096 (chunks of 4096). When every row has at most 8
+ *     entries, or one_level_max or two_level_max is set, per-length classes replace the stream
+ *     level: one-level len <= 8; two-level 9..256 with vector length min(warp,
+ *     nextpow2(ceil(len / 4))) (a class per vector length); three-level 257..32768; split above
+ *     32768 (chunks of 8192) — what ONE_LEVEL / TWO_LEVEL force.
  *   host (serial, OpenMP): one-level len <= 32 (static schedule); two-level 33..8192 (a team per
  *     16 rows, dynamic schedule, `omp simd` reduction per row); three-level 8193..65536 (a team per
  *     row); split above 65536 (chunks of 16384, so one huge row is shared by all threads).
@@ -38,7 +49,8 @@ typedef enum strata_spmv_algorithm {
   STRATA_SPMV_ONE_LEVEL = 1,   /**< every row: a thread per row */
   STRATA_SPMV_TWO_LEVEL = 2,   /**< every row: vector lanes per row (length-matched lane counts) */
   STRATA_SPMV_THREE_LEVEL = 3, /**< every row: a team per row */
-  STRATA_SPMV_SPLIT = 4        /**< every nonempty row: split into chunks of split_chunk entries */
+  STRATA_SPMV_SPLIT = 4,       /**< every nonempty row: split into chunks of split_chunk entries */
+  STRATA_SPMV_STREAM = 5       /**< rows up to stream_max: the stream level; longer ones three-level */
 } strata_spmv_algorithm_t;
 
 /** Plan options; a zero field takes the backend's default (see the top of this file). */
@@ -48,7 +60,9 @@ typedef struct strata_spmv_options {
   int64_t two_level_max;   /**< longest row handled two-level */
   int64_t three_level_max; /**< longest row handled three-level; longer rows are split */
   int64_t split_chunk;     /**< entries per team for split rows */
-  int entries_per_lane;    /**< two-level: target entries per vector lane (GPU default 4) */
+  int entries_per_lane;    /**< two-level and stream: target entries per vector lane (GPU default 4) */
+  int64_t stream_max;      /**< stream level (GPU auto): longest row it takes (default 1024) */
+  int64_t stream_block;    /**< stream level: rows + entries per team (default 2048) */
   int transpose;           /**< 1: the plan applies op(A) = A^T — built once as an explicit
                                 transpose on the device (strata_crs_transpose) with its own
                                 row-class plan, so A^T x is as deterministic as A x; it holds
@@ -61,7 +75,8 @@ typedef enum strata_spmv_level {
   STRATA_SPMV_LEVEL_ONE = 1,
   STRATA_SPMV_LEVEL_TWO = 2,
   STRATA_SPMV_LEVEL_THREE = 3,
-  STRATA_SPMV_LEVEL_SPLIT = 4
+  STRATA_SPMV_LEVEL_SPLIT = 4,
+  STRATA_SPMV_LEVEL_STREAM = 5
 } strata_spmv_level_t;
 
 /** One row class of a plan. */

@@ -1,0 +1,35 @@
+/* strata sparse — a team stages products vals[k]·x[cols[k]] for k in [k0, k1) into scratch
+ * prod[k − k0], every participant (thread × lane) a strided share so that reads are coalesced;
+ * eight entries per participant and step, loaded before any is used (predicated, no remainder
+ * loop), so that each participant has eight independent loads of A and then of x in flight: GPUs
+ * need that many bytes in flight to reach the memory bandwidth (ncu on an H200: a 4-way unroll
+ * with a remainder loop left the stream level latency-bound at 52 % of DRAM bandwidth). Every participant must
+ * call it; follow it with a team barrier before reading prod. Used by the stream level of the
+ * row-class plan and by the merge-path format. Include from kernel sources only. */
+#ifndef STRATA_SPARSE_STAGE_PRODUCTS_H
+#define STRATA_SPARSE_STAGE_PRODUCTS_H
+
+#include <strata/kl.h>
+
+/* entries per participant and step: each participant's loads of one step are independent */
+#define STRATA_SPARSE_STAGE_UNROLL 8
+
+STRATA_KL_TEAM_FUNC void strata_sparse_stage_products(const strata_team_t *team, const int32_t *cols,
+                                                      const double *vals, const double *x, int64_t k0,
+                                                      int64_t k1, double *prod) {
+  const int64_t P = (int64_t)team->team_size * team->vector_length;
+  for (int64_t q = k0 + (int64_t)team->team_rank * team->vector_length + team->vector_rank; q < k1;
+       q += STRATA_SPARSE_STAGE_UNROLL * P) {
+    int32_t c[STRATA_SPARSE_STAGE_UNROLL];
+    double v[STRATA_SPARSE_STAGE_UNROLL];
+    for (int u = 0; u < STRATA_SPARSE_STAGE_UNROLL; ++u) { /* all loads of A first (predicated) */
+      const int64_t i = q + u * P;
+      c[u] = i < k1 ? cols[i] : 0;
+      v[u] = i < k1 ? vals[i] : 0.0;
+    }
+    for (int u = 0; u < STRATA_SPARSE_STAGE_UNROLL; ++u) /* then the gathers of x */
+      if (q + u * P < k1) prod[q + u * P - k0] = v[u] * x[c[u]];
+  }
+}
+
+#endif
