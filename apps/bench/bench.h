@@ -1,6 +1,6 @@
 /* strata bench — the shared benchmark module (issue 6): timing, matrix generators, block
- * replication, the cuSPARSE peer. Used by `strata bench` (apps/bench/bench_cmd.c); it replaces
- * the former perf/strata_spmv_bench and perf/strata_stream_bench.
+ * replication, the vendor SpMV peer (cuSPARSE, hipSPARSE). Used by `strata bench`
+ * (apps/bench/bench_cmd.c); it replaces the former perf/strata_spmv_bench and perf/strata_stream_bench.
  *
  * Timing method (bench_time): two warm-up calls and a fence, then samples of R back-to-back calls
  * between two strata_events recorded on the exec (device events — cudaEvent/hipEvent on the exec's
@@ -8,8 +8,8 @@
  * clock after a fence on host backends). R is chosen so that a sample lasts at least 1 ms and about
  * min_time / 20, which amortizes launch and fence overhead; samples are taken until min_time has
  * passed and at least 5 exist (2000 at most). The reported time of one call is the median over
- * samples of (sample time / R); min, max and the quartiles give the spread. The cuSPARSE peer runs
- * on the exec's stream (cusparseSetStream), so the same events bracket it. */
+ * samples of (sample time / R); min, max and the quartiles give the spread. The vendor peer
+ * (cuSPARSE, hipSPARSE) runs on the exec's stream (SetStream), so the same events bracket it. */
 #ifndef STRATA_BENCH_H
 #define STRATA_BENCH_H
 
@@ -47,12 +47,35 @@ const char *bench_time_method(strata_exec_t *e);
  *    dense:N:ROWS:LEN:PER  ROWS dense rows of LEN among rows of PER (4M:16:500k:8)
  *    hmep:N:SEG        HMEp-like (pJDS paper): ~15 per row, diagonal plus off-diagonals that
  *                      run contiguously for SEG rows, then move    (4M:15000, quick 60k)
+ *    fem:H             P1 Laplace stiffness matrix of the FEM job's Gmsh mesh (unit cube with a
+ *                      cylindrical hole) at element size H: ~0.6/H^3 rows, ~15 per row
+ *                                                      (0.01: ~540k rows, 110 MB; quick 0.05: ~6k)
+ *    elasticity:H      the same mesh, linear isotropic elasticity (E = 1, nu = 0.3), 3 unknowns
+ *                      per node, node-major, 3x3 blocks: ~1.8/H^3 rows, ~40 per row
+ *                                                      (0.015: ~510k rows, 280 MB; quick 0.06: ~12k)
+ *                      Both keep the job's Dirichlet rows (nodes on the outer faces: identity rows,
+ *                      their columns zero in the other rows, the zeros stored); they need Gmsh (an
+ *                      error says so otherwise); Gmsh's meshes differ slightly from run to run (the
+ *                      row count is in the name); --scale S divides H by cbrt(S). At the defaults
+ *                      they take ~35 s (fem) and ~9 s (elasticity): Gmsh on one thread, the
+ *                      graph's sort on the serial backend. bench_fem_gen.c.
  *  `seed` changes the random patterns and the values. *name receives a display name.
  *  Returns 0, or -1 with a message in err. */
 int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, uint64_t seed,
               strata_crs_matrix_t **A, char *name, size_t name_len, char *err, size_t err_len);
-/** The generator names, NULL-terminated (what gen:all expands to). */
+/** The generator names, NULL-terminated (what gen:all expands to; fem and elasticity only in builds
+ *  with Gmsh). */
 extern const char *const bench_gen_names[];
+/** fem:H (dof 1) and elasticity:H (dof 3) of bench_gen: meshes with Gmsh at element size h, builds
+ *  the graph with strata_crs_create_from_coo on `serial` and gathers the element matrices on the
+ *  host. 0, or -1 with a message in err (no Gmsh in this build, mesh or memory failures). */
+int bench_gen_fem(strata_exec_t *serial, int dof, double h, strata_crs_matrix_t **A, char *name, size_t name_len,
+                  char *err, size_t err_len);
+struct fem_mesh;
+/** The matrix of bench_gen_fem for a given mesh (host memory), dof 1 (Laplace) or 3 (elasticity),
+ *  fill-complete on exec e (a host backend): rows node-major, Dirichlet rows as in the job. */
+int bench_fem_assemble(strata_exec_t *e, const struct fem_mesh *mesh, int dof, strata_crs_matrix_t **A, char *err,
+                       size_t err_len);
 
 /** A ⊗ I_k (k copies interleaved: entry (i, j) becomes (i·k+b, j·k+b) for b < k), fill-complete,
  *  on A's exec (host memory). Row lengths keep their distribution; bytes grow k times. */
@@ -73,21 +96,26 @@ int bench_unpack_one_level(void *ctx, int64_t call);
 int bench_unpack_batched(void *ctx, int64_t call);
 void bench_unpack_base_destroy(bench_unpack_base_t **p);
 
-/* ----------------------------------------------------------- cuSPARSE peer (CUDA builds) */
-#define BENCH_CUSPARSE_ALG1 0
-#define BENCH_CUSPARSE_ALG2 1
-#define BENCH_CUSPARSE_COO 2
-typedef struct bench_cusparse bench_cusparse_t;
-/** 1 in CUDA builds (the peer can run), else 0. */
-int bench_cusparse_available(void);
-const char *bench_cusparse_name(int alg);
-/** Descriptors and buffers of cusparseSpMV (alg: ALG1, ALG2 = CSR; COO) for `copies` device copies
- *  A[c] with x[c], y[c] (CUDA memory), after cusparseSpMV_preprocess, on `stream` (the exec's native
- *  stream: strata_exec_native_stream). 0 or -1 (message in err). */
-int bench_cusparse_create(int alg, int copies, strata_crs_matrix_t *const *A, double *const *x, double *const *y,
-                          void *stream, bench_cusparse_t **out, char *err, size_t err_len);
-/** y[c] = A[c] x[c] with copy c = call mod copies; asynchronous. 0 or a cuSPARSE status. */
-int bench_cusparse_apply(void *p, int64_t call);
-void bench_cusparse_destroy(bench_cusparse_t **p);
+/* ------------------------------------ vendor SpMV peer (bench_peer.c): cuSPARSE, hipSPARSE */
+/* cusparseSpMV in CUDA builds, hipsparseSpMV in HIP builds where CMake found hipSPARSE
+ * (libhipsparse-dev); one body, the same algorithms and records ("cusparse_csr_alg1", ...,
+ * "hipsparse_coo"). Only one GPU backend is built at a time, so a build has one peer at most. */
+#define BENCH_PEER_CSR_ALG1 0 /* the reference of ratio_to_peer */
+#define BENCH_PEER_CSR_ALG2 1
+#define BENCH_PEER_COO 2
+typedef struct bench_peer bench_peer_t;
+/** Peer algorithms that run on backend b: 3 (CSR ALG1, CSR ALG2, COO ALG1) for CUDA in CUDA builds
+ *  and for HIP in HIP builds with hipSPARSE; 0 otherwise. */
+int bench_peer_count(strata_backend_t b);
+/** Record name of algorithm alg of this build's peer: "cusparse_csr_alg1", "hipsparse_coo", ... */
+const char *bench_peer_name(int alg);
+/** Descriptors and buffers of the library's SpMV (alg: BENCH_PEER_*) for `copies` device copies
+ *  A[c] with x[c], y[c] (memory of A[0]'s exec), after SpMV_preprocess, on `stream` (the exec's
+ *  native stream: strata_exec_native_stream). 0 or -1 (message in err). */
+int bench_peer_create(int alg, int copies, strata_crs_matrix_t *const *A, double *const *x, double *const *y,
+                      void *stream, bench_peer_t **out, char *err, size_t err_len);
+/** y[c] = A[c] x[c] with copy c = call mod copies; asynchronous. 0 or the library's status. */
+int bench_peer_apply(void *p, int64_t call);
+void bench_peer_destroy(bench_peer_t **p);
 
 #endif

@@ -6,7 +6,8 @@
  *
  * Suites: stream (copy, triad, sum per backend and the reference: device-to-device memcpy on GPUs,
  * a plain OpenMP triad on host backends); spmv (every algorithm of the row-class plan: auto and
- * each forced level, and in CUDA builds cuSPARSE CSR ALG1, CSR ALG2 and COO, all in one run);
+ * each forced level, and in CUDA builds cuSPARSE CSR ALG1, CSR ALG2 and COO, in HIP builds with
+ * hipSPARSE the same three of hipSPARSE, all in one run);
  * unpack (pack + unpack_combine(ADD) of the FEM element rows of a box mesh; then, beside auto,
  * Tpetra's one-level and uniform-batch (16) baselines of bench_unpack_base.c on 27-point rows,
  * power-law rows and FEM element rows with bulk nodes); fem (the FEM job's
@@ -459,29 +460,28 @@ static void spmv_matrix(const strata_crs_matrix_t *Ah, const char *name) {
       } else
         measure_format(&k, (strata_format_t)f, n, h, &o, r);
     }
-    if (b == STRATA_BACKEND_CUDA && bench_cusparse_available() && setup)
-      for (int a = 0; a < 3; ++a) {
-        result_t *r = add("spmv", b, name, bench_cusparse_name(a));
-        r->rows = n, r->cols = nc, r->nnz = nnz, r->bytes = bytes, r->entries = (double)nnz, r->copies = k.copies;
-        progress("spmv", name, r->backend, r->algo);
-        bench_cusparse_t *p = NULL;
-        if (bench_cusparse_create(a, k.copies, k.A, k.x, k.y, strata_exec_native_stream(e), &p, r->msg, sizeof r->msg))
-          continue;
-        strata_mem_set_async(e, k.y[0], 0xFF, (size_t)n * 8);
-        bench_sync(e);
-        if (bench_cusparse_apply(p, 0)) snprintf(r->msg, sizeof r->msg, "cusparseSpMV failed");
-        else if (check_y(e, k.y[0], n, h, &o, r))
-          r->ok = bench_time(e, bench_cusparse_apply, p, G.min_time, &r->t) ? -1 : 1;
-        bench_cusparse_destroy(&p);
-      }
+    for (int a = 0; a < bench_peer_count(b) && setup; ++a) { /* cuSPARSE / hipSPARSE */
+      result_t *r = add("spmv", b, name, bench_peer_name(a));
+      r->rows = n, r->cols = nc, r->nnz = nnz, r->bytes = bytes, r->entries = (double)nnz, r->copies = k.copies;
+      progress("spmv", name, r->backend, r->algo);
+      bench_peer_t *p = NULL;
+      if (bench_peer_create(a, k.copies, k.A, k.x, k.y, strata_exec_native_stream(e), &p, r->msg, sizeof r->msg))
+        continue;
+      strata_mem_set_async(e, k.y[0], 0xFF, (size_t)n * 8);
+      bench_sync(e);
+      if (bench_peer_apply(p, 0)) snprintf(r->msg, sizeof r->msg, "%s: SpMV failed", r->algo);
+      else if (check_y(e, k.y[0], n, h, &o, r))
+        r->ok = bench_time(e, bench_peer_apply, p, G.min_time, &r->t) ? -1 : 1;
+      bench_peer_destroy(&p);
+    }
     for (int c = 0; c < k.copies; ++c) {
       strata_crs_destroy(&k.A[c]);
       strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&k.x[c]);
       strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&k.y[c]);
     }
   }
-  /* ratios: to the serial backend's same algorithm, and to the peer (cuSPARSE CSR ALG1 on the
-   * same backend when measured, else the serial backend's auto plan) */
+  /* ratios: to the serial backend's same algorithm, and to the peer (cuSPARSE / hipSPARSE CSR ALG1
+   * on the same backend when measured, else the serial backend's auto plan) */
   for (int i = first; i < nR; ++i) {
     if (R[i].ok != 1) continue;
     double ts = 0, tp = 0, tsa = 0;
@@ -489,7 +489,7 @@ static void spmv_matrix(const strata_crs_matrix_t *Ah, const char *name) {
       if (R[j].ok != 1) continue;
       if (!strcmp(R[j].backend, "serial") && !strcmp(R[j].algo, R[i].algo)) ts = R[j].t.median;
       if (!strcmp(R[j].backend, "serial") && !strcmp(R[j].algo, "strata_auto")) tsa = R[j].t.median;
-      if (!strcmp(R[j].backend, R[i].backend) && !strcmp(R[j].algo, "cusparse_csr_alg1")) tp = R[j].t.median;
+      if (!strcmp(R[j].backend, R[i].backend) && !strcmp(R[j].algo, bench_peer_name(BENCH_PEER_CSR_ALG1))) tp = R[j].t.median;
     }
     R[i].ratio_serial = ts > 0 ? ts / R[i].t.median : 0;
     R[i].ratio_peer = (tp > 0 ? tp : tsa) / R[i].t.median;
@@ -1049,7 +1049,7 @@ static void formats_summary(FILE *f) {
       if (!strcmp(q->algo, "format_auto")) au = q;
       else if (!strncmp(q->algo, "format_", 7) && (!best || q->t.median < best->t.median)) best = q;
       if (!strcmp(q->algo, "strata_auto")) plan = q;
-      if (!strcmp(q->algo, "cusparse_csr_alg1")) peer = q;
+      if (!strcmp(q->algo, bench_peer_name(BENCH_PEER_CSR_ALG1))) peer = q;
     }
     for (int j = 0; j < i && !plan; ++j) /* the plan's record comes before the formats' */
       if (!strcmp(R[j].suite, "spmv") && !strcmp(R[j].name, r->name) && !strcmp(R[j].backend, r->backend) &&
@@ -1236,7 +1236,7 @@ static void plots(void) {
   int nr2 = 0; /* ratio columns before the peer's */
   for (int bi = 0; bi < G.nb; ++bi)
     if (G.be[bi] != STRATA_BACKEND_SERIAL) fprintf(d2, " %s/serial", strata_backend_name(G.be[bi])), ++nr2;
-  fprintf(d2, " strata_auto/cusparse_alg1\n");
+  fprintf(d2, " strata_auto/%s\n", bench_peer_name(BENCH_PEER_CSR_ALG1));
   fprintf(d1, "\n");
   for (int m = 0; m < nm; ++m) {
     fprintf(d1, "\"%s\"", mat[m]);
@@ -1261,7 +1261,7 @@ static void plots(void) {
         if (R[i].ok == 1 && !strcmp(R[i].suite, "spmv") && !strcmp(R[i].name, mat[m]) &&
             !strcmp(R[i].backend, strata_backend_name(G.be[bi])) && !strcmp(R[i].algo, "strata_auto")) {
           v = R[i].ratio_serial > 0 ? R[i].ratio_serial : -1;
-          if (G.be[bi] == STRATA_BACKEND_CUDA && R[i].ratio_peer > 0) peer = R[i].ratio_peer;
+          if (bench_peer_count(G.be[bi]) && R[i].ratio_peer > 0) peer = R[i].ratio_peer;
         }
       if (v < 0) fprintf(d2, " -");
       else fprintf(d2, " %.3f", v);
@@ -1311,6 +1311,8 @@ static void usage(FILE *f) {
           "  --matrix SPEC      FILE.mtx | gen:NAME[:params] | gen:all (the default) | shared (every .mtx under\n"
           "                     $STRATA_MATRICES or ../shared/matrices); repeatable. Generators: poisson7:M poisson27:M\n"
           "                     banded:N:PER random:N:PER short:N:PER powerlaw:N:EXP:MAX dense:N:ROWS:LEN:PER hmep:N:SEG\n"
+          "                     fem:H elasticity:H (the FEM job's Gmsh mesh at element size H: P1 Laplace, and 3-dof\n"
+          "                     elasticity in 3x3 blocks; Dirichlet rows as in the job; need Gmsh; bench.h)\n"
           "  --replicate K|auto A ⊗ I_K (auto: until 4x the largest cache of the backends); default 1\n"
           "  --quick            small sizes, --min-time 0.05, no buffer rotation\n"
           "  --min-time S       seconds of samples per measurement (default 0.5)\n"
@@ -1472,7 +1474,7 @@ int cmd_bench(int argc, char **argv) {
         for (int g = 0; bench_gen_names[g]; ++g) ++nmat;
       else ++nmat;
     }
-    for (int bi = 0; bi < G.nb; ++bi) cusp += G.be[bi] == STRATA_BACKEND_CUDA && bench_cusparse_available() ? 3 : 0;
+    for (int bi = 0; bi < G.nb; ++bi) cusp += bench_peer_count(G.be[bi]);
     G.total = G.nb * ((s_stream || s_spmv ? 4 : 0) + (s_spmv ? nmat * per_mat : 0) + (s_unpack ? 2 + rowlen_count() + UNPACK_BASE_RECORDS : 0) +
                       (s_fem ? 1 : 0)) + (s_spmv ? nmat * cusp : 0);
   }

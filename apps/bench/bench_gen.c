@@ -8,8 +8,20 @@
 
 #include "bench.h"
 
-const char *const bench_gen_names[] = {"poisson7", "poisson27", "banded", "random", "short",
-                                       "powerlaw", "dense",     "hmep",   NULL};
+#ifndef BENCH_HAVE_GMSH
+#define BENCH_HAVE_GMSH 0
+#endif
+const char *const bench_gen_names[] = {"poisson7", "poisson27", "banded", "random", "short", "powerlaw", "dense", "hmep",
+#if BENCH_HAVE_GMSH
+                                       "fem", "elasticity",
+#endif
+                                       NULL};
+
+/* fem:H and elasticity:H default element sizes (full run; --quick) */
+#define FEM_H 0.01
+#define FEM_QUICK_H 0.05
+#define FEM_H_EL 0.015
+#define FEM_QUICK_H_EL 0.06
 
 static uint64_t g_seed;
 static uint64_t mix(uint64_t z) {
@@ -242,7 +254,14 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
     free(h.cnt);
     return rc;
   }
-  snprintf(err, err_len, "gen:%s: unknown generator (poisson7, poisson27, banded, random, short, powerlaw, dense, hmep)", spec);
+  if (IS("fem") || IS("elasticity")) { /* element size H: nodes grow as H^-3 */
+    const int el = IS("elasticity");
+    if (p[1] > 0) { snprintf(err, err_len, "gen:%s: one parameter, the element size H", spec); return -1; }
+    return bench_gen_fem(serial, el ? 3 : 1, p[0] > 0 ? p[0] : (quick ? (el ? FEM_QUICK_H_EL : FEM_QUICK_H) : (el ? FEM_H_EL : FEM_H)) / cbrt(S),
+                         A, name, name_len, err, err_len);
+  }
+  snprintf(err, err_len, "gen:%s: unknown generator (poisson7, poisson27, banded, random, short, powerlaw, dense, hmep, fem, "
+           "elasticity)", spec);
   return -1;
 #undef IS
 #undef DEF
