@@ -267,7 +267,8 @@ done:
 
 /* ----------------------------------------------------------------------------------- spmv */
 static const char *const algo_names[] = {"strata_auto", "strata_one_level", "strata_two_level", "strata_three_level",
-                                         "strata_split"};
+                                         "strata_split", "strata_stream"};
+#define NUM_ALGOS ((int)(sizeof algo_names / sizeof algo_names[0]))
 #define MAX_COPIES 16
 /* --sweep grid: [one_level_max, entries_per_lane, two_level_max, three_level_max (-1: no limit)] */
 static const int64_t sweep_grid[][4] = {{8, 4, 256, 32768},  {8, 1, 256, 32768},    {8, 2, 256, 32768}, {4, 1, 256, 32768},
@@ -419,7 +420,7 @@ static void spmv_matrix(const strata_crs_matrix_t *Ah, const char *name) {
               strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(n + 1) * 8, (void **)&k.y[c]) == STRATA_SUCCESS &&
               strata_mem_copy(e, k.x[c], x, (size_t)nc * 8) == STRATA_SUCCESS;
     }
-    for (int a = 0; a < 5; ++a) {
+    for (int a = 0; a < NUM_ALGOS; ++a) {
       result_t *r = add("spmv", b, name, algo_names[a]);
       r->rows = n, r->cols = nc, r->nnz = nnz, r->bytes = bytes, r->entries = (double)nnz, r->copies = k.copies;
       progress("spmv", name, r->backend, r->algo);
@@ -1467,7 +1468,7 @@ int cmd_bench(int argc, char **argv) {
   G.t_start = strata_timer_now();
   /* the progress line's estimate of the measurements to come (matrices from files count as one) */
   {
-    int nmat = 0, per_mat = 5 + (G.sweep ? SWEEP_N : 0), cusp = 0;
+    int nmat = 0, per_mat = NUM_ALGOS + (G.sweep ? SWEEP_N : 0), cusp = 0;
     for (int f = 0; f < STRATA_NUM_FORMATS; ++f) per_mat += G.fmt[f];
     for (int i = 0; i < specs.n; ++i) {
       if (!strcmp(specs.v[i], "gen:all"))
