@@ -7,7 +7,7 @@
 
 #define STRATA_SPMV_PLAN_MAX_CLASSES 16
 
-/** key[r] = class(len r) * num_rows + r, perm[r] = r; class c is the first with len <= max_len[c]. */
+/** key[r] = class(len r) (row_class.h), perm[r] = r; class c is the first with len <= max_len[c]. */
 typedef struct strata_spmv_classify_args {
   const int64_t *row_offsets;
   int64_t num_rows;
@@ -17,7 +17,7 @@ typedef struct strata_spmv_classify_args {
   int64_t *perm;
 } strata_spmv_classify_args_t;
 
-/** bounds[c] = lower_bound(keys[0..n), c * num_rows) for c in [0, num_classes]; rows[i] = perm[i]
+/** bounds[c] = lower_bound(keys[0..n), c * num_rows) for c in [0, num_classes] (num_rows 1: keys are classes); rows[i] = perm[i]
  *  narrowed to int32 is done by strata_spmv_narrow. */
 typedef struct strata_spmv_bounds_args {
   const int64_t *keys;

@@ -1,8 +1,9 @@
 /* strata sparse — grouping rows (or incoming packets) by row-length class on the device, shared
- * by the SpMV plan (spmv_plan.c) and unpack_combine (pack.c): a kernel wrote
- * keys[i] = class(i) * n + i (row_class.h) and perm[i] = i; a stable device sort of the keys groups
- * the items by class, in item order within each class, and a lower_bound per class gives the
- * class boundaries. */
+ * by the SpMV plan (spmv_plan.c) and unpack_combine (pack.c): a kernel wrote keys[i] = class(i)
+ * (row_class.h) and perm[i] = i; a stable device sort of the keys over the class bits only (one
+ * radix pass for up to 256 classes, instead of the log2(classes · n) bits of (class, item) keys)
+ * groups the items by class, in item order within each class, and a lower_bound per class gives
+ * the class boundaries. */
 #include "sparse_impl.h"
 
 #include "../kernels/spmv_plan_args.h"
@@ -18,18 +19,18 @@ strata_status_t strata_sparse_impl_group_by_class(strata_exec_t *exec, int64_t n
   for (int c = 0; c <= num_classes; ++c) bounds[c] = 0;
   if (n == 0) return STRATA_SUCCESS;
   int bits = 1;
-  while (bits < 63 && ((int64_t)1 << bits) <= (int64_t)num_classes * n) ++bits;
+  while (((int64_t)1 << bits) < (int64_t)num_classes) ++bits; /* keys in [0, num_classes) */
   /* items already in class order (one class, or classes rising with the index) need no sort:
    * one reduction instead of a device sort on every call */
   int64_t descents = 0;
-  strata_spmv_bounds_args_t da = {keys, n, n, NULL};
+  strata_spmv_bounds_args_t da = {keys, n, 1, NULL};
   strata_status_t st = strata_parallel_reduce(exec, "strata_sparse_key_descents", strata_range(1, n),
                                               &strata_sparse_key_descents, &da, STRATA_REDUCE_SUM, &descents);
   if (st == STRATA_SUCCESS && descents > 0) st = strata_sort_pairs_i64(exec, n, bits, keys, perm);
   int64_t *dbounds = NULL;
   if (st == STRATA_SUCCESS)
     st = strata_sparse_impl_alloc(exec, (size_t)(num_classes + 1) * sizeof(int64_t), (void **)&dbounds);
-  strata_spmv_bounds_args_t ba = {keys, n, n, dbounds};
+  strata_spmv_bounds_args_t ba = {keys, n, 1, dbounds}; /* bounds[c] = lower_bound(keys, c · 1) */
   if (st == STRATA_SUCCESS)
     st = strata_parallel_for(exec, "strata_spmv_bounds", strata_range(0, num_classes + 1),
                              &strata_spmv_bounds, &ba);
