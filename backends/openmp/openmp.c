@@ -45,7 +45,8 @@ static strata_status_t omp_sort_pairs(strata_exec_t *exec, int64_t n, int key_bi
                                       int64_t *values) {
   int p = strata_exec_concurrency(exec);
   if (p < 1) p = 1;
-  if (n < 4096 || p == 1) return strata_impl_host_sort_pairs_serial(exec, n, key_bits, keys, values);
+  /* few key bits: the serial sort is one O(n) counting pass */
+  if (n < 4096 || p == 1 || key_bits <= 12) return strata_impl_host_sort_pairs_serial(exec, n, key_bits, keys, values);
   int64_t *tk = (int64_t *)malloc((size_t)n * sizeof *tk), *tv = (int64_t *)malloc((size_t)n * sizeof *tv);
   int64_t *bounds = (int64_t *)malloc((size_t)(p + 1) * sizeof *bounds);
   if (!tk || !tv || !bounds) {

@@ -95,13 +95,34 @@ void strata_impl_merge_pairs(const int64_t *ka, const int64_t *va, int64_t na, c
 strata_status_t strata_impl_host_sort_pairs_serial(strata_exec_t *exec, int64_t n, int key_bits,
                                                    int64_t *keys, int64_t *values) {
   (void)exec;
-  (void)key_bits;
   int64_t *tk = (int64_t *)malloc((size_t)n * sizeof *tk), *tv = (int64_t *)malloc((size_t)n * sizeof *tv);
   if (!tk || !tv) {
     free(tk);
     free(tv);
     return strata_impl_error(STRATA_ERR_OUT_OF_MEMORY, "sort: %lld pairs need %lld bytes of buffer",
                              (long long)n, (long long)(16 * n));
+  }
+  if (key_bits <= 12) { /* few key bits (e.g. row-length classes): one stable counting pass, O(n) */
+    const int64_t nb = (int64_t)1 << key_bits;
+    int64_t *start = (int64_t *)calloc((size_t)nb + 1, sizeof *start);
+    if (!start) {
+      free(tk);
+      free(tv);
+      return strata_impl_error(STRATA_ERR_OUT_OF_MEMORY, "sort: %lld bucket counters", (long long)nb);
+    }
+    for (int64_t i = 0; i < n; ++i) ++start[keys[i] + 1];
+    for (int64_t b = 0; b < nb; ++b) start[b + 1] += start[b];
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t d = start[keys[i]]++;
+      tk[d] = keys[i];
+      tv[d] = values[i];
+    }
+    memcpy(keys, tk, (size_t)n * sizeof *keys);
+    memcpy(values, tv, (size_t)n * sizeof *values);
+    free(start);
+    free(tk);
+    free(tv);
+    return STRATA_SUCCESS;
   }
   /* bottom-up merge sort: insertion-sorted runs of 32, then merges, ping-ponging buffers */
   const int64_t run = 32;
