@@ -126,6 +126,12 @@ STRATA_KL_TEAM_FUNC void strata_sparse_unpack_count(const strata_sparse_unpack_a
   }
 }
 
+/* The class kernels count only bad entries on the device (rare, so their atomics do not contend);
+ * packets and entries applied follow from the classification's totals (unpack_combine). */
+STRATA_KL_TEAM_FUNC void strata_sparse_unpack_count_bad(const strata_sparse_unpack_args_t *a, int64_t bad) {
+  if (bad) strata_atomic_add_i64(a->report + STRATA_SPARSE_REP_BAD_ENTRY, bad);
+}
+
 STRATA_KL_FUNC int64_t strata_sparse_unpack_pkt(const strata_sparse_unpack_args_t *a, int64_t i) {
   return a->pkts ? a->pkts[a->begin + i] : i;
 }
@@ -151,6 +157,14 @@ STRATA_FOR_KERNEL(strata_sparse_unpack_classify, strata_sparse_unpack_classify_a
   a->counts[k] = count;
   a->keys[k] = strata_sparse_class_key(c, a->n, k);
   a->perm[k] = k;
+}
+
+/* totals of the valid packets (counts[k] >= 0): how many, and their entries */
+STRATA_REDUCE_KERNEL(strata_sparse_unpack_valid_packets, strata_sparse_unpack_chunks_args_t, a, k, i64, acc) {
+  if (a->counts[k] >= 0) *acc += 1;
+}
+STRATA_REDUCE_KERNEL(strata_sparse_unpack_valid_entries, strata_sparse_unpack_chunks_args_t, a, k, i64, acc) {
+  if (a->counts[k] > 0) *acc += a->counts[k];
 }
 
 /* the long class's largest packet (its scratch) */
@@ -195,7 +209,7 @@ STRATA_FOR_KERNEL(strata_sparse_unpack_one_level, strata_sparse_unpack_args_t, a
   const int64_t rb = a->row_offsets[row], re = a->row_offsets[row + 1];
   int64_t bad = 0;
   for (int64_t e = 0; e < count; ++e) bad += strata_sparse_unpack_entry(a, row, rb, re, gids[e], vals[e]);
-  strata_sparse_unpack_count(a, 1, count - bad, bad);
+  strata_sparse_unpack_count_bad(a, bad);
 }
 
 /* medium (three-level): a team per block of per_team packets, a team thread per packet, its
@@ -218,7 +232,7 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_medium, strata_sparse_unpack_args_t, a, 
     STRATA_THREAD_VECTOR_SUM(team, j, 0, count, bad) {
       bad += strata_sparse_unpack_entry(a, row, rb, re, gids[j], vals[j]);
     }
-    if (strata_thread_single(team)) strata_sparse_unpack_count(a, 1, count - bad, bad);
+    if (strata_thread_single(team)) strata_sparse_unpack_count_bad(a, bad);
   }
 }
 
@@ -284,8 +298,8 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_long, strata_sparse_unpack_args_t, a, te
     }
   }
   if (cur >= 0) strata_atomic_add_f64(a->values + cur, acc);
-  strata_sparse_unpack_count(a, strata_team_single(team) ? 1 : 0, applied,
-                             bad + (strata_team_single(team) ? nolid : 0));
+  (void)applied;
+  strata_sparse_unpack_count_bad(a, bad + (strata_team_single(team) ? nolid : 0));
 }
 
 /* very long (three-level, split): a team per chunk of `chunk` entries of a packet, the team's
@@ -308,7 +322,7 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_very_long, strata_sparse_unpack_args_t, 
   STRATA_TEAM_VECTOR_REDUCE(team, j, b, e, SUM, i64, bad) {
     bad += strata_sparse_unpack_entry(a, row, rb, re, gids[j], vals[j]);
   }
-  if (strata_team_single(team)) strata_sparse_unpack_count(a, b == 0 ? 1 : 0, (e > b ? e - b : 0) - bad, bad);
+  if (strata_team_single(team)) strata_sparse_unpack_count_bad(a, bad);
 }
 
 /* ----------------------------------------------------------------- INSERT (multi-pass) */

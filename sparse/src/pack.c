@@ -15,6 +15,8 @@ STRATA_KERNEL_DECLARE(strata_sparse_unpack_long);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_very_long);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_classify);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_class_max);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_valid_packets);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_valid_entries);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_chunk_count);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_chunk_fill);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_count);
@@ -153,6 +155,7 @@ typedef struct unpack_plan {
   int64_t *chunk_pkt, *chunk_begin;
   int64_t num_chunks, chunk, long_max_count;
   int medium_vl, medium_ts, medium_per_team, big_vl, big_ts;
+  int64_t valid_packets, valid_entries; /* packets well formed with a row in range, their entries */
 } unpack_plan_t;
 
 static void plan_free(strata_exec_t *exec, unpack_plan_t *p) {
@@ -225,6 +228,10 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   cc.counts = p->counts;
   cc.pkts = p->pkts;
   cc.chunk = p->chunk;
+  UCHECK(strata_parallel_reduce(exec, "strata_sparse_unpack_valid_packets", strata_range(0, np),
+                                &strata_sparse_unpack_valid_packets, &cc, STRATA_REDUCE_SUM, &p->valid_packets));
+  UCHECK(strata_parallel_reduce(exec, "strata_sparse_unpack_valid_entries", strata_range(0, np),
+                                &strata_sparse_unpack_valid_entries, &cc, STRATA_REDUCE_SUM, &p->valid_entries));
   const int64_t nl = p->bounds[STRATA_SPARSE_UNPACK_LONG + 1] - p->bounds[STRATA_SPARSE_UNPACK_LONG];
   p->long_max_count = 0;
   if (nl > 0) {
@@ -461,6 +468,10 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
     a.mode = (int)mode;
     st = plan_run(exec, &plan, a);
     if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, rep, drep, sizeof rep);
+    if (st == STRATA_SUCCESS && mode != STRATA_COMBINE_ZERO) { /* every valid entry not counted bad */
+      rep[STRATA_SPARSE_REP_ROWS] = plan.valid_packets;
+      rep[STRATA_SPARSE_REP_ENTRIES] = plan.valid_entries - rep[STRATA_SPARSE_REP_BAD_ENTRY];
+    }
   }
   strata_status_t fst = strata_exec_fence(exec);
   if (st == STRATA_SUCCESS) st = fst;
