@@ -164,6 +164,11 @@ STRATA_TEAM_KERNEL(strata_spmv_stream, strata_spmv_apply_args_t, a, team) {
   }
 }
 
+STRATA_REDUCE_KERNEL(strata_spmv_rowstat, strata_spmv_rowstat_args_t, a, r, i64, acc) {
+  const int64_t len = a->row_offsets[r + 1] - a->row_offsets[r];
+  if (len >= a->min_len && len <= a->max_len) *acc += a->entries ? len : 1;
+}
+
 STRATA_FOR_KERNEL(strata_spmv_blocks, strata_spmv_blocks_args_t, a, b) {
   const int64_t key = b * a->block;
   int64_t lo = 0, hi = a->num_rows; /* the first r with row_offsets[r] + r >= key, else num_rows */

@@ -79,6 +79,14 @@ typedef struct strata_spmv_apply_args {
   int64_t stage_max;
 } strata_spmv_apply_args_t;
 
+/** Row statistics for the plan's choice of levels: the rows r with min_len <= len(r) <= max_len,
+ *  counted (entries == 0) or their entries summed (entries == 1). */
+typedef struct strata_spmv_rowstat_args {
+  const int64_t *row_offsets;
+  int64_t min_len, max_len;
+  int entries;
+} strata_spmv_rowstat_args_t;
+
 /** block_row[b] = the first row r in [0, num_rows] with row_offsets[r] + r >= b·block
  *  (num_rows when none), b in [0, num_blocks]. */
 typedef struct strata_spmv_blocks_args {

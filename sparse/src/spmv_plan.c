@@ -20,6 +20,31 @@ STRATA_KERNEL_DECLARE(strata_spmv_split_combine);
 STRATA_KERNEL_DECLARE(strata_spmv_scale);
 STRATA_KERNEL_DECLARE(strata_spmv_stream);
 STRATA_KERNEL_DECLARE(strata_spmv_blocks);
+STRATA_KERNEL_DECLARE(strata_spmv_rowstat);
+
+/* GPU auto: whether a thread per row serves the short rows better than the stream level. Measured
+ * on an H200 (strata bench, 2026-11-29): one-level beat the stream level on the 7-point stencil
+ * (0.101 vs 0.124 ms) and on 4M rows of 8 beside 16 dense rows (0.207 vs 0.276 ms), lost on 3 per
+ * row (0.157 vs 0.148) and on the power law (0.38 vs 0.29). So: at least 90 % of the entries of
+ * rows up to stream_max lie in rows of at most 8 entries, and those rows average at least 5. */
+static strata_status_t short_rows_one_level(strata_exec_t *exec, const strata_crs_matrix_t *A, int64_t stream_max,
+                                            int *yes) {
+  int64_t short_rows = 0, short_entries = 0, stream_entries = 0;
+  strata_spmv_rowstat_args_t s = {A->row_offsets, 0, 8, 0};
+  strata_status_t st = strata_parallel_reduce(exec, "strata_spmv_rowstat", strata_range(0, A->num_rows),
+                                              &strata_spmv_rowstat, &s, STRATA_REDUCE_SUM, &short_rows);
+  s.entries = 1;
+  if (st == STRATA_SUCCESS)
+    st = strata_parallel_reduce(exec, "strata_spmv_rowstat", strata_range(0, A->num_rows), &strata_spmv_rowstat, &s,
+                                STRATA_REDUCE_SUM, &short_entries);
+  s.max_len = stream_max;
+  if (st == STRATA_SUCCESS)
+    st = strata_parallel_reduce(exec, "strata_spmv_rowstat", strata_range(0, A->num_rows), &strata_spmv_rowstat, &s,
+                                STRATA_REDUCE_SUM, &stream_entries);
+  *yes = st == STRATA_SUCCESS && short_rows > 0 && (double)short_entries >= 0.9 * (double)stream_entries &&
+         (double)short_entries >= 5.0 * (double)short_rows;
+  return st;
+}
 
 struct strata_spmv_plan {
   strata_exec_t *exec;
@@ -62,11 +87,11 @@ static void add_class(strata_spmv_plan_t *p, strata_spmv_level_t level, int vl, 
 
 /* The class table from the options, the device (GPU: warp > 1) and the mean row length. */
 static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_options_t *o, int warp, double mean,
-                                    int64_t max_len, size_t max_scratch) {
+                                    int short_one_level, size_t max_scratch) {
   const int gpu = warp > 1;
-  /* per-length one/two-level classes: host; GPU when asked for, or when every row is short (a
-   * thread per row then reads as well as the stream level, without its staging) */
-  const int classic = !gpu || o->one_level_max || o->two_level_max || max_len <= 8;
+  /* per-length one/two-level classes: host; GPU when asked for, or when nearly all the rows the
+   * stream level would take are short (short_rows_one_level) */
+  const int classic = !gpu || o->one_level_max || o->two_level_max || short_one_level;
   p->stream_max = o->stream_max ? o->stream_max : 1024;
   p->stream_block = o->stream_block ? o->stream_block : 2048;
   if (o->stream_max < 0 || o->stream_block < 0 ||
@@ -195,10 +220,11 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
   }
   strata_device_info_t info;
   CHECK(strata_backend_device_info(strata_exec_backend(exec), 0, &info));
-  int64_t max_len = 0;
-  if (!strata_exec_is_host(exec)) CHECK(strata_crs_row_lengths_max(exec, A, &max_len));
+  int short_one = 0;
+  if (!strata_exec_is_host(exec) && A->num_rows > 0 && o.algorithm == STRATA_SPMV_AUTO)
+    CHECK(short_rows_one_level(exec, A, o.stream_max > 0 ? o.stream_max : 1024, &short_one));
   CHECK(make_classes(p, &o, strata_exec_is_host(exec) ? 1 : info.warp_size,
-                     A->num_rows > 0 ? (double)A->nnz / (double)A->num_rows : 0.0, max_len, info.max_scratch_bytes));
+                     A->num_rows > 0 ? (double)A->nnz / (double)A->num_rows : 0.0, short_one, info.max_scratch_bytes));
   const int64_t n = A->num_rows;
   if (n > 0) {
     /* classify rows, group them by class with a stable device sort of (class, row) keys */

@@ -23,9 +23,10 @@
  * Default class thresholds (entries per row), chosen from the device's warp size:
  *   GPU (warp 32 or 64): stream len <= 1024 (blocks of 2048 rows + entries, 256 threads, vector
  *     length min(warp, nextpow2(ceil(mean / 4))), mean = nnz / rows); three-level 1025..4096
- *     (teams of 256 threads); split above 4096 (chunks of 4096). When every row has at most 8
- *     entries, or one_level_max or two_level_max is set, per-length classes replace the stream
- *     level: one-level len <= 8; two-level 9..256 with vector length min(warp,
+ *     (teams of 256 threads); split above 4096 (chunks of 4096). When at least 90 % of the
+ *     entries of rows up to stream_max lie in rows of at most 8 entries averaging at least 5
+ *     (stencils; many short rows beside a few dense ones), or one_level_max or two_level_max is
+ *     set, per-length classes replace the stream level: one-level len <= 8; two-level 9..256 with vector length min(warp,
  *     nextpow2(ceil(len / 4))) (a class per vector length); three-level 257..32768; split above
  *     32768 (chunks of 8192) — what ONE_LEVEL / TWO_LEVEL force.
  *   host (serial, OpenMP): one-level len <= 32 (static schedule); two-level 33..8192 (a team per
