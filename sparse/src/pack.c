@@ -189,7 +189,7 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   /* host: one thread per packet with a binary search per entry beats sorting a packet in scratch
    * on one thread, so medium (dynamically scheduled blocks) reaches up to the very long class and
    * the long class is empty by default */
-  const int64_t medium_max = o->medium_max ? o->medium_max : gpu ? 64 : 16384;
+  const int64_t medium_max = o->medium_max ? o->medium_max : gpu ? 1024 : 16384;
   int64_t long_max = o->long_max ? o->long_max : gpu ? 4096 : 16384;
   if (long_max > long_cap) long_max = long_cap;
   p->chunk = o->chunk ? o->chunk : gpu ? 2048 : 16384;

@@ -211,9 +211,12 @@ typedef enum strata_unpack_class {
 
 /** Options of strata_sparse_unpack_combine_opts; all-zero (memset) = the defaults.
  *  Thresholds count entries of one incoming packet; 0 = the backend default:
- *    GPU backends (warp > 1): short <= 4, medium <= 64, long <= 4096, very long beyond, chunk
+ *    GPU backends (warp > 1): short <= 4, medium <= 1024, long <= 4096, very long beyond, chunk
  *      2048 entries; medium teams: 8 lanes (the warp if smaller) x 256/8 threads, a packet per
- *      thread; long and very long teams: warp lanes x 256/warp threads;
+ *      thread; long and very long teams: warp lanes x 256/warp threads. (H200, strata bench
+ *      2026-11-29, 16.8M entries in packets of L: medium 0.61 ms at L = 64, long 3.2 / 2.2 /
+ *      1.9 / 2.0 ms at L = 128 / 256 / 512 / 1024: the sort in scratch pays off only for
+ *      longer packets, so medium reaches 1024;)
  *    host backends (OpenMP, serial): short <= 64, medium <= 16384, no long class (a one-thread
  *      sort in scratch loses to a binary search per entry there), very long beyond, chunk 16384;
  *      teams of one thread, one lane (medium: 16 packets per team).
