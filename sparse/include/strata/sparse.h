@@ -216,7 +216,7 @@ typedef enum strata_unpack_class {
  *      thread; long and very long teams: warp lanes x 256/warp threads. (H200, strata bench
  *      2026-11-29, 16.8M entries in packets of L: medium 0.61 ms at L = 64, long 3.2 / 2.2 /
  *      1.9 / 2.0 ms at L = 128 / 256 / 512 / 1024: the sort in scratch pays off only for
- *      longer packets, so medium reaches 1024;)
+ *      longer packets, so medium reaches 1024);
  *    host backends (OpenMP, serial): short <= 64, medium <= 16384, no long class (a one-thread
  *      sort in scratch loses to a binary search per entry there), very long beyond, chunk 16384;
  *      teams of one thread, one lane (medium: 16 packets per team).
