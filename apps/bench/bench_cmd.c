@@ -1199,6 +1199,54 @@ static int rowlen_plot(FILE *gp) {
 }
 
 /* series = backend/algorithm pairs that occur in the spmv results; rows = matrices */
+/* One bar chart of % of the stream reference per matrix: series (backend/algorithm) of ser that
+ * belong to `backend`, or, with backend NULL, the headline ones: each backend's row-class plan
+ * (strata_auto) and automatic format (format_auto), and the vendor peers' CSR algorithms.
+ * Writes STEM.dat and the gnuplot commands for STEM.png; 1 when drawn. */
+static int pct_plot(FILE *gp, char (*ser)[48], int ns, char (*mat)[160], int nm, const char *stem, const char *title,
+                    const char *backend) {
+  char path[1024];
+  int pick[256], np = 0;
+  for (int j = 0; j < ns && np < 256; ++j) {
+    const char *slash = strchr(ser[j], '/'), *algo = slash ? slash + 1 : ser[j];
+    const int ok = backend ? !strncmp(ser[j], backend, strlen(backend)) && ser[j][strlen(backend)] == '/'
+                           : !strcmp(algo, "strata_auto") || !strcmp(algo, "format_auto") || strstr(algo, "sparse_csr_alg");
+    if (ok) pick[np++] = j;
+  }
+  if (!np) return 0;
+  snprintf(path, sizeof path, "%s/%s.dat", G.out, stem);
+  FILE *d = fopen(path, "w");
+  if (!d) return 0;
+  fprintf(d, "matrix");
+  for (int q = 0; q < np; ++q) fprintf(d, " %s", ser[pick[q]]);
+  fprintf(d, "\n");
+  for (int m = 0; m < nm; ++m) {
+    fprintf(d, "\"%s\"", mat[m]);
+    for (int q = 0; q < np; ++q) {
+      double v = -1;
+      for (int i = 0; i < nR; ++i) {
+        char sn[48];
+        snprintf(sn, sizeof sn, "%s/%s", R[i].backend, R[i].algo);
+        if (R[i].ok == 1 && !strcmp(R[i].suite, "spmv") && !strcmp(R[i].name, mat[m]) && !strcmp(sn, ser[pick[q]]) &&
+            R[i].ref_bw > 0)
+          v = 100.0 * R[i].bytes / R[i].t.median / 1e9 / R[i].ref_bw;
+      }
+      if (v < 0) fprintf(d, " -");
+      else fprintf(d, " %.2f", v);
+    }
+    fprintf(d, "\n");
+  }
+  fclose(d);
+  fprintf(gp,
+          "reset\nset datafile missing '-'\nset style data histograms\nset style histogram clustered gap 1\n"
+          "set style fill solid border -1\nset key outside right autotitle columnheader\nset xtics rotate by -35\n"
+          "set grid ytics\nset yrange [0:*]\nset bmargin 12\n"
+          "set output '%s.png'\nset title '%s'\n"
+          "set ylabel '%% of stream'\nplot for [i=2:%d] '%s.dat' using i:xtic(1)\n",
+          stem, title, np + 1, stem);
+  return 1;
+}
+
 static void plots(void) {
   char path[1024];
   int ns = 0, nm = 0;
@@ -1214,7 +1262,7 @@ static void plots(void) {
     for (int j = 0; j < nm && !f; ++j) f = !strcmp(mat[j], R[i].name);
     if (!f) snprintf(mat[nm++], 160, "%s", R[i].name);
   }
-  FILE *d1 = NULL, *d2 = NULL, *gp = NULL;
+  FILE *d2 = NULL, *gp = NULL;
   snprintf(path, sizeof path, "%s/plots.gp", G.out);
   if (!(gp = fopen(path, "w"))) goto out;
   fprintf(gp,
@@ -1226,34 +1274,26 @@ static void plots(void) {
   if (!ns) goto run;
   /* % of stream per matrix and series; backend ratios (x_serial of each auto plan, and the
    * cuSPARSE peer over strata auto on the same backend) */
-  snprintf(path, sizeof path, "%s/spmv_pct_stream.dat", G.out);
-  d1 = fopen(path, "w");
+  pngs += pct_plot(gp, ser, ns, mat, nm, "spmv_pct_stream",
+                   "SpMV: strata (row-class plan; automatic format) and the vendor peer, % of the stream reference of the same backend (same run)",
+                   NULL);
+  for (int bi = 0; bi < G.nb; ++bi) {
+    char stem[64], title[160];
+    snprintf(stem, sizeof stem, "spmv_all_%s", strata_backend_name(G.be[bi]));
+    snprintf(title, sizeof title, "SpMV on %s: every plan algorithm and storage format, %% of its stream reference",
+             strata_backend_name(G.be[bi]));
+    pngs += pct_plot(gp, ser, ns, mat, nm, stem, title, strata_backend_name(G.be[bi]));
+  }
   snprintf(path, sizeof path, "%s/backend_ratio.dat", G.out);
   d2 = fopen(path, "w");
-  if (!d1 || !d2) goto close;
-  fprintf(d1, "matrix");
-  for (int j = 0; j < ns; ++j) fprintf(d1, " %s", ser[j]);
+  if (!d2) goto close;
   fprintf(d2, "matrix");
   int nr2 = 0; /* ratio columns before the peer's */
   for (int bi = 0; bi < G.nb; ++bi)
     if (G.be[bi] != STRATA_BACKEND_SERIAL) fprintf(d2, " %s/serial", strata_backend_name(G.be[bi])), ++nr2;
   fprintf(d2, " strata_auto/%s\n", bench_peer_name(BENCH_PEER_CSR_ALG1));
-  fprintf(d1, "\n");
   for (int m = 0; m < nm; ++m) {
-    fprintf(d1, "\"%s\"", mat[m]);
     fprintf(d2, "\"%s\"", mat[m]);
-    for (int j = 0; j < ns; ++j) {
-      double v = -1;
-      for (int i = 0; i < nR; ++i) {
-        char s[48];
-        snprintf(s, sizeof s, "%s/%s", R[i].backend, R[i].algo);
-        if (R[i].ok == 1 && !strcmp(R[i].suite, "spmv") && !strcmp(R[i].name, mat[m]) && !strcmp(s, ser[j]) && R[i].ref_bw > 0)
-          v = 100.0 * R[i].bytes / R[i].t.median / 1e9 / R[i].ref_bw;
-      }
-      if (v < 0) fprintf(d1, " -");
-      else fprintf(d1, " %.2f", v);
-    }
-    fprintf(d1, "\n");
     double peer = -1;
     for (int bi = 0; bi < G.nb; ++bi) {
       if (G.be[bi] == STRATA_BACKEND_SERIAL) continue;
@@ -1270,20 +1310,17 @@ static void plots(void) {
     if (peer < 0) fprintf(d2, " -\n");
     else fprintf(d2, " %.3f\n", peer);
   }
-  fclose(d1);
   fclose(d2);
-  d1 = d2 = NULL;
-  pngs += 2;
+  d2 = NULL;
+  pngs += 1;
   fprintf(gp,
           "reset\nset datafile missing '-'\nset style data histograms\nset style histogram clustered gap 1\n"
           "set style fill solid border -1\nset key outside right autotitle columnheader\nset xtics rotate by -35\n"
-          "set grid ytics\nset yrange [0:*]\nset bmargin 12\n"
-          "set output 'spmv_pct_stream.png'\nset title 'SpMV: %% of the stream reference bandwidth of the same backend (same run)'\n"
-          "set ylabel '%% of stream'\nplot for [i=2:%d] 'spmv_pct_stream.dat' using i:xtic(1)\n"
-          "set output 'backend_ratio.png'\nset title 'SpMV speed-up, strata auto: backend over serial, and over cuSPARSE CSR ALG1 (last)'\n"
+          "set grid ytics\nset bmargin 12\n"
+          "set output 'backend_ratio.png'\nset title 'SpMV speed-up, strata auto: backend over serial, and over the vendor CSR ALG1 (last)'\n"
           "set ylabel 'ratio of times (>1: faster)'\nset logscale y\nset yrange [*:*]\n"
           "plot for [i=2:%d] 'backend_ratio.dat' using i:xtic(1)\n",
-          ns + 1, nr2 + 2);
+          nr2 + 2);
 run:
   fclose(gp);
   gp = NULL;
@@ -1296,7 +1333,6 @@ run:
   } else
     fprintf(stderr, "strata bench: no gnuplot; plot data and script in %s (plots.gp)\n", G.out);
 close:
-  if (d1) fclose(d1);
   if (d2) fclose(d2);
   if (gp) fclose(gp);
 out:
