@@ -21,7 +21,7 @@ STRATA_FOR_KERNEL(strata_fmt_pjds_diag, strata_fmt_sell_args_t, a, k) {
 }
 
 /* a thread per sorted position i: row perm[i]'s entries, then its block's padding (column 0,
- * value 0), entry k at col_start[k] + i */
+ * value 0), entry k at col_start[k] + i; with colmap also the columns of the permuted basis */
 STRATA_FOR_KERNEL(strata_fmt_pjds_fill, strata_fmt_sell_args_t, a, i) {
   const int32_t r = a->perm[i];
   const int64_t b = a->row_offsets[r], len = a->row_offsets[r + 1] - b, w = a->width[i / a->C];
@@ -29,10 +29,12 @@ STRATA_FOR_KERNEL(strata_fmt_pjds_fill, strata_fmt_sell_args_t, a, i) {
     const int64_t p = a->off[k] + i;
     a->cols[p] = k < len ? a->col_indices[b + k] : 0;
     a->vals[p] = k < len ? a->values[b + k] : 0.0;
+    if (a->colmap) a->cols_basis[p] = k < len ? a->colmap[a->col_indices[b + k]] : 0;
   }
 }
 
-/* a thread per sorted position over its block's width; y in the original row order */
+/* a thread per sorted position i over its block's width; y at perm[i] (the original row order)
+ * or, when perm is NULL, at i (the permuted basis: contiguous) */
 STRATA_FOR_KERNEL(strata_fmt_pjds_spmv, strata_fmt_sell_args_t, a, i) {
   const int64_t w = a->width[i / a->C];
   double s = 0.0;
@@ -40,6 +42,6 @@ STRATA_FOR_KERNEL(strata_fmt_pjds_spmv, strata_fmt_sell_args_t, a, i) {
     const int64_t p = a->off[k] + i;
     s += a->vals[p] * a->x[a->cols[p]];
   }
-  const int32_t r = a->perm[i];
+  const int64_t r = a->perm ? (int64_t)a->perm[i] : i;
   a->y[r] = a->beta == 0.0 ? a->alpha * s : a->alpha * s + a->beta * a->y[r];
 }

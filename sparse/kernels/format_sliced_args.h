@@ -41,18 +41,23 @@ typedef struct strata_fmt_ell_args {
  *  rounded up to a multiple of `round`), column-major inside the slice from offset off[c]:
  *  entry k of position i at off[c] + k h + (i - c C). size[c] = width[c] h (for the scan).
  *  pJDS uses the widths of its blocks (C = b_r) and, instead of off, col_start[k]: entry k of
- *  position i at col_start[k] + i; diag_rows[k] = positions whose width exceeds k. */
+ *  position i at col_start[k] + i; diag_rows[k] = positions whose width exceeds k. pJDS's fill
+ *  also writes cols_basis[p] = colmap[cols[p]] when colmap (the inverse of perm) is given: the
+ *  columns of the permuted basis of a square matrix; its SpMV writes y at perm[i] (the original
+ *  order) or, when perm is NULL, at i (the permuted basis). */
 typedef struct strata_fmt_sell_args {
   const int64_t *row_offsets;
   const int32_t *col_indices;
   const double *values;
   const int32_t *perm;
+  const int32_t *colmap;
   int64_t num_rows, C, round;
   int32_t *width;
   int64_t *size;
   int64_t *off;
   int64_t num_slices;
   int32_t *cols;
+  int32_t *cols_basis;
   double *vals;
   int64_t rows_per_team;
   const double *x;

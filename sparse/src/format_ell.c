@@ -94,6 +94,7 @@ void strata_impl_fmt_sliced_destroy(strata_sparse_format_t *M) {
   strata_sparse_impl_free(M->exec, s->width);
   strata_sparse_impl_free(M->exec, s->off);
   strata_sparse_impl_free(M->exec, s->cols);
+  strata_sparse_impl_free(M->exec, s->cols_basis);
   strata_sparse_impl_free(M->exec, s->vals);
   free(s);
   M->impl = NULL;

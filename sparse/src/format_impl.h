@@ -16,6 +16,14 @@ struct strata_sparse_format {
   strata_format_footprint_t footprint; /* filled by create */
   void *impl;                          /* the format's own state */
   const struct strata_impl_format_ops *ops;
+  /* M's permuted basis (strata_format_permute_in), set by the create of a format that has one
+   * and NULL otherwise (M starts zeroed): basis_rows [num_rows] / basis_cols [num_cols] the
+   * original row / column of each row / column of the basis (exec memory owned by impl; NULL:
+   * that side is not permuted); spmv_permuted the SpMV in that basis, alpha != 0 as ops->spmv
+   * (NULL: ops->spmv). */
+  const int32_t *basis_rows, *basis_cols;
+  strata_status_t (*spmv_permuted)(strata_exec_t *exec, const strata_sparse_format_t *M, double alpha,
+                                   const double *x_perm, double beta, double *y_perm);
 };
 
 typedef struct strata_impl_format_ops {

@@ -34,6 +34,7 @@ typedef struct strata_impl_fmt_sliced {
   int32_t *width; /* [num_slices] */
   int64_t *off;
   int32_t *cols;
+  int32_t *cols_basis; /* pJDS, square with rows moved: cols in the permuted basis [stored]; else NULL */
   double *vals;
 } strata_impl_fmt_sliced_t;
 

@@ -1,9 +1,15 @@
 /* strata sparse — the one entry point of the storage formats (strata/formats.h): names,
- * conversion, SpMV, footprint; each format's work is in its own ops table (format_impl.h). */
+ * conversion, SpMV (original order and permuted basis), the basis permutations, footprint; each
+ * format's work is in its own ops table (format_impl.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "format_impl.h"
+
+#include "../kernels/format_perm_args.h"
+
+STRATA_KERNEL_DECLARE(strata_fmt_perm_gather);
+STRATA_KERNEL_DECLARE(strata_fmt_perm_scatter);
 
 static const strata_impl_format_ops_t *const format_ops[STRATA_NUM_FORMATS] = {
 #define STRATA_X_REF(E, n) &strata_impl_format_ops_##E,
@@ -69,20 +75,76 @@ strata_status_t strata_format_create(strata_exec_t *exec, const strata_crs_matri
   return STRATA_SUCCESS;
 }
 
-strata_status_t strata_format_spmv(strata_exec_t *exec, const strata_sparse_format_t *M, double alpha,
-                                   const double *x, double beta, double *y) {
-  if (!M) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "format_spmv: NULL matrix");
-  strata_status_t st = strata_sparse_impl_exec(&exec, M->exec, "format_spmv");
+/* SpMV in the original order or (permuted, what = "format_spmv_permuted") in M's basis: the
+ * checks and the alpha == 0 path are the same; y = beta y does not depend on the basis */
+static strata_status_t format_apply(strata_exec_t *exec, const strata_sparse_format_t *M, int permuted,
+                                    const char *what, double alpha, const double *x, double beta, double *y) {
+  if (!M) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL matrix", what);
+  strata_status_t st = strata_sparse_impl_exec(&exec, M->exec, what);
   if (st != STRATA_SUCCESS) return st;
   if (!y && M->num_rows > 0)
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "format_spmv: NULL y with %d rows", M->num_rows);
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL y with %d rows", what, M->num_rows);
   if (!x && M->num_cols > 0 && alpha != 0.0)
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "format_spmv: NULL x with %d columns", M->num_cols);
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL x with %d columns", what, M->num_cols);
   if (M->num_rows == 0) return STRATA_SUCCESS;
   if (alpha == 0.0 || M->nnz == 0) { /* y = beta y (0 when beta == 0): M and x are not read */
     return strata_sparse_impl_scale(exec, M->num_rows, beta, y);
   }
+  if (permuted && M->spmv_permuted) return M->spmv_permuted(exec, M, alpha, x, beta, y);
   return M->ops->spmv(exec, M, alpha, x, beta, y);
+}
+
+strata_status_t strata_format_spmv(strata_exec_t *exec, const strata_sparse_format_t *M, double alpha,
+                                   const double *x, double beta, double *y) {
+  return format_apply(exec, M, 0, "format_spmv", alpha, x, beta, y);
+}
+
+strata_status_t strata_format_spmv_permuted(strata_exec_t *exec, const strata_sparse_format_t *M, double alpha,
+                                            const double *x_perm, double beta, double *y_perm) {
+  return format_apply(exec, M, 1, "format_spmv_permuted", alpha, x_perm, beta, y_perm);
+}
+
+strata_status_t strata_format_is_permuted(const strata_sparse_format_t *M, int *rows_permuted, int *cols_permuted) {
+  if (!M) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "format_is_permuted: NULL matrix");
+  if (rows_permuted) *rows_permuted = M->basis_rows != NULL;
+  if (cols_permuted) *cols_permuted = M->basis_cols != NULL;
+  return STRATA_SUCCESS;
+}
+
+/* dst = src through M's basis on one side: in (columns): dst[i] = src[cols[i]]; out (rows):
+ * dst[rows[i]] = src[i]; a copy where that side is not permuted */
+static strata_status_t format_permute(strata_exec_t *exec, const strata_sparse_format_t *M, int out, const double *src,
+                                      double *dst) {
+  const char *what = out ? "format_permute_out" : "format_permute_in";
+  if (!M) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL matrix", what);
+  strata_status_t st = strata_sparse_impl_exec(&exec, M->exec, what);
+  if (st != STRATA_SUCCESS) return st;
+  const int32_t n = out ? M->num_rows : M->num_cols;
+  if (n == 0) return STRATA_SUCCESS;
+  if (!src || !dst)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL %s vector of length %d", what,
+                            src ? "output" : "input", n);
+  if (src == dst)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: input and output are the same vector (length %d)",
+                            what, n);
+  strata_fmt_perm_args_t a;
+  memset(&a, 0, sizeof a);
+  a.map = out ? M->basis_rows : M->basis_cols;
+  a.src = src;
+  a.dst = dst;
+  if (!a.map) return strata_mem_copy_async(exec, dst, src, (size_t)n * sizeof(double));
+  return out ? strata_parallel_for(exec, "strata_fmt_perm_scatter", strata_range(0, n), &strata_fmt_perm_scatter, &a)
+             : strata_parallel_for(exec, "strata_fmt_perm_gather", strata_range(0, n), &strata_fmt_perm_gather, &a);
+}
+
+strata_status_t strata_format_permute_in(strata_exec_t *exec, const strata_sparse_format_t *M, const double *x,
+                                         double *x_perm) {
+  return format_permute(exec, M, 0, x, x_perm);
+}
+
+strata_status_t strata_format_permute_out(strata_exec_t *exec, const strata_sparse_format_t *M, const double *y_perm,
+                                          double *y) {
+  return format_permute(exec, M, 1, y_perm, y);
 }
 
 strata_status_t strata_format_info(const strata_sparse_format_t *M, strata_format_t *format,

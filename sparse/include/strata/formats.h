@@ -87,6 +87,49 @@ strata_status_t strata_format_create(strata_exec_t *exec, const struct strata_cr
 strata_status_t strata_format_spmv(strata_exec_t *exec, const strata_sparse_format_t *M,
                                    double alpha, const double *x, double beta, double *y);
 
+/* Permuted basis (pJDS, Kreutzer et al. 2011: SpMV on the sorted rows, so that an iterative
+ * method permutes its vectors only at its start and end). A format may work in a basis P A Q^T
+ * of A with permutation matrices P (rows) and Q (columns): row i of the basis is row rowperm[i]
+ * of A, column j is column colperm[j]. pjds: rowperm = its rows sorted by length (descending,
+ * stable); a square matrix takes colperm = rowperm (Q = P, so the y_perm of one SpMV is the
+ * x_perm of the next), a rectangular one keeps its columns (Q = I). Every other format works in
+ * the original basis (P = Q = I; SELL-C-σ's sorting stays internal): the permute calls are plain
+ * copies and spmv_permuted is strata_format_spmv. A sort that leaves every row in place gives
+ * the identity too. A square pjds matrix whose rows moved keeps its columns twice, in the
+ * original order (for strata_format_spmv, as fast as before) and in its basis: 4 bytes more per
+ * stored entry, counted in footprint.bytes. */
+
+/** x_perm[i] = x[colperm[i]]: a column-space vector into M's basis. x, x_perm [num_cols], exec
+ *  memory, not overlapping. Errors: INVALID_ARGUMENT (NULL M; NULL x or x_perm with num_cols > 0;
+ *  x == x_perm; exec of another backend than M's). exec NULL = M's. Asynchronous on exec's
+ *  stream (a kernel, or a device copy for the identity). */
+strata_status_t strata_format_permute_in(strata_exec_t *exec, const strata_sparse_format_t *M,
+                                         const double *x, double *x_perm);
+
+/** y[rowperm[i]] = y_perm[i]: a row-space vector of M's basis back into the original order.
+ *  y_perm, y [num_rows], exec memory, not overlapping. Errors: INVALID_ARGUMENT (NULL M; NULL
+ *  y_perm or y with num_rows > 0; y_perm == y; exec of another backend). exec NULL = M's.
+ *  Asynchronous on exec's stream. */
+strata_status_t strata_format_permute_out(strata_exec_t *exec, const strata_sparse_format_t *M,
+                                          const double *y_perm, double *y);
+
+/** y_perm = alpha·(P A Q^T)·x_perm + beta·y_perm: SpMV in M's basis, with the semantics of
+ *  strata_format_spmv (beta == 0 does not read y_perm, alpha == 0 reads neither M nor x_perm;
+ *  zero sizes and nnz = 0 valid). x_perm [num_cols], y_perm [num_rows], exec memory. pjds reads
+ *  x_perm and writes y_perm contiguously (no scatter); permute_in, this, permute_out gives
+ *  strata_format_spmv's y (pjds: bit for bit, the same kernel and order). Errors:
+ *  INVALID_ARGUMENT (NULL M; NULL y_perm with rows; NULL x_perm with columns and alpha != 0;
+ *  exec of another backend). Asynchronous on exec's stream. */
+strata_status_t strata_format_spmv_permuted(strata_exec_t *exec, const strata_sparse_format_t *M,
+                                            double alpha, const double *x_perm, double beta,
+                                            double *y_perm);
+
+/** *rows_permuted = 1 when M's basis permutes the rows (P != I), *cols_permuted = 1 when it
+ *  permutes the columns (Q != I); either pointer may be NULL. Errors: INVALID_ARGUMENT (NULL M).
+ *  Host only, synchronous (known since create). */
+strata_status_t strata_format_is_permuted(const strata_sparse_format_t *M, int *rows_permuted,
+                                          int *cols_permuted);
+
 /** The format that M holds (for auto: the one chosen), and its footprint. */
 strata_status_t strata_format_info(const strata_sparse_format_t *M, strata_format_t *format,
                                    strata_format_footprint_t *footprint);
