@@ -38,6 +38,10 @@ typedef struct strata_impl_format_ops {
   void (*destroy)(strata_sparse_format_t *M);
 } strata_impl_format_ops_t;
 
+/** format "auto": the format its heuristic picks for A on exec (format_auto.c). */
+strata_status_t strata_impl_format_auto_choice(strata_exec_t *exec, const strata_crs_matrix_t *A,
+                                                strata_format_t *choice);
+
 #define STRATA_X_DECL(E, n) extern const strata_impl_format_ops_t strata_impl_format_ops_##E;
 STRATA_FORMAT_LIST(STRATA_X_DECL)
 #undef STRATA_X_DECL

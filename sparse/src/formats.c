@@ -50,11 +50,15 @@ strata_status_t strata_format_create(strata_exec_t *exec, const strata_crs_matri
   if ((int)format < 0 || (int)format >= STRATA_NUM_FORMATS)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "format_create: format %d is not 0..%d", (int)format,
                             STRATA_NUM_FORMATS - 1);
+  strata_status_t st = strata_sparse_impl_exec(&exec, A->exec, "format_create");
+  if (st != STRATA_SUCCESS) return st;
+  if (format == STRATA_FORMAT_AUTO) { /* the heuristic of format_auto.c, then that format */
+    st = strata_impl_format_auto_choice(exec, A, &format);
+    if (st != STRATA_SUCCESS) return st;
+  }
   const strata_impl_format_ops_t *ops = format_ops[format];
   if (!ops->create)
     return strata_error_set(STRATA_ERR_UNSUPPORTED, "format '%s' is not implemented yet", format_names[format]);
-  strata_status_t st = strata_sparse_impl_exec(&exec, A->exec, "format_create");
-  if (st != STRATA_SUCCESS) return st;
   strata_format_options_t o;
   memset(&o, 0, sizeof o);
   if (opts) o = *opts;

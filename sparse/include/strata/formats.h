@@ -14,7 +14,8 @@
  *   hec           ELL + CSR (the HEC boundary)
  *   csr-lb        load-balanced CSR (equal entries per team, row-start map)
  *   merge         merge-path CSR
- *   auto          a documented heuristic picks one of the above per matrix
+ *   auto          a documented heuristic picks one of the above per matrix (sparse/src/format_auto.c:
+ *                 on GPUs ell, ellpack-r or csr by the padding ELL would need; csr on host)
  * A format not implemented yet is refused with STRATA_ERR_UNSUPPORTED naming it.
  */
 #ifndef STRATA_FORMATS_H
