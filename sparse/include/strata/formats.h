@@ -118,7 +118,9 @@ strata_status_t strata_format_permute_out(strata_exec_t *exec, const strata_spar
  *  strata_format_spmv (beta == 0 does not read y_perm, alpha == 0 reads neither M nor x_perm;
  *  zero sizes and nnz = 0 valid). x_perm [num_cols], y_perm [num_rows], exec memory. pjds reads
  *  x_perm and writes y_perm contiguously (no scatter); permute_in, this, permute_out gives
- *  strata_format_spmv's y (pjds: bit for bit, the same kernel and order). Errors:
+ *  strata_format_spmv's y (pjds: the same order of operations; bit for bit on host backends,
+ *  while on GPUs the compiler may fuse multiply-adds differently in the two kernels: last-bit
+ *  differences). Errors:
  *  INVALID_ARGUMENT (NULL M; NULL y_perm with rows; NULL x_perm with columns and alpha != 0;
  *  exec of another backend). Asynchronous on exec's stream. */
 strata_status_t strata_format_spmv_permuted(strata_exec_t *exec, const strata_sparse_format_t *M,
