@@ -103,9 +103,11 @@ void bench_unpack_base_destroy(bench_unpack_base_t **p);
 #define BENCH_PEER_CSR_ALG1 0 /* the reference of ratio_to_peer */
 #define BENCH_PEER_CSR_ALG2 1
 #define BENCH_PEER_COO 2
+#define BENCH_PEER_SELL 3 /* cuSPARSE sliced ELL (CUDA >= 12.1): slices of 32 rows, no sorting */
 typedef struct bench_peer bench_peer_t;
-/** Peer algorithms that run on backend b: 3 (CSR ALG1, CSR ALG2, COO ALG1) for CUDA in CUDA builds
- *  and for HIP in HIP builds with hipSPARSE; 0 otherwise. */
+/** Peer algorithms that run on backend b: CSR ALG1, CSR ALG2, COO ALG1 and, with cuSPARSE from
+ *  CUDA 12.1 on, SELL ALG1 (4) for CUDA in CUDA builds; the first three for HIP in HIP builds with
+ *  hipSPARSE; 0 otherwise. */
 int bench_peer_count(strata_backend_t b);
 /** Record name of algorithm alg of this build's peer: "cusparse_csr_alg1", "hipsparse_coo", ... */
 const char *bench_peer_name(int alg);

@@ -21,6 +21,9 @@
 #define VS(x) cusparse##x
 #define VS_C(x) CUSPARSE_##x
 #define VS_R_64F CUDA_R_64F
+#if CUSPARSE_VER_MAJOR > 12 || (CUSPARSE_VER_MAJOR == 12 && CUSPARSE_VER_MINOR >= 1)
+#define VS_SELL 1 /* cusparseCreateSlicedEll, CUSPARSE_SPMV_SELL_ALG1: cuSPARSE 12.1 (CUDA 12.1) on */
+#endif
 typedef cudaStream_t vs_stream_t;
 static const char *vs_status_string(cusparseStatus_t s) { return cusparseGetErrorString(s); }
 #elif STRATA_HAVE_HIP && BENCH_HAVE_HIPSPARSE
@@ -42,8 +45,11 @@ static const char *vs_status_string(hipsparseStatus_t s) { /* hipSPARSE 5.3 has 
 #define VS_LIB "none"
 #endif
 
-static const char *const names[3] = {VS_LIB "_csr_alg1", VS_LIB "_csr_alg2", VS_LIB "_coo"};
-const char *bench_peer_name(int alg) { return alg >= 0 && alg < 3 ? names[alg] : "?"; }
+#ifndef VS_SELL
+#define VS_SELL 0
+#endif
+static const char *const names[4] = {VS_LIB "_csr_alg1", VS_LIB "_csr_alg2", VS_LIB "_coo", VS_LIB "_sell"};
+const char *bench_peer_name(int alg) { return alg >= 0 && alg < 3 + VS_SELL ? names[alg] : "?"; }
 
 #ifdef VS_BACKEND
 struct bench_peer {
@@ -54,16 +60,66 @@ struct bench_peer {
   VS(SpMatDescr_t) *mat;
   VS(DnVecDescr_t) *vx, *vy;
   void **buf;
-  int32_t **idx32; /* per copy: 32-bit row offsets (CSR) or row indices (COO), exec memory */
+  int32_t **idx32; /* per copy: 32-bit row offsets (CSR), row indices (COO) or slice offsets (SELL), exec memory */
+  int32_t **sell_col; /* SELL, per copy: padded column indices (-1 in padding) */
+  double **sell_val;  /* SELL, per copy: padded values */
 };
 
-int bench_peer_count(strata_backend_t b) { return b == VS_BACKEND ? 3 : 0; }
+int bench_peer_count(strata_backend_t b) { return b == VS_BACKEND ? 3 + VS_SELL : 0; }
+
+#if VS_SELL
+/* The sliced ELL arrays of copy 0 on the host (slices of `slice` rows, each padded to its longest
+ * row, column-major inside a slice as cuSPARSE wants them; padding: column -1, value 0). */
+static int sell_build(const strata_crs_matrix_t *A, int64_t slice, int32_t **soff, int32_t **scol, double **sval,
+                      int64_t *stored, char *err, size_t err_len) {
+  const int64_t n = A->num_rows, nnz = A->nnz, ns = (n + slice - 1) / slice;
+  int64_t *off = (int64_t *)malloc((size_t)(n + 1) * sizeof(int64_t));
+  int32_t *col = (int32_t *)malloc((size_t)(nnz ? nnz : 1) * sizeof(int32_t));
+  double *val = (double *)malloc((size_t)(nnz ? nnz : 1) * sizeof(double));
+  *soff = (int32_t *)malloc((size_t)(ns + 1) * sizeof(int32_t));
+  *scol = NULL, *sval = NULL;
+  strata_mem_copy(A->exec, off, A->row_offsets, (size_t)(n + 1) * sizeof(int64_t));
+  strata_mem_copy(A->exec, col, A->col_indices, (size_t)nnz * sizeof(int32_t));
+  strata_mem_copy(A->exec, val, A->values, (size_t)nnz * sizeof(double));
+  int64_t total = 0;
+  for (int64_t s = 0; s < ns; ++s) {
+    int64_t w = 0;
+    for (int64_t r = s * slice; r < n && r < (s + 1) * slice; ++r) w = off[r + 1] - off[r] > w ? off[r + 1] - off[r] : w;
+    (*soff)[s] = (int32_t)(total < INT32_MAX ? total : INT32_MAX);
+    total += w * slice;
+  }
+  *stored = total;
+  int rc = 0;
+  if (total > INT32_MAX) {
+    snprintf(err, err_len, "sliced ELL would store %lld entries, beyond cuSPARSE's 32-bit slice offsets", (long long)total);
+    rc = -1;
+  } else {
+    (*soff)[ns] = (int32_t)total;
+    *scol = (int32_t *)malloc((size_t)(total ? total : 1) * sizeof(int32_t));
+    *sval = (double *)malloc((size_t)(total ? total : 1) * sizeof(double));
+    for (int64_t s = 0; s < ns; ++s) {
+      const int64_t b = (*soff)[s], w = ((*soff)[s + 1] - b) / slice;
+      for (int64_t i = 0; i < slice; ++i) {
+        const int64_t r = s * slice + i, len = r < n ? off[r + 1] - off[r] : 0;
+        for (int64_t j = 0; j < w; ++j) {
+          (*scol)[b + j * slice + i] = j < len ? col[off[r] + j] : -1;
+          (*sval)[b + j * slice + i] = j < len ? val[off[r] + j] : 0.0;
+        }
+      }
+    }
+  }
+  free(off);
+  free(col);
+  free(val);
+  return rc;
+}
+#endif
 
 int bench_peer_create(int alg, int copies, strata_crs_matrix_t *const *A, double *const *x, double *const *y,
                       void *stream, bench_peer_t **out, char *err, size_t err_len) {
   *out = NULL;
-  if (alg < 0 || alg > 2) {
-    snprintf(err, err_len, "peer algorithm %d (0..2)", alg);
+  if (alg < 0 || alg >= 3 + VS_SELL) {
+    snprintf(err, err_len, "peer algorithm %d (0..%d)", alg, 2 + VS_SELL);
     return -1;
   }
   const int64_t n = A[0]->num_rows, nnz = A[0]->nnz;
@@ -76,6 +132,11 @@ int bench_peer_create(int alg, int copies, strata_crs_matrix_t *const *A, double
   p->copies = copies;
   p->alg = alg == BENCH_PEER_CSR_ALG1 ? VS_C(SPMV_CSR_ALG1) : alg == BENCH_PEER_CSR_ALG2 ? VS_C(SPMV_CSR_ALG2)
                                                                                        : VS_C(SPMV_COO_ALG1);
+#if VS_SELL
+  if (alg == BENCH_PEER_SELL) p->alg = CUSPARSE_SPMV_SELL_ALG1;
+#endif
+  p->sell_col = (int32_t **)calloc((size_t)copies, sizeof *p->sell_col);
+  p->sell_val = (double **)calloc((size_t)copies, sizeof *p->sell_val);
   p->mat = (VS(SpMatDescr_t) *)calloc((size_t)copies, sizeof *p->mat);
   p->vx = (VS(DnVecDescr_t) *)calloc((size_t)copies, sizeof *p->vx);
   p->vy = (VS(DnVecDescr_t) *)calloc((size_t)copies, sizeof *p->vy);
@@ -93,17 +154,35 @@ int bench_peer_create(int alg, int copies, strata_crs_matrix_t *const *A, double
     bench_peer_destroy(&p);
     return -1;
   }
-  /* 32-bit offsets / row indices, built on the host from copy 0's offsets (all copies are equal) */
-  int64_t *off = (int64_t *)malloc((size_t)(n + 1) * sizeof(int64_t));
-  strata_mem_copy(p->e, off, A[0]->row_offsets, (size_t)(n + 1) * sizeof(int64_t));
-  const size_t len = alg == BENCH_PEER_COO ? (size_t)nnz : (size_t)n + 1;
-  int32_t *h32 = (int32_t *)malloc((len ? len : 1) * sizeof(int32_t));
-  if (alg == BENCH_PEER_COO)
-    for (int64_t r = 0; r < n; ++r)
-      for (int64_t k = off[r]; k < off[r + 1]; ++k) h32[k] = (int32_t)r;
-  else
-    for (int64_t r = 0; r <= n; ++r) h32[r] = (int32_t)off[r];
-  free(off);
+  /* 32-bit offsets / row indices (SELL: slice offsets and the padded arrays), built on the host
+   * from copy 0 (all copies are equal) */
+  size_t len = alg == BENCH_PEER_COO ? (size_t)nnz : (size_t)n + 1;
+  int32_t *h32 = NULL, *hcol = NULL;
+  double *hval = NULL;
+  int64_t stored = 0;
+  const int64_t slice = 32;
+  (void)hcol, (void)hval, (void)stored, (void)slice;
+#if VS_SELL
+  if (alg == BENCH_PEER_SELL) {
+    if (sell_build(A[0], slice, &h32, &hcol, &hval, &stored, err, err_len)) {
+      free(h32);
+      bench_peer_destroy(&p);
+      return -1;
+    }
+    len = (size_t)((n + slice - 1) / slice + 1);
+  } else
+#endif
+  {
+    int64_t *off = (int64_t *)malloc((size_t)(n + 1) * sizeof(int64_t));
+    strata_mem_copy(p->e, off, A[0]->row_offsets, (size_t)(n + 1) * sizeof(int64_t));
+    h32 = (int32_t *)malloc((len ? len : 1) * sizeof(int32_t));
+    if (alg == BENCH_PEER_COO)
+      for (int64_t r = 0; r < n; ++r)
+        for (int64_t k = off[r]; k < off[r + 1]; ++k) h32[k] = (int32_t)r;
+    else
+      for (int64_t r = 0; r <= n; ++r) h32[r] = (int32_t)off[r];
+    free(off);
+  }
   const double one = 1.0, zero = 0.0;
   int rc = 0;
   for (int c = 0; c < copies && !rc; ++c) {
@@ -113,6 +192,20 @@ int bench_peer_create(int alg, int copies, strata_crs_matrix_t *const *A, double
                          !strata_mem_copy(p->e, p->idx32[c], h32, len * sizeof(int32_t));
     if (!uploaded)
       snprintf(err, err_len, "%s: %s", names[alg], strata_error_message());
+#if VS_SELL
+    else if (alg == BENCH_PEER_SELL) {
+      const size_t sb = (size_t)(stored ? stored : 1);
+      if (strata_mem_alloc(p->e, STRATA_MEM_DEVICE, sb * sizeof(int32_t), (void **)&p->sell_col[c]) ||
+          strata_mem_alloc(p->e, STRATA_MEM_DEVICE, sb * sizeof(double), (void **)&p->sell_val[c]) ||
+          strata_mem_copy(p->e, p->sell_col[c], hcol, (size_t)stored * sizeof(int32_t)) ||
+          strata_mem_copy(p->e, p->sell_val[c], hval, (size_t)stored * sizeof(double)))
+        snprintf(err, err_len, "%s: %s", names[alg], strata_error_message());
+      else
+        cs = cusparseCreateSlicedEll(&p->mat[c], n, A[c]->num_cols, nnz, stored, slice, p->idx32[c], p->sell_col[c],
+                                     p->sell_val[c], CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                                     CUDA_R_64F);
+    }
+#endif
     else if (alg == BENCH_PEER_COO)
       cs = VS(CreateCoo)(&p->mat[c], n, A[c]->num_cols, nnz, p->idx32[c], A[c]->col_indices, A[c]->values,
                          VS_C(INDEX_32I), VS_C(INDEX_BASE_ZERO), VS_R_64F);
@@ -134,6 +227,8 @@ int bench_peer_create(int alg, int copies, strata_crs_matrix_t *const *A, double
     }
   }
   free(h32);
+  free(hcol);
+  free(hval);
   if (rc) {
     bench_peer_destroy(&p);
     return -1;
@@ -160,6 +255,8 @@ void bench_peer_destroy(bench_peer_t **pp) {
     if (p->vy[c]) VS(DestroyDnVec)(p->vy[c]);
     strata_mem_free(p->e, STRATA_MEM_DEVICE, &p->buf[c]);
     strata_mem_free(p->e, STRATA_MEM_DEVICE, (void **)&p->idx32[c]);
+    strata_mem_free(p->e, STRATA_MEM_DEVICE, (void **)&p->sell_col[c]);
+    strata_mem_free(p->e, STRATA_MEM_DEVICE, (void **)&p->sell_val[c]);
   }
   if (p->h) VS(Destroy)(p->h);
   free(p->mat);
@@ -167,6 +264,8 @@ void bench_peer_destroy(bench_peer_t **pp) {
   free(p->vy);
   free(p->buf);
   free(p->idx32);
+  free(p->sell_col);
+  free(p->sell_val);
   free(p);
   *pp = NULL;
 }
