@@ -3,6 +3,7 @@
  * minimal-traffic model 12·nnz + 4·(rows+1) + 8·cols + 8·rows (+ 8·rows when beta != 0). */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +19,14 @@ static int cmp_d(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-static int bad(const char *fmt, const char *v) {
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
   fprintf(stderr, "strata spmv: ");
-  fprintf(stderr, fmt, v);
+  vfprintf(stderr, fmt, ap);
   fprintf(stderr, "\n");
+  va_end(ap);
   return 2;
 }
 
@@ -52,6 +57,7 @@ int cmd_spmv(int argc, char **argv) {
   int json = 0, repeat = 10;
   strata_backend_t backend = STRATA_BACKEND_DEFAULT;
   strata_format_t format = STRATA_FORMAT_CSR; /* csr: the row-class plan (with --algorithm, --transpose) */
+  int alg_given = 0;
   strata_spmv_options_t o;
   memset(&o, 0, sizeof o);
   for (int i = 0; i < argc; ++i) {
@@ -66,7 +72,9 @@ int cmd_spmv(int argc, char **argv) {
     else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       printf("usage: strata spmv A.mtx [--x ones|random:SEED|FILE.mtx] [--alpha A] [--beta B] [--y FILE.mtx]\n"
              "       [--transpose] [--backend B] [--algorithm auto|one|two|three|split|stream] [--format NAME] [--repeat N]\n"
-             "       [--out y.mtx] [--json]   (formats: see strata/formats.h; not yet implemented ones are refused)\n");
+             "       [--out y.mtx] [--json]\n"
+             "  formats: csr (the row-class plan; --algorithm and --transpose apply to it only), ell, ellpack-r,\n"
+             "           pjds, sell-c-sigma, sell-p, coo, hyb, hec, csr-lb, merge, auto (strata/formats.h)\n");
       return 0;
     } else if (takes && (!v || (v[0] == '-' && v[1] == '-'))) return bad("option %s needs a value", a);
     else if (!strcmp(a, "--x")) xspec = argv[++i];
@@ -74,7 +82,7 @@ int cmd_spmv(int argc, char **argv) {
     else if (!strcmp(a, "--out")) out = argv[++i];
     else if (!strcmp(a, "--alpha") || !strcmp(a, "--beta")) {
       double d = strtod(v, &end);
-      if (!end || *end || end == v || !isfinite(d)) return bad("%s is not a finite number", v);
+      if (!end || *end || end == v || !isfinite(d)) return bad("%s %s: not a finite number", a, v);
       *(!strcmp(a, "--alpha") ? &alpha : &beta) = d;
       ++i;
     } else if (!strcmp(a, "--repeat")) {
@@ -96,12 +104,15 @@ int cmd_spmv(int argc, char **argv) {
         if (!strcmp(v, names[k])) found = k;
       if (found < 0) return bad("--algorithm %s: one of auto, one, two, three, split, stream", v);
       o.algorithm = (strata_spmv_algorithm_t)found;
+      alg_given = 1;
       ++i;
     } else if (a[0] == '-' && a[1] != '\0') return bad("unknown option %s (strata spmv --help)", a);
     else if (path) return bad("one matrix file only (second: %s)", a);
     else path = a;
   }
-  if (!path) return bad("%s", "usage: strata spmv A.mtx [--x ones|random:SEED|FILE.mtx] [--alpha A] [--beta B] [--y FILE.mtx] [--transpose] [--backend B] [--algorithm auto|one|two|three|split|stream] [--repeat N] [--out y.mtx] [--json]");
+  if (!path) return bad("%s", "usage: strata spmv A.mtx [--x ones|random:SEED|FILE.mtx] [--alpha A] [--beta B] [--y FILE.mtx] [--transpose] [--backend B] [--algorithm auto|one|two|three|split|stream] [--format NAME] [--repeat N] [--out y.mtx] [--json] (strata spmv --help)");
+  if (format != STRATA_FORMAT_CSR && (alg_given || o.transpose))
+    return bad("--format %s: --algorithm and --transpose are available with the csr format only", strata_format_name(format));
 
   int rc = 0;
   strata_status_t st;
@@ -160,16 +171,18 @@ int cmd_spmv(int argc, char **argv) {
     free(yf);
   }
   y = (double *)malloc(((size_t)ny + 1) * sizeof(double));
+  times = (double *)malloc((size_t)repeat * sizeof(double));
+  if (!x || !y0 || !y || !times) {
+    rc = 1;
+    fprintf(stderr, "strata spmv: out of host memory for the vectors (x: %d, y: %d doubles, %d timings)\n", nx, ny,
+            repeat);
+    goto done;
+  }
   CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)nx * sizeof(double), (void **)&dx));
   CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)ny * sizeof(double), (void **)&dy));
   CHECK(strata_mem_copy(e, dx, x, (size_t)nx * sizeof(double)));
-  if (format != STRATA_FORMAT_CSR && o.transpose) {
-    rc = bad("--format %s: --transpose is available with the csr format only", strata_format_name(format));
-    goto done;
-  }
-  CHECK(strata_spmv_plan_create(e, A, &o, &plan));
-  if (format != STRATA_FORMAT_CSR) CHECK(strata_format_create(e, A, format, NULL, &fm));
-  times = (double *)malloc((size_t)repeat * sizeof(double));
+  if (format == STRATA_FORMAT_CSR) CHECK(strata_spmv_plan_create(e, A, &o, &plan));
+  else CHECK(strata_format_create(e, A, format, NULL, &fm));
   for (int r = 0; r < repeat; ++r) { /* y is reset each time, so every run computes the same y */
     CHECK(strata_mem_copy(e, dy, y0, (size_t)ny * sizeof(double)));
     double t0 = strata_timer_now();
@@ -191,23 +204,23 @@ int cmd_spmv(int argc, char **argv) {
     norm2 += y[i] * y[i];
     maxabs = fmax(maxabs, fabs(y[i]));
   }
-  int nc = 0;
+  int nc = 0; /* the row classes belong to the csr plan */
   strata_spmv_class_t cls[STRATA_SPMV_MAX_CLASSES];
-  CHECK(strata_spmv_plan_classes(plan, &nc, cls));
+  if (plan) CHECK(strata_spmv_plan_classes(plan, &nc, cls));
   strata_format_footprint_t fp;
   memset(&fp, 0, sizeof fp);
   fp.bytes = (size_t)(A->num_rows + 1) * sizeof(int64_t) + (size_t)A->nnz * (sizeof(int32_t) + sizeof(double));
   fp.stored = A->nnz;
-  if (fm) CHECK(strata_format_info(fm, NULL, &fp));
-  if (fm) nc = 0; /* the row classes belong to the csr plan */
+  strata_format_t chosen = format; /* auto: the format its heuristic picked */
+  if (fm) CHECK(strata_format_info(fm, &chosen, &fp));
   if (json) {
     char path_json[2048], b1[40], b2[40], b3[40], b4[40];
     cli_json_escape(path_json, sizeof path_json, path);
     printf("{\"matrix\": \"%s\", \"backend\": \"%s\", \"rows\": %d, \"cols\": %d, \"nnz\": %lld, \"transpose\": %s, "
-           "\"format\": \"%s\", \"format_bytes\": %zu, \"format_stored\": %lld, \"format_padding\": %lld, "
-           "\"format_overhead\": %.6f, \"classes\": [", path_json, strata_backend_name(strata_exec_backend(e)),
-           A->num_rows, A->num_cols, (long long)A->nnz, o.transpose ? "true" : "false", strata_format_name(format),
-           fp.bytes, (long long)fp.stored, (long long)fp.padding, fp.overhead);
+           "\"format\": \"%s\", \"format_chosen\": \"%s\", \"format_bytes\": %zu, \"format_stored\": %lld, "
+           "\"format_padding\": %lld, \"format_overhead\": %.6f, \"classes\": [", path_json,
+           strata_backend_name(strata_exec_backend(e)), A->num_rows, A->num_cols, (long long)A->nnz,
+           o.transpose ? "true" : "false", strata_format_name(format), strata_format_name(chosen), fp.bytes, (long long)fp.stored, (long long)fp.padding, fp.overhead);
     for (int c = 0, first = 1; c < nc; ++c) {
       if (!cls[c].num_rows) continue;
       printf("%s{\"level\": \"%s\", \"vector_length\": %d, \"team_size\": %d, \"min_len\": %lld, \"max_len\": %lld, \"rows\": %lld}",
@@ -230,7 +243,8 @@ int cmd_spmv(int argc, char **argv) {
       printf("  class %-11s lanes %2d team %3d  rows of %lld..%s entries: %lld rows\n", level_name(cls[c].level),
              cls[c].vector_length, cls[c].team_size, (long long)cls[c].min_len, hi, (long long)cls[c].num_rows);
     }
-    printf("  format %s: %zu bytes, %lld stored entries (%lld padding, %.1f %% of nnz)\n", strata_format_name(format),
+    printf("  format %s%s%s%s: %zu bytes, %lld stored entries (%lld padding, %.1f %% of nnz)\n", strata_format_name(format),
+           chosen != format ? " (chose " : "", chosen != format ? strata_format_name(chosen) : "", chosen != format ? ")" : "",
            fp.bytes, (long long)fp.stored, (long long)fp.padding, 100.0 * fp.overhead);
     printf("  median of %d: %.3f ms, %.1f GB/s (minimal traffic)\n", repeat, 1e3 * t, bytes / t / 1e9);
     printf("  y: sum %.17g, 2-norm %.17g, max |y| %.17g\n", sum, sqrt(norm2), maxabs);

@@ -27,9 +27,11 @@ static void usage(FILE *f) {
           "       --json                        one JSON object instead of text\n"
           "  spmv A.mtx [options]               y = alpha op(A) x + beta y by row-length class\n"
           "       --x ones|random:SEED|FILE.mtx --alpha A --beta B --y FILE.mtx --transpose\n"
-          "       --backend NAME --algorithm auto|one|two|three|split|stream --repeat N --out y.mtx --json\n"
+          "       --backend NAME --algorithm auto|one|two|three|split|stream --format NAME --repeat N\n"
+          "       --out y.mtx --json   (spmv --help lists the formats)\n"
           "  bench stream|spmv|unpack|fem|all   benchmarks against serial and the peers, checked first (bench --help)\n"
-          "       --backend B... --matrix FILE.mtx|gen:NAME[:params]|shared... --quick --min-time S --out DIR\n");
+          "       --backend B... --matrix FILE.mtx|gen:NAME[:params]|shared... --format LIST --quick\n"
+          "       --min-time S --sweep --out DIR\n");
 }
 
 static int fail(const char *what, strata_status_t st) {
@@ -130,6 +132,7 @@ static int integer(const char *opt, const char *s, long lo, long hi) {
 
 static int cmd_fem(int argc, char **argv) {
   fem_options_t o = fem_options_default();
+  int fraction_given = 0;
   int json = 0;
   for (int i = 0; i < argc; ++i) {
     const char *a = argv[i];
@@ -149,7 +152,7 @@ static int cmd_fem(int argc, char **argv) {
     else if (strcmp(a, "--tol") == 0) { i = need(i, argc, argv); o.tol = number(a, argv[i]);
       if (!(o.tol > 0 && o.tol < 1)) { fprintf(stderr, "strata fem: --tol %s outside (0, 1)\n", argv[i]); return 2; } }
     else if (strcmp(a, "--bulk-nodes") == 0) { i = need(i, argc, argv); o.bulk_nodes = integer(a, argv[i], 0, FEM_MAX_BULK_NODES); }
-    else if (strcmp(a, "--bulk-fraction") == 0) { i = need(i, argc, argv); o.bulk_fraction = number(a, argv[i]);
+    else if (strcmp(a, "--bulk-fraction") == 0) { i = need(i, argc, argv); o.bulk_fraction = number(a, argv[i]); fraction_given = 1;
       if (!(o.bulk_fraction > 0 && o.bulk_fraction <= 1)) {
         fprintf(stderr, "strata fem: --bulk-fraction %s outside (0, 1] (fraction of the boundary nodes tied to each bulk node)\n", argv[i]);
         return 2;
@@ -164,6 +167,10 @@ static int cmd_fem(int argc, char **argv) {
       usage(stderr);
       return 2;
     }
+  }
+  if (fraction_given && o.bulk_nodes == 0) {
+    fprintf(stderr, "strata fem: --bulk-fraction applies to bulk nodes: give --bulk-nodes K (K >= 1) too\n");
+    return 2;
   }
   if ((o.mesh_path != NULL) + (o.box > 0) + (o.h > 0) > 1) {
     fprintf(stderr, "strata fem: --mesh, --box and --h choose the mesh: give one of them\n");

@@ -270,6 +270,18 @@ static void test_edges(void **state) {
   o.two_level_max = 10;
   T_ERR(strata_spmv_plan_create(T_exec, A, &o, &plan), STRATA_ERR_INVALID_ARGUMENT);
   assert_non_null(strstr(strata_error_message(), "increase"));
+  /* lengths near INT64_MAX (sums of thresholds would overflow) are refused, naming the limit */
+  memset(&o, 0, sizeof o);
+  o.algorithm = STRATA_SPMV_SPLIT;
+  o.split_chunk = INT64_MAX;
+  T_ERR(strata_spmv_plan_create(T_exec, A, &o, &plan), STRATA_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(strata_error_message(), "split_chunk"));
+  assert_non_null(strstr(strata_error_message(), "2^40"));
+  memset(&o, 0, sizeof o);
+  o.stream_max = (int64_t)1 << 41;
+  T_ERR(strata_spmv_plan_create(T_exec, A, &o, &plan), STRATA_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(strata_error_message(), "stream_max"));
+  memset(&o, 0, sizeof o);
   T_OK(strata_spmv_plan_create(T_exec, A, NULL, &plan));
   coo_push(&h, 2, 2, 1.0);
   B = to_crs(&h);

@@ -456,8 +456,9 @@ static void spmv_matrix(const strata_crs_matrix_t *Ah, const char *name) {
       progress("spmv", name, r->backend, r->algo);
       if ((f == STRATA_FORMAT_ELL || f == STRATA_FORMAT_ELLPACK_R) && (double)n * maxlen > 16.0 * (double)nnz + 1e6) {
         r->ok = -2; /* padding to the longest row: not worth converting (nor the memory) */
-        snprintf(r->msg, sizeof r->msg, "skipped: %lld rows x longest %lld = %.3g stored entries, %.0fx the %lld nonzeros",
-                 (long long)n, (long long)maxlen, (double)n * maxlen, (double)n * maxlen / fmax(1.0, (double)nnz), (long long)nnz);
+        snprintf(r->msg, sizeof r->msg, "skipped: %lld rows x longest %lld = %.3g stored entries, %.0fx the %lld nonzeros "
+                 "(limit 16x + 10^6)", (long long)n, (long long)maxlen, (double)n * maxlen,
+                 (double)n * maxlen / fmax(1.0, (double)nnz), (long long)nnz);
       } else
         measure_format(&k, (strata_format_t)f, n, h, &o, r);
     }
@@ -1365,6 +1366,8 @@ static void usage(FILE *f) {
           "  --mesh FILE        fem: a \"strata mesh v1\" file (strata fem --save-mesh) instead of the box mesh\n"
           "  --progress         one line per measurement on stderr, with the count left (default unless --quick)\n"
           "  --no-progress      no progress lines\n"
+          "Exit status: 0 every result checked and timed (or skipped, said why); 3 a result differed from serial;\n"
+          "4 an input could not be built or a measurement failed.\n"
           "Timing: strata_event (device events on GPUs, host clock between fences on host backends), samples of\n"
           "at least 1 ms, median over samples until --min-time; fem: whole fem_run jobs until --min-time.\n");
 }
@@ -1532,11 +1535,11 @@ int cmd_bench(int argc, char **argv) {
     plots();
   }
   summary(stdout);
-  int bad = 0;
-  for (int i = 0; i < nR; ++i) bad += R[i].ok == 0;
+  int bad = 0, errors = 0; /* exit status: 3 a wrong result, 4 an input or measurement that failed */
+  for (int i = 0; i < nR; ++i) bad += R[i].ok == 0, errors += R[i].ok == -1;
   for (int i = 0; i < specs.n; ++i) free(specs.v[i]);
   free(specs.v);
   free(R);
   R = NULL, nR = capR = 0;
-  return bad ? 3 : 0;
+  return bad ? 3 : errors ? 4 : 0;
 }

@@ -92,14 +92,24 @@ static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_opt
   /* per-length one/two-level classes: host; GPU when asked for, or when nearly all the rows the
    * stream level would take are short (short_rows_one_level) */
   const int classic = !gpu || o->one_level_max || o->two_level_max || short_one_level;
+  /* lengths beyond 2^40 entries are refused, so that no sum of thresholds can overflow */
+  const int64_t lim = (int64_t)1 << 40;
+  const int64_t given[6] = {o->one_level_max, o->two_level_max, o->three_level_max, o->split_chunk, o->stream_max,
+                            o->stream_block};
+  static const char *const given_name[6] = {"one_level_max", "two_level_max", "three_level_max", "split_chunk",
+                                            "stream_max", "stream_block"};
+  for (int q = 0; q < 6; ++q)
+    if (given[q] > lim)
+      return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan: %s = %lld exceeds the limit 2^40 = %lld",
+                              given_name[q], (long long)given[q], (long long)lim);
   p->stream_max = o->stream_max ? o->stream_max : 1024;
   p->stream_block = o->stream_block ? o->stream_block : 2048;
   if (o->stream_max < 0 || o->stream_block < 0 ||
       (size_t)(p->stream_block + p->stream_max) > max_scratch / sizeof(double))
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
-                            "spmv plan: stream_max %lld and stream_block %lld must be >= 0 with their sum at most %zu "
-                            "(the doubles of team scratch)",
-                            (long long)o->stream_max, (long long)o->stream_block, max_scratch / sizeof(double));
+                            "spmv plan: stream_max %lld and stream_block %lld (in force; 0 given = default) must be >= 0 "
+                            "with their sum at most %zu (the doubles of team scratch on this device)",
+                            (long long)p->stream_max, (long long)p->stream_block, max_scratch / sizeof(double));
   int svl = 1; /* stream lanes per row: nextpow2(ceil(mean / entries per lane)), up to the warp */
   while (gpu && svl < warp && svl * (o->entries_per_lane > 0 ? o->entries_per_lane : 4) < mean) svl *= 2;
   int64_t one_max = o->one_level_max ? o->one_level_max : gpu ? 8 : 32;

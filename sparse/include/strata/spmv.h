@@ -54,7 +54,8 @@ typedef enum strata_spmv_algorithm {
   STRATA_SPMV_STREAM = 5       /**< rows up to stream_max: the stream level; longer ones three-level */
 } strata_spmv_algorithm_t;
 
-/** Plan options; a zero field takes the backend's default (see the top of this file). */
+/** Plan options; a zero field takes the backend's default (see the top of this file). Lengths are
+ *  refused (INVALID_ARGUMENT) when negative or above 2^40. */
 typedef struct strata_spmv_options {
   strata_spmv_algorithm_t algorithm;
   int64_t one_level_max;   /**< longest row handled one-level */
