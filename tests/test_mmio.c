@@ -484,6 +484,26 @@ static void test_lexical(void **state) {
   strata_coo_destroy(&c);
   tmp_remove(q);
   free(p);
+  /* a truncated gzip file is an I/O error (zlib: unexpected end of file), not bad data */
+  {
+    char big[8192] = "%%MatrixMarket matrix coordinate real general\n400 400 400\n";
+    for (int k = 1; k <= 400; ++k) snprintf(big + strlen(big), sizeof big - strlen(big), "%d %d %d.5\n", k, k, k);
+    char *g = tmp_file(".mtx.gz", big);
+    FILE *fp = fopen(g, "rb");
+    assert_non_null(fp);
+    unsigned char zbuf[8192];
+    const size_t zn = fread(zbuf, 1, sizeof zbuf, fp);
+    fclose(fp);
+    assert_true(zn > 200);
+    fp = fopen(g, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(zbuf, 1, zn / 2, fp), zn / 2); /* cut in the middle of the stream */
+    fclose(fp);
+    strata_coo_t *tc = NULL;
+    T_ERR(strata_mm_read_coo(g, &tc), STRATA_ERR_IO);
+    assert_non_null(strstr(strata_error_message(), "unexpected end of file"));
+    tmp_remove(g);
+  }
   /* empty matrices: 0 x 4 and 3 x 0, nnz 0 */
   A = read_text("%%MatrixMarket matrix coordinate real general\n0 4 0\n", ".mtx");
   assert_true(A->num_rows == 0 && A->num_cols == 4 && A->nnz == 0);

@@ -105,7 +105,16 @@ static strata_status_t mm_getline(mm_in_t *in, int *got) {
     }
     len += n;
     if (len > 0 && in->buf[len - 1] == '\n') break;
-    if (n + 1 < room) break; /* a last line without '\n' (or an embedded NUL) */
+    if (n + 1 < room) { /* a last line without '\n': a truncated compressed stream ends so too */
+      int zerr = Z_OK;
+      gzerror(in->f, &zerr);
+      if (zerr != Z_OK) {
+        char what[64];
+        snprintf(what, sizeof what, "read error in line %lld", in->line + 1);
+        return mm_io(in->path, in->f, errno, what);
+      }
+      break;
+    }
   }
   in->line++;
   *got = 1;

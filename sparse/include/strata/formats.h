@@ -60,7 +60,9 @@ typedef struct strata_format_options {
   int hyb_strategy;     /**< HYB: 0 percentile of row lengths (80 %), 1 bounded, 2 minimal storage */
 } strata_format_options_t;
 
-/** Memory footprint of a converted matrix (the pJDS paper's table). */
+/** Memory footprint of a converted matrix (the pJDS paper's table). csr (and auto when it picks
+ *  csr) counts the CSR arrays only, not its plan's row lists and chunk tables (up to 4 bytes per
+ *  row more); merge counts its tile tables. */
 typedef struct strata_format_footprint {
   size_t bytes;          /**< device bytes held by the format's arrays */
   int64_t stored;        /**< stored entries, padding included */
