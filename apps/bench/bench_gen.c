@@ -199,7 +199,16 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
 #define IS(x) (nl == strlen(x) && !strncmp(spec, x, nl))
 #define DEF(i, full, q) (p[i] > 0 ? p[i] : (quick ? (q) : (full)) * S)
   if (params(spec, p, 4, err, err_len)) return -1;
+  /* a generator takes at most k parameters: a (k+1)-th is refused, not ignored */
+#define AT_MOST(k, what)                                                                              \
+  do {                                                                                                \
+    if ((k) < 4 && p[k] > 0) {                                                                        \
+      snprintf(err, err_len, "gen:%s: at most %d parameter%s (%s)", spec, (k), (k) == 1 ? "" : "s", what); \
+      return -1;                                                                                      \
+    }                                                                                                 \
+  } while (0)
   if (IS("poisson7") || IS("poisson27")) {
+    AT_MOST(1, "the grid edge");
     stencil_ctx s = {(int64_t)(p[0] > 0 ? p[0] : (quick ? (nl == 8 ? 24 : 16) : (nl == 8 ? 150 : 100)) * cbrt(S)),
                      nl == 8 ? 7 : 27};
     snprintf(name, name_len, "%s_%lld^3", nl == 8 ? "poisson7" : "poisson27", (long long)s.m);
@@ -208,12 +217,14 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
   }
   if (IS("banded") || IS("random") || IS("short")) {
     const int sh = IS("short");
+    AT_MOST(2, "rows, entries per row");
     band_ctx b = {(int64_t)DEF(0, 4e6, 5e4), (int64_t)(p[1] > 0 ? p[1] : sh ? 3 : 16), !IS("banded")};
     if (b.per > b.n) { snprintf(err, err_len, "gen:%s: %lld per row exceed %lld rows", spec, (long long)b.per, (long long)b.n); return -1; }
     snprintf(name, name_len, "%.*s%lld_%lld", (int)nl, spec, (long long)b.per, (long long)b.n);
     return build(serial, b.n, band_len, band_col, &b, A, err, err_len);
   }
   if (IS("powerlaw")) {
+    AT_MOST(3, "rows, exponent, longest row");
     pl_ctx q = {(int64_t)DEF(0, 3e6, 5e4), 0, p[1] > 0 ? p[1] : 2.1};
     q.maxlen = (int64_t)DEF(2, 2e5, 5e3);
     if (q.expo <= 1.0 || q.maxlen > q.n) { snprintf(err, err_len, "gen:%s: exponent must exceed 1 and the longest row fit the %lld columns", spec, (long long)q.n); return -1; }
@@ -228,6 +239,7 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
     return build(serial, d.n, dense_len, dense_col, &d, A, err, err_len);
   }
   if (IS("hmep")) {
+    AT_MOST(2, "rows, segment length");
     hmep_ctx h = {(int64_t)DEF(0, 4e6, 6e4), (int64_t)(p[1] > 0 ? p[1] : 15000), 0, NULL, NULL};
     h.nblocks = (h.n + h.seg - 1) / h.seg;
     h.offs = (int64_t *)malloc((size_t)h.nblocks * HMEP_MAX * sizeof(int64_t));
