@@ -255,6 +255,16 @@ static void test_sliced_footprints(void **state) {
     o.chunk_height = 0;
     o.block_rows = -2;
     T_ERR(strata_format_create(T_exec, A, STRATA_FORMAT_PJDS, &o, &M), STRATA_ERR_INVALID_ARGUMENT);
+    /* options of other formats are checked too: a bad value never passes unnoticed */
+    o.block_rows = 0;
+    o.sigma = -1;
+    T_ERR(strata_format_create(T_exec, A, STRATA_FORMAT_ELL, &o, &M), STRATA_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(strata_error_message(), "sigma -1"));
+    o.sigma = 0;
+    o.hyb_strategy = 5;
+    T_ERR(strata_format_create(T_exec, A, STRATA_FORMAT_HEC, &o, &M), STRATA_ERR_INVALID_ARGUMENT);
+    T_ERR(strata_format_create(T_exec, A, STRATA_FORMAT_AUTO, &o, &M), STRATA_ERR_INVALID_ARGUMENT);
+    assert_null(M);
     strata_format_destroy(&ref);
     t_dev_free(dx);
     t_dev_free(dy);

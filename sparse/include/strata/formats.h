@@ -50,7 +50,8 @@ typedef enum strata_format {
       STRATA_NUM_FORMATS
 } strata_format_t;
 
-/** Format parameters; 0 = the format's documented default. */
+/** Format parameters; 0 = the format's documented default. Every field is checked whatever the
+ *  format (negative values, hyb_strategy outside 0..2: INVALID_ARGUMENT). */
 typedef struct strata_format_options {
   int chunk_height;     /**< SELL: rows per chunk C (default: the warp size on GPUs, 8 on host) */
   int sigma;            /**< SELL-C-σ: sorting window in rows (default 256; 1 = no sorting) */
