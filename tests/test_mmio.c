@@ -631,6 +631,7 @@ static void test_malformed(void **state) {
       {"%%MatrixMarket matrix array real general\n1 2\n1 2\n3\n", 3, "2 tokens, an array real entry has 1 (value)"},
       {B "2 2 1\n1 1 abc\n", 3, "value 'abc' is not a number"},
       {B "2 2 1\n1 1 1.5x\n", 3, "value '1.5x' is not a number"},
+      {B "2 2 1\n1 1 0x10\n", 3, "value '0x10' is not a number"},
       {B "2 2 1\n1 1 1e999\n", 3, "value 1e999 overflows a double"},
       {"%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 1.5\n", 3, "value '1.5' is not an integer (field integer)"},
       {B "2 2 3\n1 1 1\n2 2 1\n", 4, "end of file after 2 of the 3 entries declared on line 2 (truncated file?)"},

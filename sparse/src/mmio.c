@@ -170,9 +170,11 @@ static int parse_i64(const char *s, long long *v) {
   return 0;
 }
 
-/* 0: a number (inf, nan and subnormals included); 1: not a number; 2: overflows a double. */
+/* 0: a decimal number (inf, nan and subnormals included); 1: not a number — hexadecimal ("0x10",
+ * "0x1p4"), which strtod would take, is not a Matrix Market value; 2: overflows a double. */
 static int parse_f64(const char *s, double *v) {
   char *end = NULL;
+  if (strpbrk(s, "xX")) return 1;
   errno = 0;
   const double x = strtod(s, &end);
   if (end == s || *end) return 1;
