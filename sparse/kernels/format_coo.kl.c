@@ -1,13 +1,8 @@
-/* strata sparse — format "coo": row ids expanded from CSR, and the load-balanced segmented SpMV
+/* strata sparse — the load-balanced segmented SpMV
  * that coo, csr-lb, hyb (COO part) and hec (CSR part) share (one kernel, two row sources). */
 #include <strata/kl.h>
 
 #include "format_lb_args.h"
-
-/* the row holding entry k: the last r with row_offsets[r] <= k (empty rows skipped) */
-STRATA_FOR_KERNEL(strata_fmt_coo_expand, strata_fmt_expand_args_t, a, k) {
-  a->rows[k] = (int32_t)(strata_kl_lower_bound_i64(a->row_offsets, 0, a->num_rows + 1, k + 1) - 1);
-}
 
 /* One participant's piece [lo, hi) of entries, r its first entry's row (row_offsets form). The
  * piece is cut into runs of one row; a run that holds its whole row (it starts at the row's

@@ -31,13 +31,6 @@ typedef struct strata_fmt_lb_args {
   double alpha;
 } strata_fmt_lb_args_t;
 
-/** rows[k] = the row holding entry k (binary search over row_offsets [num_rows + 1]), k < nnz. */
-typedef struct strata_fmt_expand_args {
-  const int64_t *row_offsets;
-  int64_t num_rows;
-  int32_t *rows;
-} strata_fmt_expand_args_t;
-
 /** team_row[t] = the row holding entry t·tile, t < num_teams (csr-lb's row-start map). */
 typedef struct strata_fmt_row_map_args {
   const int64_t *row_offsets;

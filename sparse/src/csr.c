@@ -138,18 +138,22 @@ strata_status_t strata_crs_create_from_csr(strata_exec_t *exec, int32_t num_rows
   return STRATA_SUCCESS;
 }
 
+strata_status_t strata_sparse_impl_row_ids(strata_exec_t *exec, const int64_t *row_offsets, int64_t num_rows,
+                                           int32_t *rows) {
+  strata_sparse_csr_row_ids_args_t ra;
+  ra.row_offsets = row_offsets;
+  ra.rows = rows;
+  return strata_parallel_for(exec, "strata_sparse_csr_row_ids", strata_range(0, num_rows), &strata_sparse_csr_row_ids,
+                             &ra);
+}
+
 strata_status_t strata_crs_fill_complete(strata_exec_t *exec, strata_crs_matrix_t *A) {
   if (!A) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "crs_fill_complete: NULL matrix");
   strata_status_t st = strata_sparse_impl_exec(&exec, A->exec, "crs_fill_complete");
   if (st != STRATA_SUCCESS || A->fill_complete) return st;
   int32_t *rows = NULL;
   st = strata_sparse_impl_alloc(exec, (size_t)A->nnz * sizeof(int32_t), (void **)&rows);
-  strata_sparse_csr_row_ids_args_t ra;
-  ra.row_offsets = A->row_offsets;
-  ra.rows = rows;
-  if (st == STRATA_SUCCESS)
-    st = strata_parallel_for(exec, "strata_sparse_csr_row_ids", strata_range(0, A->num_rows),
-                             &strata_sparse_csr_row_ids, &ra);
+  if (st == STRATA_SUCCESS) st = strata_sparse_impl_row_ids(exec, A->row_offsets, A->num_rows, rows);
   strata_crs_matrix_t *B = NULL;
   if (st == STRATA_SUCCESS)
     st = strata_crs_create_from_coo(exec, A->num_rows, A->num_cols, A->nnz, rows, A->col_indices,

@@ -1,5 +1,5 @@
 /* strata sparse — format "coo": (row, column, value) arrays sorted by row (row ids expanded from
- * the CSR offsets by a binary-search kernel), applied by the load-balanced segmented SpMV of
+ * the CSR offsets by strata_sparse_impl_row_ids), applied by the load-balanced segmented SpMV of
  * format_lb.h: y = beta·y first, then every team takes an equal tile of entries, each of its
  * participants a contiguous piece; a row held whole by one piece is added with a plain store,
  * a row crossing piece or team boundaries with atomic adds (not a carry-out pass: the order of
@@ -9,7 +9,6 @@
 
 #include "format_lb.h"
 
-STRATA_KERNEL_DECLARE(strata_fmt_coo_expand);
 STRATA_KERNEL_DECLARE(strata_fmt_lb_spmv);
 STRATA_KERNEL_DECLARE(strata_fmt_csr_lb_row_map);
 
@@ -66,8 +65,7 @@ static strata_status_t coo_create(strata_exec_t *exec, const strata_crs_matrix_t
   if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, c->cols, A->col_indices, (size_t)nnz * sizeof(int32_t));
   if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, c->vals, A->values, (size_t)nnz * sizeof(double));
   if (st == STRATA_SUCCESS && nnz > 0) {
-    strata_fmt_expand_args_t ea = {A->row_offsets, A->num_rows, c->rows};
-    st = strata_parallel_for(exec, "strata_fmt_coo_expand", strata_range(0, nnz), &strata_fmt_coo_expand, &ea);
+    st = strata_sparse_impl_row_ids(exec, A->row_offsets, A->num_rows, c->rows);
     if (st == STRATA_SUCCESS) st = strata_exec_fence(exec);
   }
   if (st != STRATA_SUCCESS) {

@@ -22,7 +22,6 @@ STRATA_KERNEL_DECLARE(strata_sparse_unpack_chunk_fill);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_count);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_fill);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_copy);
-STRATA_KERNEL_DECLARE(strata_sparse_csr_row_ids);
 
 _Static_assert(STRATA_SPARSE_REP_MAX_EXAMPLES == STRATA_UNPACK_MAX_EXAMPLES,
                "device report slots match strata_unpack_report_t::examples");
@@ -362,11 +361,7 @@ static strata_status_t unpack_insert(strata_exec_t *exec, strata_crs_matrix_t *A
   a.u.col_indices = A->col_indices;
   a.u.values = A->values;
   if (st == STRATA_SUCCESS && base > 0) {
-    strata_sparse_csr_row_ids_args_t ra;
-    ra.row_offsets = A->row_offsets;
-    ra.rows = a.rows;
-    st = strata_parallel_for(exec, "strata_sparse_csr_row_ids", strata_range(0, A->num_rows),
-                             &strata_sparse_csr_row_ids, &ra);
+    st = strata_sparse_impl_row_ids(exec, A->row_offsets, A->num_rows, a.rows);
     if (st == STRATA_SUCCESS)
       st = strata_parallel_for(exec, "strata_sparse_unpack_insert_copy", strata_range(0, base),
                                &strata_sparse_unpack_insert_copy, &a);

@@ -22,6 +22,11 @@ strata_status_t strata_sparse_impl_check_shape(int32_t num_rows, int32_t num_col
  * (frees them). Used where a rebuilt matrix replaces A in place. */
 strata_status_t strata_sparse_impl_crs_replace(strata_crs_matrix_t *A, strata_crs_matrix_t **B);
 strata_status_t strata_sparse_impl_alloc(strata_exec_t *exec, size_t bytes, void **p);
+
+/** rows[k] = the row holding entry k of row_offsets [num_rows + 1] (a thread per row: kernel
+ *  strata_sparse_csr_row_ids); rows has row_offsets[num_rows] entries, exec memory. Asynchronous. */
+strata_status_t strata_sparse_impl_row_ids(strata_exec_t *exec, const int64_t *row_offsets, int64_t num_rows,
+                                           int32_t *rows);
 void strata_sparse_impl_free(strata_exec_t *exec, void *p);
 
 /** Entries of a[0..n) outside [0, a_end), or of b[0..n) outside [0, b_end) (b may be NULL), found
