@@ -3,6 +3,7 @@
 #include <strata/kl.h>
 
 #include "format_sliced_args.h"
+#include "store_y.h"
 
 /* the longest row (MAX) */
 STRATA_REDUCE_KERNEL(strata_fmt_max_len, strata_fmt_len_args_t, a, r, i64, acc) {
@@ -29,7 +30,7 @@ STRATA_FOR_KERNEL(strata_fmt_ell_fill, strata_fmt_ell_args_t, a, r) {
 }
 
 STRATA_KL_FUNC void strata_fmt_ell_store(const strata_fmt_ell_args_t *a, int64_t r, double s) {
-  a->y[r] = a->beta == 0.0 ? a->alpha * s : a->alpha * s + a->beta * a->y[r];
+  strata_sparse_store_y(&a->y[r], a->alpha, s, a->beta);
 }
 
 /* ELL: a thread per row over the whole width (the padding is read: 0 * x[0]) */

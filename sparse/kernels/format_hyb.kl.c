@@ -4,6 +4,7 @@
 #include <strata/kl.h>
 
 #include "format_lb_args.h"
+#include "store_y.h"
 
 /* keys / values of the device sort of row lengths */
 STRATA_FOR_KERNEL(strata_fmt_hyb_lens, strata_fmt_ell_args_t, a, r) {
@@ -39,5 +40,5 @@ STRATA_FOR_KERNEL(strata_fmt_ell_part_spmv, strata_fmt_ell_args_t, a, r) {
     const int32_t c = a->ell_cols[j * a->num_rows + r];
     if (c >= 0) s += a->ell_vals[j * a->num_rows + r] * a->x[c];
   }
-  a->y[r] = a->beta == 0.0 ? a->alpha * s : a->alpha * s + a->beta * a->y[r];
+  strata_sparse_store_y(&a->y[r], a->alpha, s, a->beta);
 }

@@ -6,6 +6,7 @@
 #include <strata/kl.h>
 
 #include "format_merge_args.h"
+#include "store_y.h"
 #include "stage_products.h"
 
 /* The path coordinate (row i) on diagonal d of the merge of ends[0, a_len) (row ends, shifted by
@@ -33,7 +34,7 @@ STRATA_FOR_KERNEL(strata_fmt_merge_tiles, strata_fmt_merge_args_t, a, t) {
 }
 
 STRATA_KL_FUNC void strata_fmt_merge_store(const strata_fmt_merge_args_t *a, int64_t r, double s) {
-  a->y[r] = a->beta == 0.0 ? a->alpha * s : a->alpha * s + a->beta * a->y[r];
+  strata_sparse_store_y(&a->y[r], a->alpha, s, a->beta);
 }
 
 /* A team per tile of steps; vector_length 1. The team stages its row ends and its entries'

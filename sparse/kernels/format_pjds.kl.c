@@ -4,6 +4,7 @@
 #include <strata/kl.h>
 
 #include "format_sliced_args.h"
+#include "store_y.h"
 
 /* a thread per diagonal k: the sorted positions whose block is wider than k — the blocks' widths
  * do not increase, so a binary search for the first block of width <= k — times b_r (at most the
@@ -43,5 +44,5 @@ STRATA_FOR_KERNEL(strata_fmt_pjds_spmv, strata_fmt_sell_args_t, a, i) {
     s += a->vals[p] * a->x[a->cols[p]];
   }
   const int64_t r = a->perm ? (int64_t)a->perm[i] : i;
-  a->y[r] = a->beta == 0.0 ? a->alpha * s : a->alpha * s + a->beta * a->y[r];
+  strata_sparse_store_y(&a->y[r], a->alpha, s, a->beta);
 }

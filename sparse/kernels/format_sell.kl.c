@@ -3,6 +3,7 @@
 #include <strata/kl.h>
 
 #include "format_sliced_args.h"
+#include "store_y.h"
 
 /* a thread per slice c: its width (the longest of its rows, rounded up to a multiple of round)
  * and its size width * h */
@@ -35,7 +36,7 @@ STRATA_FOR_KERNEL(strata_fmt_sell_fill, strata_fmt_sell_args_t, a, i) {
 
 STRATA_KL_FUNC void strata_fmt_sell_store(const strata_fmt_sell_args_t *a, int64_t i, double s) {
   const int32_t r = a->perm[i];
-  a->y[r] = a->beta == 0.0 ? a->alpha * s : a->alpha * s + a->beta * a->y[r];
+  strata_sparse_store_y(&a->y[r], a->alpha, s, a->beta);
 }
 
 /* SELL-C-σ: a thread per sorted position over its slice's width; y in the original order */

@@ -2,6 +2,7 @@
 #include <strata/kl.h>
 
 #include "sparse_args.h"
+#include "store_y.h"
 
 STRATA_FOR_KERNEL(strata_sparse_spmv_rows, strata_sparse_spmv_args_t, a, i) {
   if (a->alpha == 0.0) { /* A and x are not read */
@@ -11,5 +12,5 @@ STRATA_FOR_KERNEL(strata_sparse_spmv_rows, strata_sparse_spmv_args_t, a, i) {
   const int64_t b = a->row_offsets[i], e = a->row_offsets[i + 1];
   double s = 0.0;
   for (int64_t j = b; j < e; ++j) s += a->values[j] * a->x[a->col_indices[j]];
-  a->y[i] = a->beta == 0.0 ? a->alpha * s : a->alpha * s + a->beta * a->y[i]; /* beta 0: y unread */
+  strata_sparse_store_y(&a->y[i], a->alpha, s, a->beta);
 }

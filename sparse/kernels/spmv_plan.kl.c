@@ -5,6 +5,7 @@
 #include "row_class.h"
 #include "stage_products.h"
 #include "spmv_plan_args.h"
+#include "store_y.h"
 
 /* ----------------------------------------------------------------------------- plan building */
 
@@ -48,7 +49,7 @@ STRATA_FOR_KERNEL(strata_spmv_chunk_fill, strata_spmv_chunk_fill_args_t, a, i) {
 /* ----------------------------------------------------------------------------- apply */
 
 STRATA_KL_FUNC void strata_spmv_store(const strata_spmv_apply_args_t *a, int32_t r, double sum) {
-  a->y[r] = a->beta == 0.0 ? a->alpha * sum : a->alpha * sum + a->beta * a->y[r];
+  strata_sparse_store_y(&a->y[r], a->alpha, sum, a->beta);
 }
 
 STRATA_KL_FUNC int32_t strata_spmv_row(const strata_spmv_apply_args_t *a, int64_t i) {
