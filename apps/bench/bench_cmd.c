@@ -523,44 +523,63 @@ static int walk_cb(const char *p, const struct stat *sb, int type, struct FTW *f
 }
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-static void suite_spmv(const strlist *specs) {
-  strlist list = {0};
+/* --matrix specs as a list of inputs: gen:all and shared expanded */
+static void expand_specs(const strlist *specs, strlist *list) {
   for (int i = 0; i < specs->n; ++i) {
     const char *s = specs->v[i];
     if (!strcmp(s, "gen:all")) {
       for (int g = 0; bench_gen_names[g]; ++g) {
         char buf[64];
         snprintf(buf, sizeof buf, "gen:%s", bench_gen_names[g]);
-        push(&list, buf);
+        push(list, buf);
       }
     } else if (!strcmp(s, "shared")) {
       const char *dir = getenv("STRATA_MATRICES") ? getenv("STRATA_MATRICES") : BENCH_SHARED_MATRICES;
       g_walk.n = 0;
       if (nftw(dir, walk_cb, 16, FTW_PHYS) != 0) fprintf(stderr, "strata bench: cannot read %s: %s\n", dir, strerror(errno));
       qsort(g_walk.v, (size_t)g_walk.n, sizeof(char *), cmp_str);
-      for (int j = 0; j < g_walk.n; ++j) push(&list, g_walk.v[j]), free(g_walk.v[j]);
+      for (int j = 0; j < g_walk.n; ++j) push(list, g_walk.v[j]), free(g_walk.v[j]);
     } else
-      push(&list, s);
+      push(list, s);
   }
+}
+static void free_list(strlist *list) {
+  for (int i = 0; i < list->n; ++i) free(list->v[i]);
+  free(list->v);
+  list->v = NULL;
+  list->n = 0;
+}
+
+/* One input (gen:NAME[:params] or a Matrix Market file) on the serial backend, and its name; on
+ * failure a record "input" of the suite with the message, said on stderr, and -1. */
+static int load_spec(const char *suite, const char *s, strata_crs_matrix_t **A, char *name, size_t name_len) {
+  char err[300] = "";
+  int rc;
+  *A = NULL;
+  if (!strncmp(s, "gen:", 4)) rc = bench_gen(G.serial, s + 4, G.quick, G.scale, G.seed, A, name, name_len, err, sizeof err);
+  else {
+    const char *base = strrchr(s, '/');
+    snprintf(name, name_len, "%s", base ? base + 1 : s);
+    rc = strata_mm_read_crs(G.serial, s, A) ? -1 : 0;
+    if (rc) snprintf(err, sizeof err, "%s", strata_error_message());
+  }
+  if (rc) {
+    result_t *r = add(suite, STRATA_BACKEND_SERIAL, s, "input");
+    snprintf(r->msg, sizeof r->msg, "%.*s", (int)sizeof r->msg - 1, err); /* the message, cut to fit */
+    emit(r);
+    fprintf(stderr, "strata bench: %s (skipped)\n", err); /* err names the input */
+    return -1;
+  }
+  return 0;
+}
+
+static void suite_spmv(const strlist *specs) {
+  strlist list = {0};
+  expand_specs(specs, &list);
   for (int i = 0; i < list.n; ++i) {
-    const char *s = list.v[i];
     char name[160], err[300] = "";
     strata_crs_matrix_t *A = NULL;
-    int rc;
-    if (!strncmp(s, "gen:", 4)) rc = bench_gen(G.serial, s + 4, G.quick, G.scale, G.seed, &A, name, sizeof name, err, sizeof err);
-    else {
-      const char *base = strrchr(s, '/');
-      snprintf(name, sizeof name, "%s", base ? base + 1 : s);
-      rc = strata_mm_read_crs(G.serial, s, &A) ? -1 : 0;
-      if (rc) snprintf(err, sizeof err, "%s", strata_error_message());
-    }
-    if (rc) {
-      result_t *r = add("spmv", STRATA_BACKEND_SERIAL, s, "input");
-      snprintf(r->msg, sizeof r->msg, "%.*s", (int)sizeof r->msg - 1, err); /* the message, cut to fit */
-      emit(r);
-      fprintf(stderr, "strata bench: %s: %s (skipped)\n", s, err);
-      continue;
-    }
+    if (load_spec("spmv", list.v[i], &A, name, sizeof name)) continue;
     int k = G.replicate;
     if (k == 0) { /* auto: A ⊗ I_k until the data are 4 times the largest cache of the backends */
       double cb = 0, bytes = 12.0 * (double)A->nnz + 20.0 * (double)A->num_rows + 8.0 * (double)A->num_cols;
@@ -582,8 +601,7 @@ static void suite_spmv(const strlist *specs) {
     spmv_matrix(A, name);
     strata_crs_destroy(&A);
   }
-  for (int i = 0; i < list.n; ++i) free(list.v[i]);
-  free(list.v);
+  free_list(&list);
 }
 
 /* --------------------------------------------------------------------------------- unpack */
@@ -879,11 +897,8 @@ static void unpack_versus(const char *name, strata_crs_matrix_t *E, strata_crs_m
  * entry receives exactly one value: exact on every backend). */
 static void unpack_versus_gen(const char *spec) {
   strata_crs_matrix_t *A = NULL;
-  char name[96], err[256];
-  if (bench_gen(G.serial, spec, G.quick, G.scale, G.seed, &A, name, sizeof name, err, sizeof err)) {
-    fprintf(stderr, "strata bench unpack: %s\n", err);
-    return;
-  }
+  char name[96];
+  if (load_spec("unpack", spec, &A, name, sizeof name)) return;
   int32_t *rows = (int32_t *)malloc((size_t)A->num_rows * 4 + 4);
   for (int32_t i = 0; i < A->num_rows; ++i) rows[i] = i;
   int64_t longest = 0;
@@ -960,9 +975,16 @@ static void unpack_versus_fem_bulk(void) {
  * and --scale shrink them), FEM element rows with bulk nodes. */
 #define UNPACK_BASE_RECORDS 9
 static void suite_unpack_baselines(void) {
-  unpack_versus_gen("poisson27");
-  unpack_versus_gen(G.quick ? "powerlaw" : "powerlaw:580000:2.1:200000");
+  unpack_versus_gen("gen:poisson27");
+  unpack_versus_gen(G.quick ? "gen:powerlaw" : "gen:powerlaw:580000:2.1:200000");
   unpack_versus_fem_bulk();
+}
+/* --matrix given: those inputs alone (row i a packet for row i), against the baselines */
+static void suite_unpack_inputs(const strlist *specs) {
+  strlist list = {0};
+  expand_specs(specs, &list);
+  for (int i = 0; i < list.n; ++i) unpack_versus_gen(list.v[i]);
+  free_list(&list);
 }
 
 static int rowlen_count(void) { return G.quick ? 5 : 13; }
@@ -1352,7 +1374,9 @@ static void usage(FILE *f) {
           "                     $STRATA_MATRICES or ../shared/matrices); repeatable. Generators: poisson7:M poisson27:M\n"
           "                     banded:N:PER random:N:PER short:N:PER powerlaw:N:EXP:MAX dense:N:ROWS:LEN:PER hmep:N:SEG\n"
           "                     fem:H elasticity:H (the FEM job's Gmsh mesh at element size H: P1 Laplace, and 3-dof\n"
-          "                     elasticity in 3x3 blocks; Dirichlet rows as in the job; need Gmsh; bench.h)\n"
+          "                     elasticity in 3x3 blocks; Dirichlet rows as in the job; need Gmsh; bench.h).\n"
+          "                     unpack: given, only these inputs (row i of the matrix a packet for its own row\n"
+          "                     i), strata against the Tpetra baselines; else the suite's own inputs\n"
           "  --replicate K|auto A ⊗ I_K (auto: until 4x the largest cache of the backends); default 1\n"
           "  --quick            small sizes, --min-time 0.05, no buffer rotation\n"
           "  --min-time S       seconds of samples per measurement (default 0.5)\n"
@@ -1472,6 +1496,7 @@ int cmd_bench(int argc, char **argv) {
   if (!(s_stream || s_spmv || s_unpack || s_fem)) return bad_opt("unknown suite %s (stream, spmv, unpack, fem, all)", suite);
   if (G.min_time < 0) G.min_time = G.quick ? 0.05 : 0.5;
   if (G.progress < 0) G.progress = !G.quick;
+  const int specs_given = specs.n > 0;
   if (!specs.n) push(&specs, "gen:all");
   if (!G.fmt_set) /* default: every implemented format but csr (the plan, measured as strata_auto) */
     for (int f = 0; f < STRATA_NUM_FORMATS; ++f) G.fmt[f] = f != STRATA_FORMAT_CSR;
@@ -1517,7 +1542,7 @@ int cmd_bench(int argc, char **argv) {
       else ++nmat;
     }
     for (int bi = 0; bi < G.nb; ++bi) cusp += bench_peer_count(G.be[bi]);
-    G.total = G.nb * ((s_stream || s_spmv ? 4 : 0) + (s_spmv ? nmat * per_mat : 0) + (s_unpack ? 2 + rowlen_count() + UNPACK_BASE_RECORDS : 0) +
+    G.total = G.nb * ((s_stream || s_spmv ? 4 : 0) + (s_spmv ? nmat * per_mat : 0) + (s_unpack ? (specs_given ? 3 * nmat : 2 + rowlen_count() + UNPACK_BASE_RECORDS) : 0) +
                       (s_fem ? 1 : 0)) + (s_spmv ? nmat * cusp : 0);
   }
   fprintf(stderr, "strata bench: timing method:");
@@ -1526,7 +1551,8 @@ int cmd_bench(int argc, char **argv) {
   if (s_stream)
     for (int bi = 0; bi < G.nb; ++bi) suite_stream(bi, 1);
   if (s_spmv) suite_spmv(&specs);
-  if (s_unpack) suite_unpack(), suite_unpack_rowlen(), suite_unpack_baselines();
+  if (s_unpack && specs_given) suite_unpack_inputs(&specs);
+  else if (s_unpack) suite_unpack(), suite_unpack_rowlen(), suite_unpack_baselines();
   if (s_fem) suite_fem();
   if (G.out) {
     fclose(G.json);

@@ -220,8 +220,10 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   ca.perm = p->pkts;
   UCHECK(strata_parallel_for(exec, "strata_sparse_unpack_classify", strata_range(0, np),
                              &strata_sparse_unpack_classify, &ca));
-  UCHECK(strata_sparse_impl_group_by_class(exec, np, STRATA_SPARSE_UNPACK_NUM_CLASSES, p->keys, p->pkts,
-                                           p->bounds));
+  strata_profile_push_region("strata_sparse_unpack_combine: group by class");
+  st = strata_sparse_impl_group_by_class(exec, np, STRATA_SPARSE_UNPACK_NUM_CLASSES, p->keys, p->pkts, p->bounds);
+  strata_profile_pop_region();
+  if (st != STRATA_SUCCESS) return st;
   strata_sparse_unpack_chunks_args_t cc;
   memset(&cc, 0, sizeof cc);
   cc.counts = p->counts;
@@ -419,6 +421,7 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
                             (long long)o.chunk);
   strata_status_t st = unpack_check(&exec, A, import_rows, packets, col_lids, num_global, mode);
   if (st != STRATA_SUCCESS || packets->num_rows == 0) return st;
+  strata_profile_push_region("strata_sparse_unpack_combine"); /* popped after plan_free below */
 
   int64_t rep[STRATA_SPARSE_REP_LEN];
   memset(rep, 0, sizeof rep);
@@ -431,7 +434,9 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
     for (int c = 1; c <= STRATA_SPARSE_UNPACK_NUM_CLASSES; ++c) plan.bounds[c] = packets->num_rows;
     goto report;
   }
+  strata_profile_push_region("strata_sparse_unpack_combine: plan");
   st = plan_create(exec, A, import_rows, packets, &o, &plan);
+  strata_profile_pop_region();
   if (st == STRATA_SUCCESS) st = strata_sparse_impl_alloc(exec, sizeof rep, (void **)&drep);
   if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, drep, 0, sizeof rep);
   strata_sparse_unpack_args_t a;
@@ -475,7 +480,10 @@ report:;
   strata_unpack_report_t r;
   report_from(rep, &plan, &r);
   r.entries_inserted = inserted;
+  strata_profile_push_region("strata_sparse_unpack_combine: free");
   plan_free(exec, &plan);
+  strata_profile_pop_region();
+  strata_profile_pop_region();
   if (st != STRATA_SUCCESS) return st;
   if (report) *report = r;
   if (r.invalid_entries + r.invalid_rows + r.malformed_packets == 0) return STRATA_SUCCESS;
