@@ -1,5 +1,6 @@
 /* strata — CUDA runtime glue: names only; the code is backends/gpu/runtime_gpu.inc. */
 #include "strata_kl_cuda.h"
+#define STRATA_GPU_ATTR_MEMORY_POOLS cudaDevAttrMemoryPoolsSupported
 #define STRATA_GPU_BACKEND_NAME "cuda"
 #define STRATA_GPU_BACKEND_ID STRATA_BACKEND_CUDA
 #define STRATA_GPU_MAX_SHARED(p) ((size_t)(p).sharedMemPerBlockOptin)

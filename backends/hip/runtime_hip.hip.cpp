@@ -1,5 +1,6 @@
 /* strata — HIP runtime glue: names only; the code is backends/gpu/runtime_gpu.inc. */
 #include "strata_kl_hip.h"
+#define STRATA_GPU_ATTR_MEMORY_POOLS hipDeviceAttributeMemoryPoolsSupported
 #define STRATA_GPU_BACKEND_NAME "hip"
 #define STRATA_GPU_BACKEND_ID STRATA_BACKEND_HIP
 #define STRATA_GPU_MAX_SHARED(p) ((size_t)(p).sharedMemPerBlock)

@@ -42,4 +42,5 @@ const strata_impl_backend_t strata_impl_backend_serial = {
     strata_impl_host_sort_pairs_serial,
     NULL, NULL, /* scan_exclusive_i64, copy_2d: the core's portable paths */
     NULL, NULL, /* range_push, range_pop: no tool ranges on the host */
-    NULL, NULL, NULL, NULL}; /* events: the core's host clock after a fence */
+    NULL, NULL, NULL, NULL, /* events: the core's host clock after a fence */
+    NULL, NULL};            /* alloc_async, free_async: allocated and freed at once */

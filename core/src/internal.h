@@ -55,6 +55,10 @@ typedef struct strata_impl_backend {
   strata_status_t (*event_destroy)(int device, void *event);
   strata_status_t (*event_record)(int device, void *stream, void *event);
   strata_status_t (*event_elapsed)(int device, void *start, void *stop, double *seconds);
+  /* stream-ordered device memory (strata_mem_alloc_async / _free_async): NULL on host backends,
+   * where the core allocates and frees at once (their launches have finished when they return) */
+  strata_status_t (*alloc_async)(int device, void *stream, size_t bytes, void **p);
+  strata_status_t (*free_async)(int device, void *stream, void *p);
 } strata_impl_backend_t;
 
 /** The table of a backend (a "not compiled" stub for the others). */

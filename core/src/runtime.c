@@ -308,6 +308,25 @@ strata_status_t strata_mem_free(strata_exec_t *exec, strata_mem_space_t space, v
   return st;
 }
 
+strata_status_t strata_mem_alloc_async(strata_exec_t *exec, size_t bytes, void **ptr) {
+  if (!exec || !ptr) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "mem_alloc_async: NULL argument");
+  *ptr = NULL;
+  if (bytes == 0) return STRATA_SUCCESS;
+  const strata_impl_backend_t *b = strata_impl_backend(exec->backend);
+  if (b->alloc_async) return b->alloc_async(exec->device, exec->stream, bytes, ptr);
+  return b->alloc(exec->device, STRATA_MEM_DEVICE, bytes, ptr);
+}
+
+strata_status_t strata_mem_free_async(strata_exec_t *exec, void **ptr) {
+  if (!ptr || !*ptr) return STRATA_SUCCESS;
+  if (!exec) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "mem_free_async: NULL exec");
+  const strata_impl_backend_t *b = strata_impl_backend(exec->backend);
+  strata_status_t st = b->free_async ? b->free_async(exec->device, exec->stream, *ptr)
+                                     : b->dealloc(exec->device, STRATA_MEM_DEVICE, *ptr);
+  *ptr = NULL;
+  return st;
+}
+
 static strata_status_t copy_common(strata_exec_t *exec, void *dst, const void *src, size_t bytes,
                                    int async) {
   if (!exec) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "mem_copy: NULL exec");

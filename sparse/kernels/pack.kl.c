@@ -138,39 +138,78 @@ STRATA_KL_FUNC int64_t strata_sparse_unpack_pkt(const strata_sparse_unpack_args_
 
 /* ----------------------------------------------------------------- classification */
 
-STRATA_FOR_KERNEL(strata_sparse_unpack_classify, strata_sparse_unpack_classify_args_t, a, k) {
-  int64_t row, count;
+/* Packet k's class and entry count (-1: malformed or target row out of range, short class). */
+STRATA_KL_FUNC int strata_sparse_unpack_class_of(const strata_sparse_unpack_classify_args_t *a, int64_t k,
+                                                 int64_t *count) {
+  int64_t row;
   const int64_t *gids;
   const double *vals;
   const int st = strata_sparse_unpack_packet(a->import_rows, a->offsets, a->data, a->num_bytes,
-                                             a->num_rows, k, &row, &count, &gids, &vals);
-  int c;
+                                             a->num_rows, k, &row, count, &gids, &vals);
   if (st != 0) { /* reported by the short class's kernel */
-    c = STRATA_SPARSE_UNPACK_SHORT;
-    count = -1;
-  } else if (a->force >= 0) {
-    c = a->force;
-    if (c == STRATA_SPARSE_UNPACK_LONG && count > a->long_cap) c = STRATA_SPARSE_UNPACK_VERY_LONG;
-  } else {
-    c = strata_sparse_row_class(count, STRATA_SPARSE_UNPACK_NUM_CLASSES, a->max_len);
+    *count = -1;
+    return STRATA_SPARSE_UNPACK_SHORT;
   }
-  a->counts[k] = count;
-  a->keys[k] = strata_sparse_class_key(c, a->n, k);
-  a->perm[k] = k;
+  if (a->force >= 0)
+    return a->force == STRATA_SPARSE_UNPACK_LONG && *count > a->long_cap ? STRATA_SPARSE_UNPACK_VERY_LONG : a->force;
+  return strata_sparse_row_class(*count, STRATA_SPARSE_UNPACK_NUM_CLASSES, a->max_len);
 }
 
-/* totals of the valid packets (counts[k] >= 0): how many, and their entries */
-STRATA_REDUCE_KERNEL(strata_sparse_unpack_valid_packets, strata_sparse_unpack_chunks_args_t, a, k, i64, acc) {
-  if (a->counts[k] >= 0) *acc += 1;
-}
-STRATA_REDUCE_KERNEL(strata_sparse_unpack_valid_entries, strata_sparse_unpack_chunks_args_t, a, k, i64, acc) {
-  if (a->counts[k] > 0) *acc += a->counts[k];
+/* The packed per-class counter of one packet of class c (see strata_sparse_unpack_classify_args_t) */
+#define STRATA_SPARSE_UNPACK_FIELD(c) ((int64_t)1 << (STRATA_SPARSE_UNPACK_FIELD_BITS * (c)))
+#define STRATA_SPARSE_UNPACK_FIELD_GET(v, c) \
+  (((v) >> (STRATA_SPARSE_UNPACK_FIELD_BITS * (c))) & (((int64_t)1 << STRATA_SPARSE_UNPACK_FIELD_BITS) - 1))
+
+/* Partition pass 1, a team per tile of packets: classify each packet (counts[k], cls[k]), count
+ * the tile's packets per class (tile_counts, class-major) and add the tile's totals to stats. */
+STRATA_TEAM_KERNEL(strata_sparse_unpack_classify, strata_sparse_unpack_classify_args_t, a, team) {
+  const int64_t t = team->league_rank, b = t * a->tile;
+  const int64_t e = b + a->tile < a->n ? b + a->tile : a->n;
+  int64_t packed, entries, longest, chunks;
+  STRATA_TEAM_THREAD_REDUCE(team, k, b, e, SUM, i64, packed) {
+    int64_t count;
+    const int c = strata_sparse_unpack_class_of(a, k, &count);
+    a->counts[k] = count;
+    a->cls[k] = (unsigned char)c;
+    packed += STRATA_SPARSE_UNPACK_FIELD(c) + (count < 0 ? STRATA_SPARSE_UNPACK_FIELD(STRATA_SPARSE_UNPACK_NUM_CLASSES) : 0);
+  }
+  /* counts and cls as written above: the reduction ends with a team barrier */
+  STRATA_TEAM_THREAD_REDUCE(team, k, b, e, SUM, i64, entries) {
+    if (a->counts[k] > 0) entries += a->counts[k];
+  }
+  STRATA_TEAM_THREAD_REDUCE(team, k, b, e, MAX, i64, longest) {
+    if (a->cls[k] == STRATA_SPARSE_UNPACK_LONG && a->counts[k] > longest) longest = a->counts[k];
+  }
+  STRATA_TEAM_THREAD_REDUCE(team, k, b, e, SUM, i64, chunks) {
+    if (a->cls[k] == STRATA_SPARSE_UNPACK_VERY_LONG)
+      chunks += a->counts[k] > a->chunk ? (a->counts[k] + a->chunk - 1) / a->chunk : 1;
+  }
+  if (strata_team_single(team)) {
+    for (int c = 0; c < STRATA_SPARSE_UNPACK_NUM_CLASSES; ++c) {
+      const int64_t m = STRATA_SPARSE_UNPACK_FIELD_GET(packed, c);
+      a->tile_counts[c * a->ntiles + t] = m;
+      if (m) strata_atomic_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_CLASS + c, m);
+    }
+    const int64_t bad = STRATA_SPARSE_UNPACK_FIELD_GET(packed, STRATA_SPARSE_UNPACK_NUM_CLASSES);
+    if (bad) strata_atomic_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_INVALID, bad);
+    if (entries) strata_atomic_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_ENTRIES, entries);
+    if (longest > 0) strata_atomic_max_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_LONG_MAX, longest);
+    if (chunks) strata_atomic_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_CHUNKS, chunks);
+  }
 }
 
-/* the long class's largest packet (its scratch) */
-STRATA_REDUCE_KERNEL(strata_sparse_unpack_class_max, strata_sparse_unpack_chunks_args_t, a, i, i64, acc) {
-  const int64_t c = a->counts[a->pkts[a->begin + i]];
-  if (c > *acc) *acc = c;
+/* Partition pass 2, the same tiles, after an exclusive scan of tile_counts (class-major: the first
+ * position of tile t's class-c packets): pkts[position] = k, packets in index order within their
+ * class (a stable partition, the same on every backend). */
+STRATA_TEAM_KERNEL(strata_sparse_unpack_scatter, strata_sparse_unpack_classify_args_t, a, team) {
+  const int64_t t = team->league_rank, b = t * a->tile;
+  const int64_t e = b + a->tile < a->n ? b + a->tile : a->n;
+  int64_t s;
+  STRATA_TEAM_THREAD_SCAN(team, k, b, e, s, final) {
+    const int c = a->cls[k];
+    if (final) a->pkts[a->tile_counts[c * a->ntiles + t] + STRATA_SPARSE_UNPACK_FIELD_GET(s, c)] = k;
+    s += STRATA_SPARSE_UNPACK_FIELD(c);
+  }
 }
 
 /* very long: chunks of class packet i (at least one, so a packet of 0 entries is still counted) */

@@ -186,10 +186,26 @@ typedef struct strata_sparse_unpack_insert_args {
   double *vals;
 } strata_sparse_unpack_insert_args_t;
 
-/** Classification of packet k (a thread per packet): counts[k] = its entry count (-1: malformed
- *  or its target row out of range: always the short class, whose kernel reports it);
- *  keys[k] = class * n + k, perm[k] = k. force >= 0: every valid packet in class force, except
- *  that long packets above long_cap (the scratch limit) go to very long. */
+/** Grouping packets by class (a stable partition in two passes over tiles of `tile` packets, a team
+ *  per tile). Pass 1 (strata_sparse_unpack_classify): counts[k] = packet k's entry count (-1:
+ *  malformed or its target row out of range: always the short class, whose kernel reports it),
+ *  cls[k] = its class; tile_counts[c * ntiles + t] = tile t's packets of class c; stats (zeroed
+ *  before) += the tile's totals (STRATA_SPARSE_UNPACK_STAT_*). The per-class counts of a tile are
+ *  packed in one int64, FIELD_BITS bits per class (and one field for invalid packets), so that
+ *  one team reduction or scan serves all classes: tile < 2^FIELD_BITS. Pass 2
+ *  (strata_sparse_unpack_scatter), after an exclusive scan of tile_counts: pkts[...] = k.
+ *  force >= 0: every valid packet in class force, except that long packets above long_cap (the
+ *  scratch limit) go to very long. chunk: the very long class's entries per chunk. */
+#define STRATA_SPARSE_UNPACK_FIELD_BITS 12
+#define STRATA_SPARSE_UNPACK_TILE 2048
+enum {
+  STRATA_SPARSE_UNPACK_STAT_CLASS = 0,                                          /* [class] packets */
+  STRATA_SPARSE_UNPACK_STAT_INVALID = STRATA_SPARSE_UNPACK_NUM_CLASSES,         /* malformed / bad row */
+  STRATA_SPARSE_UNPACK_STAT_ENTRIES = STRATA_SPARSE_UNPACK_NUM_CLASSES + 1,     /* of valid packets */
+  STRATA_SPARSE_UNPACK_STAT_LONG_MAX = STRATA_SPARSE_UNPACK_NUM_CLASSES + 2,    /* long class's largest */
+  STRATA_SPARSE_UNPACK_STAT_CHUNKS = STRATA_SPARSE_UNPACK_NUM_CLASSES + 3,      /* very long chunks */
+  STRATA_SPARSE_UNPACK_STAT_LEN = STRATA_SPARSE_UNPACK_NUM_CLASSES + 4
+};
 typedef struct strata_sparse_unpack_classify_args {
   const int32_t *import_rows;
   const int64_t *offsets;
@@ -200,9 +216,13 @@ typedef struct strata_sparse_unpack_classify_args {
   int64_t max_len[STRATA_SPARSE_UNPACK_NUM_CLASSES]; /* short, medium, long (<= long_cap), inf */
   int force;        /* -1: by max_len; else a class */
   int64_t long_cap; /* most entries the long class holds in scratch */
-  int64_t *counts;
-  int64_t *keys;
-  int64_t *perm;
+  int64_t chunk;
+  int64_t tile, ntiles;
+  int64_t *counts;      /* [n] */
+  unsigned char *cls;   /* [n] */
+  int64_t *tile_counts; /* [NUM_CLASSES * ntiles] */
+  int64_t *stats;       /* [STAT_LEN] */
+  int64_t *pkts;        /* [n] */
 } strata_sparse_unpack_classify_args_t;
 
 /** Over class-local i in [0, count): MAX of counts[pkts[begin + i]] (the long class's scratch);

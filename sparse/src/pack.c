@@ -14,15 +14,16 @@ STRATA_KERNEL_DECLARE(strata_sparse_unpack_medium);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_long);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_very_long);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_classify);
-STRATA_KERNEL_DECLARE(strata_sparse_unpack_class_max);
-STRATA_KERNEL_DECLARE(strata_sparse_unpack_valid_packets);
-STRATA_KERNEL_DECLARE(strata_sparse_unpack_valid_entries);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_scatter);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_chunk_count);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_chunk_fill);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_count);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_fill);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_copy);
 
+_Static_assert(STRATA_SPARSE_UNPACK_TILE < (1 << STRATA_SPARSE_UNPACK_FIELD_BITS) &&
+                   (STRATA_SPARSE_UNPACK_NUM_CLASSES + 1) * STRATA_SPARSE_UNPACK_FIELD_BITS <= 63,
+               "a tile's per-class counts fit their packed fields");
 _Static_assert(STRATA_SPARSE_REP_MAX_EXAMPLES == STRATA_UNPACK_MAX_EXAMPLES,
                "device report slots match strata_unpack_report_t::examples");
 
@@ -144,12 +145,16 @@ static strata_status_t unpack_check(strata_exec_t **exec, strata_crs_matrix_t *A
   return STRATA_SUCCESS;
 }
 
-/* The class plan of one call: packets grouped by class on the device, each class's launch shape. */
+/* The class plan of one call: packets grouped by class on the device, each class's launch shape.
+ * Its arrays are stream-ordered temporaries (strata_mem_alloc_async): no device synchronization
+ * to allocate or free them. */
 typedef struct unpack_plan {
   int64_t bounds[STRATA_SPARSE_UNPACK_NUM_CLASSES + 1];
   int64_t *pkts;        /* [np] packet ids grouped by class */
   int64_t *counts;      /* [np] entries per packet (-1: invalid) */
-  int64_t *keys;
+  unsigned char *cls;   /* [np] class of each packet */
+  int64_t *tile_counts; /* [classes x tiles] */
+  int64_t *stats;       /* [STRATA_SPARSE_UNPACK_STAT_LEN] */
   int64_t *nchunks;     /* very long: [class count + 1] */
   int64_t *chunk_pkt, *chunk_begin;
   int64_t num_chunks, chunk, long_max_count;
@@ -158,12 +163,14 @@ typedef struct unpack_plan {
 } unpack_plan_t;
 
 static void plan_free(strata_exec_t *exec, unpack_plan_t *p) {
-  strata_sparse_impl_free(exec, p->pkts);
-  strata_sparse_impl_free(exec, p->counts);
-  strata_sparse_impl_free(exec, p->keys);
-  strata_sparse_impl_free(exec, p->nchunks);
-  strata_sparse_impl_free(exec, p->chunk_pkt);
-  strata_sparse_impl_free(exec, p->chunk_begin);
+  strata_mem_free_async(exec, (void **)&p->pkts);
+  strata_mem_free_async(exec, (void **)&p->counts);
+  strata_mem_free_async(exec, (void **)&p->cls);
+  strata_mem_free_async(exec, (void **)&p->tile_counts);
+  strata_mem_free_async(exec, (void **)&p->stats);
+  strata_mem_free_async(exec, (void **)&p->nchunks);
+  strata_mem_free_async(exec, (void **)&p->chunk_pkt);
+  strata_mem_free_async(exec, (void **)&p->chunk_begin);
 }
 
 #define UCHECK(call)                     \
@@ -172,8 +179,11 @@ static void plan_free(strata_exec_t *exec, unpack_plan_t *p) {
     if (st != STRATA_SUCCESS) return st; \
   } while (0)
 
-/* Classifies the packets on the device (strata_sparse_unpack_classify, then the shared grouping
- * by class) and builds the very long class's chunk table and the long class's scratch size. */
+/* Classifies the packets on the device and groups them by class: a stable partition in two
+ * passes over tiles of packets (strata_sparse_unpack_classify, a scan of the per-tile class
+ * counts, strata_sparse_unpack_scatter), whose first pass also gives the totals the call needs
+ * (packets per class, valid packets and entries, the long class's largest packet, the very long
+ * class's chunks): one device-to-host copy. Then the very long class's chunk table. */
 static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_t *A,
                                    const int32_t *import_rows, const strata_packets_t *packets,
                                    const strata_unpack_options_t *o, unpack_plan_t *p) {
@@ -198,11 +208,17 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   p->big_vl = gpu ? warp : 1;
   p->big_ts = gpu ? 256 / warp : 1;
 
-  UCHECK(strata_sparse_impl_alloc(exec, (size_t)np * sizeof(int64_t), (void **)&p->pkts));
-  UCHECK(strata_sparse_impl_alloc(exec, (size_t)np * sizeof(int64_t), (void **)&p->counts));
-  UCHECK(strata_sparse_impl_alloc(exec, (size_t)np * sizeof(int64_t), (void **)&p->keys));
   strata_sparse_unpack_classify_args_t ca;
   memset(&ca, 0, sizeof ca);
+  ca.tile = STRATA_SPARSE_UNPACK_TILE;
+  ca.ntiles = (np + ca.tile - 1) / ca.tile;
+  UCHECK(strata_mem_alloc_async(exec, (size_t)np * sizeof(int64_t), (void **)&p->pkts));
+  UCHECK(strata_mem_alloc_async(exec, (size_t)np * sizeof(int64_t), (void **)&p->counts));
+  UCHECK(strata_mem_alloc_async(exec, (size_t)np, (void **)&p->cls));
+  UCHECK(strata_mem_alloc_async(exec, (size_t)(ca.ntiles * STRATA_SPARSE_UNPACK_NUM_CLASSES) * sizeof(int64_t),
+                                (void **)&p->tile_counts));
+  UCHECK(strata_mem_alloc_async(exec, STRATA_SPARSE_UNPACK_STAT_LEN * sizeof(int64_t), (void **)&p->stats));
+  UCHECK(strata_mem_set_async(exec, p->stats, 0, STRATA_SPARSE_UNPACK_STAT_LEN * sizeof(int64_t)));
   ca.import_rows = import_rows;
   ca.offsets = packets->offsets;
   ca.data = packets->data;
@@ -215,43 +231,45 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   ca.max_len[STRATA_SPARSE_UNPACK_VERY_LONG] = INT64_MAX;
   ca.force = o->force_class == STRATA_UNPACK_CLASS_AUTO ? -1 : (int)o->force_class - 1;
   ca.long_cap = long_cap;
+  ca.chunk = p->chunk;
   ca.counts = p->counts;
-  ca.keys = p->keys;
-  ca.perm = p->pkts;
-  UCHECK(strata_parallel_for(exec, "strata_sparse_unpack_classify", strata_range(0, np),
-                             &strata_sparse_unpack_classify, &ca));
-  strata_profile_push_region("strata_sparse_unpack_combine: group by class");
-  st = strata_sparse_impl_group_by_class(exec, np, STRATA_SPARSE_UNPACK_NUM_CLASSES, p->keys, p->pkts, p->bounds);
-  strata_profile_pop_region();
-  if (st != STRATA_SUCCESS) return st;
-  strata_sparse_unpack_chunks_args_t cc;
-  memset(&cc, 0, sizeof cc);
-  cc.counts = p->counts;
-  cc.pkts = p->pkts;
-  cc.chunk = p->chunk;
-  UCHECK(strata_parallel_reduce(exec, "strata_sparse_unpack_valid_packets", strata_range(0, np),
-                                &strata_sparse_unpack_valid_packets, &cc, STRATA_REDUCE_SUM, &p->valid_packets));
-  UCHECK(strata_parallel_reduce(exec, "strata_sparse_unpack_valid_entries", strata_range(0, np),
-                                &strata_sparse_unpack_valid_entries, &cc, STRATA_REDUCE_SUM, &p->valid_entries));
-  const int64_t nl = p->bounds[STRATA_SPARSE_UNPACK_LONG + 1] - p->bounds[STRATA_SPARSE_UNPACK_LONG];
-  p->long_max_count = 0;
-  if (nl > 0) {
-    cc.begin = p->bounds[STRATA_SPARSE_UNPACK_LONG];
-    UCHECK(strata_parallel_reduce(exec, "strata_sparse_unpack_class_max", strata_range(0, nl),
-                                  &strata_sparse_unpack_class_max, &cc, STRATA_REDUCE_MAX,
-                                  &p->long_max_count));
-  }
+  ca.cls = p->cls;
+  ca.tile_counts = p->tile_counts;
+  ca.stats = p->stats;
+  ca.pkts = p->pkts;
+  const int tile_ts = gpu ? 256 : 1;
+  strata_team_policy_t tp = strata_team_policy(ca.ntiles, tile_ts, 1);
+  UCHECK(strata_parallel_for_team(exec, "strata_sparse_unpack_classify", &tp, &strata_sparse_unpack_classify, &ca));
+  int64_t stats[STRATA_SPARSE_UNPACK_STAT_LEN];
+  UCHECK(strata_mem_copy(exec, stats, p->stats, sizeof stats)); /* the call's one wait for the device */
+  UCHECK(strata_scan_exclusive_i64(exec, ca.ntiles * STRATA_SPARSE_UNPACK_NUM_CLASSES, p->tile_counts,
+                                   p->tile_counts, NULL));
+  UCHECK(strata_parallel_for_team(exec, "strata_sparse_unpack_scatter", &tp, &strata_sparse_unpack_scatter, &ca));
+  p->bounds[0] = 0;
+  for (int c = 0; c < STRATA_SPARSE_UNPACK_NUM_CLASSES; ++c)
+    p->bounds[c + 1] = p->bounds[c] + stats[STRATA_SPARSE_UNPACK_STAT_CLASS + c];
+  if (p->bounds[STRATA_SPARSE_UNPACK_NUM_CLASSES] != np)
+    return strata_error_set(STRATA_ERR_INTERNAL, "sparse_unpack_combine: %lld packets classified of %lld",
+                            (long long)p->bounds[STRATA_SPARSE_UNPACK_NUM_CLASSES], (long long)np);
+  p->valid_packets = np - stats[STRATA_SPARSE_UNPACK_STAT_INVALID];
+  p->valid_entries = stats[STRATA_SPARSE_UNPACK_STAT_ENTRIES];
+  p->long_max_count = stats[STRATA_SPARSE_UNPACK_STAT_LONG_MAX];
+  p->num_chunks = stats[STRATA_SPARSE_UNPACK_STAT_CHUNKS];
   const int64_t nv = p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG + 1] - p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
-  p->num_chunks = 0;
   if (nv > 0) {
+    strata_sparse_unpack_chunks_args_t cc;
+    memset(&cc, 0, sizeof cc);
+    cc.counts = p->counts;
+    cc.pkts = p->pkts;
+    cc.chunk = p->chunk;
     cc.begin = p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
-    UCHECK(strata_sparse_impl_alloc(exec, (size_t)(nv + 1) * sizeof(int64_t), (void **)&p->nchunks));
+    UCHECK(strata_mem_alloc_async(exec, (size_t)(nv + 1) * sizeof(int64_t), (void **)&p->nchunks));
     cc.nchunks = p->nchunks;
     UCHECK(strata_parallel_for(exec, "strata_sparse_unpack_chunk_count", strata_range(0, nv),
                                &strata_sparse_unpack_chunk_count, &cc));
-    UCHECK(strata_scan_exclusive_i64(exec, nv, p->nchunks, p->nchunks, &p->num_chunks));
-    UCHECK(strata_sparse_impl_alloc(exec, (size_t)p->num_chunks * sizeof(int64_t), (void **)&p->chunk_pkt));
-    UCHECK(strata_sparse_impl_alloc(exec, (size_t)p->num_chunks * sizeof(int64_t), (void **)&p->chunk_begin));
+    UCHECK(strata_scan_exclusive_i64(exec, nv, p->nchunks, p->nchunks, NULL));
+    UCHECK(strata_mem_alloc_async(exec, (size_t)p->num_chunks * sizeof(int64_t), (void **)&p->chunk_pkt));
+    UCHECK(strata_mem_alloc_async(exec, (size_t)p->num_chunks * sizeof(int64_t), (void **)&p->chunk_begin));
     cc.chunk_pkt = p->chunk_pkt;
     cc.chunk_begin = p->chunk_begin;
     UCHECK(strata_parallel_for(exec, "strata_sparse_unpack_chunk_fill", strata_range(0, nv),
@@ -437,7 +455,7 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
   strata_profile_push_region("strata_sparse_unpack_combine: plan");
   st = plan_create(exec, A, import_rows, packets, &o, &plan);
   strata_profile_pop_region();
-  if (st == STRATA_SUCCESS) st = strata_sparse_impl_alloc(exec, sizeof rep, (void **)&drep);
+  if (st == STRATA_SUCCESS) st = strata_mem_alloc_async(exec, sizeof rep, (void **)&drep);
   if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, drep, 0, sizeof rep);
   strata_sparse_unpack_args_t a;
   memset(&a, 0, sizeof a);
@@ -475,7 +493,7 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
   }
   strata_status_t fst = strata_exec_fence(exec);
   if (st == STRATA_SUCCESS) st = fst;
-  strata_sparse_impl_free(exec, drep);
+  strata_mem_free_async(exec, (void **)&drep);
 report:;
   strata_unpack_report_t r;
   report_from(rep, &plan, &r);

@@ -138,6 +138,22 @@ strata_status_t strata_mem_alloc(strata_exec_t *exec, strata_mem_space_t space, 
                                  void **ptr);
 /** Frees memory from strata_mem_alloc with the same exec and space. NULL-safe; sets *ptr NULL. */
 strata_status_t strata_mem_free(strata_exec_t *exec, strata_mem_space_t space, void **ptr);
+
+/** Stream-ordered allocation of `bytes` of the exec's device memory (STRATA_MEM_DEVICE), for
+ *  temporaries of work queued on this exec: CUDA cudaMallocAsync / HIP hipMallocAsync on the
+ *  exec's stream, from the device's default memory pool, which strata sets to keep freed memory
+ *  for reuse (release threshold UINT64_MAX; a failing strata_mem_alloc or alloc_async returns the
+ *  pool's unused memory to the device and tries again). Host backends: as strata_mem_alloc.
+ *  *ptr = NULL for bytes == 0. The memory may be used by work queued on exec after this call
+ *  (use on another stream or exec needs a fence first). Asynchronous on GPUs: no device sync
+ *  (cudaMalloc / cudaFree synchronize), which is what makes per-call temporaries of sparse
+ *  operations cheap (CUB / RMM practice). Devices without memory pools: strata_mem_alloc.
+ *  Errors: INVALID_ARGUMENT (NULL exec or ptr), OUT_OF_MEMORY (the bytes asked for and free). */
+strata_status_t strata_mem_alloc_async(strata_exec_t *exec, size_t bytes, void **ptr);
+/** Frees memory from strata_mem_alloc_async with the same exec, ordered on its stream: work
+ *  queued on exec before the call may still use it; the memory is reused only by later work.
+ *  Asynchronous on GPUs; host backends free at once. NULL-safe; sets *ptr NULL. */
+strata_status_t strata_mem_free_async(strata_exec_t *exec, void **ptr);
 /** Copies `bytes` between any two pointers allocated by strata (or plain host memory), ordered
  *  on exec's stream. Synchronous: returns when the copy is complete. bytes == 0 is a no-op. */
 strata_status_t strata_mem_copy(strata_exec_t *exec, void *dst, const void *src, size_t bytes);
