@@ -1000,56 +1000,65 @@ static void suite_unpack_rowlen(void) {
  * most): each run is a whole job, so its phases are timed by fem_run's own fences, one sample per
  * run and phase (no batching: a phase cannot be repeated alone) */
 #define FEM_MAX_RUNS 50
+#define FEM_BENCH_BULK 4 /* the job again with 4 bulk nodes (--bulk-fraction 0.5; issue 5) */
 static void suite_fem(void) {
   const int box = G.quick ? 6 : (int)(40 * cbrt(G.scale));
   for (int bi = 0; bi < G.nb; ++bi) {
-    fem_options_t o = fem_options_default();
-    if (G.mesh) o.mesh_path = G.mesh, o.box = 0;
-    else o.box = box;
-    o.backend = G.be[bi];
-    o.compare = 0;
-    const int min_runs = G.quick ? 1 : 3;
-    double sec[FEM_NUM_PHASES][FEM_MAX_RUNS];
-    fem_result_t res;
-    int ok = 1, runs = 0;
-    char name[200], err[200] = "";
-    const char *base = G.mesh ? strrchr(G.mesh, '/') : NULL;
-    if (G.mesh) snprintf(name, sizeof name, "%s", base ? base + 1 : G.mesh);
-    else snprintf(name, sizeof name, "box%d", box);
-    progress("fem", name, strata_backend_name(G.be[bi]), "fem_run");
-    const double t0 = strata_timer_now();
-    while (ok == 1 && runs < FEM_MAX_RUNS && (runs < min_runs || strata_timer_now() - t0 < G.min_time)) {
-      if (fem_run(&o, &res)) {
-        ok = -1;
-        snprintf(err, sizeof err, "%s", strata_error_message());
-      } else if (!res.converged || res.unpack_invalid) {
-        ok = 0;
-        snprintf(err, sizeof err, "CG converged %d, %lld invalid unpack entries", res.converged, (long long)res.unpack_invalid);
+    for (int bulk = 0; bulk <= FEM_BENCH_BULK; bulk += FEM_BENCH_BULK) {
+      fem_options_t o = fem_options_default();
+      o.bulk_nodes = bulk;
+      if (G.mesh) o.mesh_path = G.mesh, o.box = 0;
+      else o.box = box;
+      o.backend = G.be[bi];
+      o.compare = 0;
+      const int min_runs = G.quick ? 1 : 3;
+      double sec[FEM_NUM_PHASES][FEM_MAX_RUNS];
+      fem_result_t res;
+      int ok = 1, runs = 0;
+      char name[200], err[200] = "";
+      const char *base = G.mesh ? strrchr(G.mesh, '/') : NULL;
+      if (G.mesh) snprintf(name, sizeof name, "%s", base ? base + 1 : G.mesh);
+      else snprintf(name, sizeof name, "box%d", box);
+      progress("fem", name, strata_backend_name(G.be[bi]), "fem_run");
+      const double t0 = strata_timer_now();
+      while (ok == 1 && runs < FEM_MAX_RUNS && (runs < min_runs || strata_timer_now() - t0 < G.min_time)) {
+        if (fem_run(&o, &res)) {
+          ok = -1;
+          snprintf(err, sizeof err, "%s", strata_error_message());
+        } else if (!res.converged || res.unpack_invalid) {
+          ok = 0;
+          snprintf(err, sizeof err, "CG converged %d, %lld invalid unpack entries", res.converged, (long long)res.unpack_invalid);
+        }
+        for (int p = 0; p < FEM_NUM_PHASES; ++p) sec[p][runs] = res.seconds[p];
+        ++runs;
       }
-      for (int p = 0; p < FEM_NUM_PHASES; ++p) sec[p][runs] = res.seconds[p];
-      ++runs;
-    }
-    if (ok == 1 && !G.mesh) snprintf(name, sizeof name, "box%d_%lldtets", box, (long long)res.num_tets);
-    else if (ok == 1) {
-      size_t l = strlen(name);
-      snprintf(name + l, sizeof name - l, "_%lldtets", (long long)res.num_tets);
-    }
-    for (int p = 0; p < FEM_NUM_PHASES; ++p) {
-      if (p == FEM_PHASE_MESH) continue;
-      result_t *r = add("fem", G.be[bi], name, fem_phase_names[p]);
-      r->ok = ok;
-      snprintf(r->msg, sizeof r->msg, "%s", err);
-      if (ok != 1) { emit(r); continue; }
-      r->rows = res.num_nodes, r->nnz = res.nnz;
-      if (p == FEM_PHASE_SOLVE) snprintf(r->msg, sizeof r->msg, "%d CG iterations, error %.3e", res.iterations, res.error);
-      double *v = sec[p];
-      for (int i = 1; i < runs; ++i) /* sort the samples (insertion: at most FEM_MAX_RUNS) */
-        for (int j = i; j > 0 && v[j] < v[j - 1]; --j) { double t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
-      r->t.median = runs % 2 ? v[runs / 2] : 0.5 * (v[runs / 2 - 1] + v[runs / 2]);
-      r->t.min = v[0], r->t.max = v[runs - 1], r->t.q1 = v[runs / 4], r->t.q3 = v[(3 * runs) / 4 < runs ? (3 * runs) / 4 : runs - 1];
-      r->t.samples = runs, r->t.reps = 1;
-      if (p == FEM_PHASE_UNPACK || p == FEM_PHASE_PACK) r->entries = 16.0 * (double)res.num_tets;
-      emit(r);
+      if (ok == 1 && !G.mesh) snprintf(name, sizeof name, "box%d_%lldtets", box, (long long)res.num_tets);
+      else if (ok == 1) {
+        size_t l = strlen(name);
+        snprintf(name + l, sizeof name - l, "_%lldtets", (long long)res.num_tets);
+      }
+      if (ok == 1 && bulk) {
+        size_t l = strlen(name);
+        snprintf(name + l, sizeof name - l, "_bulk%dx%lld", bulk, (long long)res.bulk_ties);
+      }
+      for (int p = 0; p < FEM_NUM_PHASES; ++p) {
+        if (p == FEM_PHASE_MESH) continue;
+        result_t *r = add("fem", G.be[bi], name, fem_phase_names[p]);
+        r->ok = ok;
+        snprintf(r->msg, sizeof r->msg, "%s", err);
+        if (ok != 1) { emit(r); continue; }
+        r->rows = res.num_nodes, r->nnz = res.nnz;
+        if (p == FEM_PHASE_SOLVE) snprintf(r->msg, sizeof r->msg, "%d CG iterations, error %.3e", res.iterations, res.error);
+        double *v = sec[p];
+        for (int i = 1; i < runs; ++i) /* sort the samples (insertion: at most FEM_MAX_RUNS) */
+          for (int j = i; j > 0 && v[j] < v[j - 1]; --j) { double t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
+        r->t.median = runs % 2 ? v[runs / 2] : 0.5 * (v[runs / 2 - 1] + v[runs / 2]);
+        r->t.min = v[0], r->t.max = v[runs - 1], r->t.q1 = v[runs / 4], r->t.q3 = v[(3 * runs) / 4 < runs ? (3 * runs) / 4 : runs - 1];
+        r->t.samples = runs, r->t.reps = 1;
+        if (p == FEM_PHASE_UNPACK || p == FEM_PHASE_PACK) /* 4 x 4 per tet, 2 rows of 2 per spring */
+          r->entries = 16.0 * (double)res.num_tets + 4.0 * (double)res.bulk_nodes * (double)res.bulk_ties;
+        emit(r);
+      }
     }
   }
 }
@@ -1543,7 +1552,7 @@ int cmd_bench(int argc, char **argv) {
     }
     for (int bi = 0; bi < G.nb; ++bi) cusp += bench_peer_count(G.be[bi]);
     G.total = G.nb * ((s_stream || s_spmv ? 4 : 0) + (s_spmv ? nmat * per_mat : 0) + (s_unpack ? (specs_given ? 3 * nmat : 2 + rowlen_count() + UNPACK_BASE_RECORDS) : 0) +
-                      (s_fem ? 1 : 0)) + (s_spmv ? nmat * cusp : 0);
+                      (s_fem ? 2 : 0)) + (s_spmv ? nmat * cusp : 0);
   }
   fprintf(stderr, "strata bench: timing method:");
   for (int bi = 0; bi < G.nb; ++bi) fprintf(stderr, " %s: %s;", strata_backend_name(G.be[bi]), bench_time_method(G.ex[bi]));

@@ -251,28 +251,54 @@ STRATA_FOR_KERNEL(strata_sparse_unpack_one_level, strata_sparse_unpack_args_t, a
   strata_sparse_unpack_count_bad(a, bad);
 }
 
-/* medium (three-level): a team per block of per_team packets, a team thread per packet, its
- * vector lanes over the packet's entries (a binary search each). */
+/* medium: a team per block of per_team packets. The team's threads load the block's packet
+ * headers into team scratch (a thread per packet: data offset, target row and its extent) and
+ * scan their entry counts; then all threads x lanes share the block's entries as one flat range
+ * (consecutive entries of a packet to consecutive lanes: coalesced reads, and a long packet no
+ * longer holds the rest of the team waiting), each finding its packet by a binary search in the
+ * scanned counts and its target by a binary search in the row. Scratch: 6 x per_team int64. */
 STRATA_TEAM_KERNEL(strata_sparse_unpack_medium, strata_sparse_unpack_args_t, a, team) {
   const int64_t b = team->league_rank * a->per_team;
-  const int64_t e = b + a->per_team < a->count ? b + a->per_team : a->count;
-  STRATA_TEAM_THREAD_RANGE(team, i, b, e) {
-    const int64_t k = strata_sparse_unpack_pkt(a, i);
+  const int64_t np = b + a->per_team < a->count ? a->per_team : a->count - b;
+  int64_t *first = (int64_t *)team->scratch; /* [np + 1]: the scanned entry counts */
+  int64_t *cnt = first + a->per_team + 1, *data_off = cnt + a->per_team, *rows = data_off + a->per_team;
+  int64_t *rbeg = rows + a->per_team, *rend = rbeg + a->per_team;
+  STRATA_TEAM_THREAD_RANGE(team, j, 0, np) {
+    const int64_t k = strata_sparse_unpack_pkt(a, b + j);
     int64_t row, count;
     const int64_t *gids = NULL;
     const double *vals = NULL;
     const int st = STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals);
-    if (st != 0) { /* not routed here by the classification; uniform over the thread's lanes */
+    if (st != 0) { /* not routed here by the classification; reported, and no entries */
       if (strata_thread_single(team)) strata_sparse_unpack_bad_packet(a->report, st, row);
-      continue;
+      count = 0;
+      row = 0;
     }
-    const int64_t rb = a->row_offsets[row], re = a->row_offsets[row + 1];
-    int64_t bad;
-    STRATA_THREAD_VECTOR_SUM(team, j, 0, count, bad) {
-      bad += strata_sparse_unpack_entry(a, row, rb, re, gids[j], vals[j]);
+    if (strata_thread_single(team)) {
+      cnt[j] = count;
+      data_off[j] = a->offsets[k] + 8;
+      rows[j] = row;
+      rbeg[j] = count ? a->row_offsets[row] : 0;
+      rend[j] = count ? a->row_offsets[row + 1] : 0;
     }
-    if (strata_thread_single(team)) strata_sparse_unpack_count_bad(a, bad);
   }
+  strata_team_barrier(team);
+  int64_t total;
+  STRATA_TEAM_THREAD_SCAN(team, j, 0, np, total, final) {
+    if (final && strata_thread_single(team)) first[j] = total;
+    total += cnt[j];
+  }
+  if (strata_team_single(team)) first[np] = total;
+  strata_team_barrier(team);
+  int64_t bad;
+  STRATA_TEAM_VECTOR_REDUCE(team, q, 0, total, SUM, i64, bad) {
+    /* the packet of flat entry q: the last j with first[j] <= q (packets of 0 entries skipped) */
+    const int64_t j = strata_kl_lower_bound_i64(first, 0, np + 1, q + 1) - 1;
+    const int64_t e = q - first[j], c = cnt[j];
+    const int64_t *gids = (const int64_t *)(a->data + data_off[j]);
+    bad += strata_sparse_unpack_entry(a, rows[j], rbeg[j], rend[j], gids[e], ((const double *)(gids + c))[e]);
+  }
+  if (strata_team_single(team)) strata_sparse_unpack_count_bad(a, bad);
 }
 
 /* long (two-level): a team per packet. Its (local column, entry) keys and values go to team

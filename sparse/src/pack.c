@@ -199,12 +199,14 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
    * on one thread, so medium (dynamically scheduled blocks) reaches up to the very long class and
    * the long class is empty by default */
   const int64_t medium_max = o->medium_max ? o->medium_max : gpu ? 1024 : 16384;
-  int64_t long_max = o->long_max ? o->long_max : gpu ? 4096 : 16384;
+  /* GPUs too: no long class unless asked for (the sort in scratch lost to the very long class's
+   * binary searches at every length measured: sparse.h) */
+  int64_t long_max = o->long_max ? o->long_max : medium_max;
   if (long_max > long_cap) long_max = long_cap;
   p->chunk = o->chunk ? o->chunk : gpu ? 2048 : 16384;
   p->medium_vl = gpu ? (warp < 8 ? warp : 8) : 1;
   p->medium_ts = gpu ? 256 / p->medium_vl : 1;
-  p->medium_per_team = gpu ? p->medium_ts : 16;
+  p->medium_per_team = gpu ? 64 : 16;
   p->big_vl = gpu ? warp : 1;
   p->big_ts = gpu ? 256 / warp : 1;
 
@@ -298,6 +300,7 @@ static strata_status_t plan_run(strata_exec_t *exec, const unpack_plan_t *p, str
       case STRATA_SPARSE_UNPACK_MEDIUM:
         a.per_team = p->medium_per_team;
         pol = strata_team_policy((a.count + a.per_team - 1) / a.per_team, p->medium_ts, p->medium_vl);
+        pol.scratch_team = (size_t)(6 * a.per_team + 1) * sizeof(int64_t);
         st = strata_parallel_for_team(exec, "strata_sparse_unpack_medium", &pol, &strata_sparse_unpack_medium, &a);
         break;
       case STRATA_SPARSE_UNPACK_LONG:
