@@ -24,6 +24,7 @@
  * --quick); unpack and fem records carry ratio_to_serial where serial ran. */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <errno.h>
+#include <stdarg.h>
 #include <ftw.h>
 #include <math.h>
 #include <stdio.h>
@@ -55,6 +56,8 @@ static struct {
   int fmt_set;                 /* --format given (else: every implemented format but csr) */
   int done, total; /* measurements done, and the estimate of all (progress line) */
   const char *mesh; /* fem: --mesh FILE instead of the box */
+  strata_unpack_options_t uopt; /* unpack: --unpack-options (all zero: the defaults) */
+  const char *uopt_text;
   double min_time, scale;
   uint64_t seed;
   int replicate; /* 0 = auto */
@@ -116,6 +119,8 @@ static void fill_ratio_serial(result_t *r) {
 static void emit(result_t *r) {
   char nm[400], ms[450], b[11][48], extra[160] = "";
   fill_ratio_serial(r);
+  if (G.uopt_text && !strcmp(r->suite, "unpack") && !strcmp(r->algo, "unpack_combine_add") && !r->msg[0])
+    snprintf(r->msg, sizeof r->msg, "--unpack-options %s", G.uopt_text); /* the record says how it ran */
   if (r->row_length > 0) snprintf(extra, sizeof extra, ", \"row_length\": %lld", (long long)r->row_length);
   if (r->has_thr) {
     char t3[24];
@@ -637,7 +642,7 @@ static int pack_run(void *v, int64_t call) {
 static int unpack_run(void *v, int64_t call) {
   unpack_ctx *u = (unpack_ctx *)v;
   (void)call;
-  return strata_sparse_unpack_combine(u->e, u->G, u->rows, u->pk, NULL, u->G->num_cols, STRATA_COMBINE_ADD, NULL);
+  return strata_sparse_unpack_combine_opts(u->e, u->G, u->rows, u->pk, NULL, u->G->num_cols, STRATA_COMBINE_ADD, &G.uopt, NULL);
 }
 
 /* The unpack suite's box mesh (60^3 cubes x 6 tets, scaled; 8^3 with --quick): 0, or -1 (said) */
@@ -709,7 +714,7 @@ static void suite_unpack(void) {
     strata_mem_set_async(e, u.G->values, 0, (size_t)u.G->nnz * 8);
     strata_unpack_report_t rep;
     memset(&rep, 0, sizeof rep);
-    int st = strata_sparse_unpack_combine(e, u.G, u.rows, u.pk, NULL, nn, STRATA_COMBINE_ADD, &rep);
+    int st = strata_sparse_unpack_combine_opts(e, u.G, u.rows, u.pk, NULL, nn, STRATA_COMBINE_ADD, &G.uopt, &rep);
     bench_sync(e);
     strata_mem_copy(e, bi < 0 ? ref : h, u.G->values, (size_t)u.G->nnz * 8);
     if (bi >= 0) {
@@ -807,7 +812,7 @@ static void unpack_rowlen_one(int64_t L, int64_t total) {
     strata_mem_set_async(e, u.G->values, 0, (size_t)u.G->nnz * 8);
     strata_unpack_report_t rep;
     memset(&rep, 0, sizeof rep);
-    int st = strata_sparse_unpack_combine(e, u.G, u.rows, u.pk, NULL, (int32_t)nc, STRATA_COMBINE_ADD, &rep);
+    int st = strata_sparse_unpack_combine_opts(e, u.G, u.rows, u.pk, NULL, (int32_t)nc, STRATA_COMBINE_ADD, &G.uopt, &rep);
     bench_sync(e);
     strata_mem_copy(e, bi < 0 ? ref : h, u.G->values, (size_t)u.G->nnz * 8);
     if (ru) {
@@ -865,7 +870,7 @@ static void unpack_versus(const char *name, strata_crs_matrix_t *E, strata_crs_m
       strata_mem_set_async(e, u.G->values, 0, (size_t)u.G->nnz * 8);
       strata_unpack_report_t rep;
       memset(&rep, 0, sizeof rep);
-      int st = a == 0 ? strata_sparse_unpack_combine(e, u.G, u.rows, u.pk, NULL, u.G->num_cols, STRATA_COMBINE_ADD, &rep)
+      int st = a == 0 ? strata_sparse_unpack_combine_opts(e, u.G, u.rows, u.pk, NULL, u.G->num_cols, STRATA_COMBINE_ADD, &G.uopt, &rep)
                : a == 1 ? bench_unpack_one_level(base, 0) : bench_unpack_batched(base, 0);
       bench_sync(e);
       strata_mem_copy(e, bi < 0 ? ref : h, u.G->values, (size_t)u.G->nnz * 8);
@@ -1398,6 +1403,9 @@ static void usage(FILE *f) {
           "                     format_NAME carry format_bytes, format_overhead and (auto) format_chosen\n"
           "  --sweep            spmv: also the plan's thresholds [one-level max, entries per lane, two-level max,\n"
           "                     three-level max] over a small grid (records carry \"thresholds\")\n"
+          "  --unpack-options S unpack: strata_unpack_options_t for strata's calls, comma-separated NAME=VALUE\n"
+          "                     (short_max, medium_max, long_max, chunk: entries; force=short|medium|long|\n"
+          "                     very_long); unnamed: the backend defaults\n"
           "  --mesh FILE        fem: a \"strata mesh v1\" file (strata fem --save-mesh) instead of the box mesh\n"
           "  --progress         one line per measurement on stderr, with the count left (default unless --quick)\n"
           "  --no-progress      no progress lines\n"
@@ -1409,6 +1417,53 @@ static void usage(FILE *f) {
 
 /* --format LIST: comma-separated names of strata/formats.h, "all" (every one, csr included) or
  * "none"; repeatable. 0, or 2 after saying what is wrong. */
+static int bad_opt(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+static int bad_opt(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "strata bench: ");
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, " (strata bench --help)\n");
+  va_end(ap);
+  return 2;
+}
+
+/* --unpack-options short_max=N,medium_max=N,long_max=N,chunk=N,force=short|medium|long|very_long
+ * into G.uopt (strata_unpack_options_t; unnamed fields keep their defaults) */
+static int parse_unpack_options(const char *v) {
+  static const char *const classes[] = {"auto", "short", "medium", "long", "very_long"};
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", v);
+  for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    char *eq = strchr(t, '=');
+    if (!eq) return bad_opt("--unpack-options %s: '%s' is not NAME=VALUE", v, t);
+    *eq = 0;
+    const char *val = eq + 1;
+    if (!strcmp(t, "force")) {
+      int c = -1;
+      for (int i = 0; i < 5; ++i) if (!strcmp(val, classes[i])) c = i;
+      if (c < 0) return bad_opt("--unpack-options: force=%s is not auto, short, medium, long or very_long", val);
+      G.uopt.force_class = (strata_unpack_class_t)c;
+      continue;
+    }
+    char *end = NULL;
+    errno = 0;
+    const long long x = strtoll(val, &end, 10);
+    if (!end || *end || end == val || errno || x < 1)
+      return bad_opt("--unpack-options: %s=%s is not a positive integer", t, val);
+    if (!strcmp(t, "short_max")) G.uopt.short_max = x;
+    else if (!strcmp(t, "medium_max")) G.uopt.medium_max = x;
+    else if (!strcmp(t, "long_max")) G.uopt.long_max = x;
+    else if (!strcmp(t, "chunk")) G.uopt.chunk = x;
+    else return bad_opt("--unpack-options: unknown name %s (short_max, medium_max, long_max, chunk, force)", t);
+  }
+  return 0;
+}
+
 static int parse_formats(const char *v) {
   char buf[256];
   snprintf(buf, sizeof buf, "%s", v);
@@ -1429,13 +1484,6 @@ static int parse_formats(const char *v) {
   return 0;
 }
 
-static int bad_opt(const char *fmt, const char *v) {
-  fprintf(stderr, "strata bench: ");
-  fprintf(stderr, fmt, v);
-  fprintf(stderr, " (strata bench --help)\n");
-  return 2;
-}
-
 int cmd_bench(int argc, char **argv) {
   memset(&G, 0, sizeof G);
   G.min_time = -1;
@@ -1450,7 +1498,7 @@ int cmd_bench(int argc, char **argv) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     char *end = NULL;
     static const char *const valued[] = {"--backend", "--matrix", "--replicate", "--min-time", "--seed", "--scale", "--out", "--mesh",
-                                         "--format"};
+                                         "--format", "--unpack-options"};
     int takes = 0;
     for (size_t q = 0; q < sizeof valued / sizeof valued[0]; ++q) takes |= !strcmp(a, valued[q]);
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
@@ -1474,6 +1522,10 @@ int cmd_bench(int argc, char **argv) {
     else if (!strcmp(a, "--format")) {
       ++i;
       if (parse_formats(v)) return 2;
+    } else if (!strcmp(a, "--unpack-options")) {
+      ++i;
+      if (parse_unpack_options(v)) return 2;
+      G.uopt_text = v;
     }
     else if (!strcmp(a, "--out")) G.out = argv[++i];
     else if (!strcmp(a, "--mesh")) G.mesh = argv[++i];

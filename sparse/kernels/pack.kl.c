@@ -9,22 +9,36 @@
 
 STRATA_FOR_KERNEL(strata_sparse_pack_sizes, strata_sparse_pack_args_t, a, k) {
   const int64_t row = a->rows ? (int64_t)a->rows[k] : k;
-  a->offsets[k] = STRATA_SPARSE_PACKET_BYTES(a->row_offsets[row + 1] - a->row_offsets[row]);
+  const int64_t count = a->row_offsets[row + 1] - a->row_offsets[row];
+  a->offsets[k] = STRATA_SPARSE_PACKET_BYTES(count);
+  if (a->long_rows && count > a->long_min) a->long_rows[strata_atomic_fetch_add_i64(a->num_long, 1)] = k;
 }
 
-STRATA_FOR_KERNEL(strata_sparse_pack_rows, strata_sparse_pack_args_t, a, k) {
+/* entry j of packet k: its global column id and value */
+STRATA_KL_FUNC void strata_sparse_pack_entry(const strata_sparse_pack_args_t *a, int64_t k, int64_t j) {
   const int64_t row = a->rows ? (int64_t)a->rows[k] : k;
   const int64_t b = a->row_offsets[row], count = a->row_offsets[row + 1] - b;
-  unsigned char *p = a->data + a->offsets[k];
-  int64_t *head = (int64_t *)p;
-  int64_t *gids = head + 1;
-  double *vals = (double *)(gids + count);
-  head[0] = count;
-  for (int64_t j = 0; j < count; ++j) {
-    const int32_t c = a->col_indices[b + j];
-    gids[j] = a->col_gids ? a->col_gids[c] : (int64_t)c;
-    vals[j] = a->values[b + j];
-  }
+  int64_t *gids = (int64_t *)(a->data + a->offsets[k]) + 1;
+  const int32_t c = a->col_indices[b + j];
+  gids[j] = a->col_gids ? a->col_gids[c] : (int64_t)c;
+  ((double *)(gids + count))[j] = a->values[b + j];
+}
+
+/* a thread per packet: its header, and its entries unless a team writes them (long rows) */
+STRATA_FOR_KERNEL(strata_sparse_pack_rows, strata_sparse_pack_args_t, a, k) {
+  const int64_t row = a->rows ? (int64_t)a->rows[k] : k;
+  const int64_t count = a->row_offsets[row + 1] - a->row_offsets[row];
+  *(int64_t *)(a->data + a->offsets[k]) = count;
+  if (a->long_rows && count > a->long_min) return;
+  for (int64_t j = 0; j < count; ++j) strata_sparse_pack_entry(a, k, j);
+}
+
+/* long rows: a team per listed packet, its threads x lanes over the entries */
+STRATA_TEAM_KERNEL(strata_sparse_pack_long, strata_sparse_pack_args_t, a, team) {
+  const int64_t k = a->long_rows[team->league_rank];
+  const int64_t row = a->rows ? (int64_t)a->rows[k] : k;
+  const int64_t count = a->row_offsets[row + 1] - a->row_offsets[row];
+  STRATA_TEAM_VECTOR_RANGE(team, j, 0, count) { strata_sparse_pack_entry(a, k, j); }
 }
 
 /* Records one invalid (row, global col) in the next example slot, if one is left. */
@@ -251,54 +265,28 @@ STRATA_FOR_KERNEL(strata_sparse_unpack_one_level, strata_sparse_unpack_args_t, a
   strata_sparse_unpack_count_bad(a, bad);
 }
 
-/* medium: a team per block of per_team packets. The team's threads load the block's packet
- * headers into team scratch (a thread per packet: data offset, target row and its extent) and
- * scan their entry counts; then all threads x lanes share the block's entries as one flat range
- * (consecutive entries of a packet to consecutive lanes: coalesced reads, and a long packet no
- * longer holds the rest of the team waiting), each finding its packet by a binary search in the
- * scanned counts and its target by a binary search in the row. Scratch: 6 x per_team int64. */
+/* medium (three-level): a team per block of per_team packets, a team thread per packet, its
+ * vector lanes over the packet's entries (a binary search each). */
 STRATA_TEAM_KERNEL(strata_sparse_unpack_medium, strata_sparse_unpack_args_t, a, team) {
   const int64_t b = team->league_rank * a->per_team;
-  const int64_t np = b + a->per_team < a->count ? a->per_team : a->count - b;
-  int64_t *first = (int64_t *)team->scratch; /* [np + 1]: the scanned entry counts */
-  int64_t *cnt = first + a->per_team + 1, *data_off = cnt + a->per_team, *rows = data_off + a->per_team;
-  int64_t *rbeg = rows + a->per_team, *rend = rbeg + a->per_team;
-  STRATA_TEAM_THREAD_RANGE(team, j, 0, np) {
-    const int64_t k = strata_sparse_unpack_pkt(a, b + j);
+  const int64_t e = b + a->per_team < a->count ? b + a->per_team : a->count;
+  STRATA_TEAM_THREAD_RANGE(team, i, b, e) {
+    const int64_t k = strata_sparse_unpack_pkt(a, i);
     int64_t row, count;
     const int64_t *gids = NULL;
     const double *vals = NULL;
     const int st = STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals);
-    if (st != 0) { /* not routed here by the classification; reported, and no entries */
+    if (st != 0) { /* not routed here by the classification; uniform over the thread's lanes */
       if (strata_thread_single(team)) strata_sparse_unpack_bad_packet(a->report, st, row);
-      count = 0;
-      row = 0;
+      continue;
     }
-    if (strata_thread_single(team)) {
-      cnt[j] = count;
-      data_off[j] = a->offsets[k] + 8;
-      rows[j] = row;
-      rbeg[j] = count ? a->row_offsets[row] : 0;
-      rend[j] = count ? a->row_offsets[row + 1] : 0;
+    const int64_t rb = a->row_offsets[row], re = a->row_offsets[row + 1];
+    int64_t bad;
+    STRATA_THREAD_VECTOR_SUM(team, j, 0, count, bad) {
+      bad += strata_sparse_unpack_entry(a, row, rb, re, gids[j], vals[j]);
     }
+    if (strata_thread_single(team)) strata_sparse_unpack_count_bad(a, bad);
   }
-  strata_team_barrier(team);
-  int64_t total;
-  STRATA_TEAM_THREAD_SCAN(team, j, 0, np, total, final) {
-    if (final && strata_thread_single(team)) first[j] = total;
-    total += cnt[j];
-  }
-  if (strata_team_single(team)) first[np] = total;
-  strata_team_barrier(team);
-  int64_t bad;
-  STRATA_TEAM_VECTOR_REDUCE(team, q, 0, total, SUM, i64, bad) {
-    /* the packet of flat entry q: the last j with first[j] <= q (packets of 0 entries skipped) */
-    const int64_t j = strata_kl_lower_bound_i64(first, 0, np + 1, q + 1) - 1;
-    const int64_t e = q - first[j], c = cnt[j];
-    const int64_t *gids = (const int64_t *)(a->data + data_off[j]);
-    bad += strata_sparse_unpack_entry(a, rows[j], rbeg[j], rend[j], gids[e], ((const double *)(gids + c))[e]);
-  }
-  if (strata_team_single(team)) strata_sparse_unpack_count_bad(a, bad);
 }
 
 /* long (two-level): a team per packet. Its (local column, entry) keys and values go to team

@@ -109,7 +109,10 @@ typedef struct strata_sparse_spmv_args {
  *  double values[count]. STRATA_SPARSE_PACKET_BYTES(count) bytes, a multiple of 8. */
 #define STRATA_SPARSE_PACKET_BYTES(count) (8 + 16 * (int64_t)(count))
 
-/** sizes[k] = packet bytes of row rows[k] (rows == NULL: row k). */
+/** sizes[k] = packet bytes of row rows[k] (rows == NULL: row k). Rows of more than long_min
+ *  entries (long_rows != NULL) are listed in long_rows[0 .. *num_long) by the sizes kernel (in no
+ *  particular order) and their entries written by a team each (strata_sparse_pack_long) instead
+ *  of by one thread (strata_sparse_pack_rows writes their header only). */
 typedef struct strata_sparse_pack_args {
   const int64_t *row_offsets;
   const int32_t *col_indices;
@@ -118,6 +121,8 @@ typedef struct strata_sparse_pack_args {
   const int64_t *col_gids; /* [num_cols], NULL: identity */
   int64_t *offsets;        /* sizes, then (after the scan) byte offsets */
   unsigned char *data;
+  int64_t long_min;
+  int64_t *long_rows, *num_long;
 } strata_sparse_pack_args_t;
 
 /* The unpack report buffer: int64 counters, then (row, col) pairs of examples. */

@@ -9,6 +9,7 @@
 
 STRATA_KERNEL_DECLARE(strata_sparse_pack_sizes);
 STRATA_KERNEL_DECLARE(strata_sparse_pack_rows);
+STRATA_KERNEL_DECLARE(strata_sparse_pack_long);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_one_level);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_medium);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_long);
@@ -20,6 +21,9 @@ STRATA_KERNEL_DECLARE(strata_sparse_unpack_chunk_fill);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_count);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_fill);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_copy);
+
+/* pack: rows above this many entries are written by a team each on GPUs (strata_sparse_pack_long) */
+#define STRATA_SPARSE_PACK_LONG_MIN 128
 
 _Static_assert(STRATA_SPARSE_UNPACK_TILE < (1 << STRATA_SPARSE_UNPACK_FIELD_BITS) &&
                    (STRATA_SPARSE_UNPACK_NUM_CLASSES + 1) * STRATA_SPARSE_UNPACK_FIELD_BITS <= 63,
@@ -66,12 +70,24 @@ strata_status_t strata_sparse_pack(strata_exec_t *exec, const strata_crs_matrix_
   a.rows = rows;
   a.col_gids = col_gids;
   a.data = NULL;
-  int64_t total = 0;
+  /* GPUs: rows of more than PACK_LONG_MIN entries get a team each (a thread per row would
+   * serialize a bulk node's row); host backends: a thread per row */
+  const int gpu = !strata_exec_is_host(exec);
+  a.long_min = STRATA_SPARSE_PACK_LONG_MIN;
+  a.long_rows = a.num_long = NULL;
+  int64_t total = 0, num_long = 0;
   st = strata_sparse_impl_alloc(exec, ((size_t)num_rows + 1) * sizeof(int64_t), (void **)&P->offsets);
+  if (st == STRATA_SUCCESS && gpu && num_rows > 0)
+    st = strata_mem_alloc_async(exec, ((size_t)num_rows + 1) * sizeof(int64_t), (void **)&a.long_rows);
+  if (st == STRATA_SUCCESS && a.long_rows) {
+    a.num_long = a.long_rows + num_rows;
+    st = strata_mem_set_async(exec, a.num_long, 0, sizeof(int64_t));
+  }
   a.offsets = P->offsets;
   if (st == STRATA_SUCCESS)
     st = strata_parallel_for(exec, "strata_sparse_pack_sizes", strata_range(0, num_rows),
                              &strata_sparse_pack_sizes, &a);
+  if (st == STRATA_SUCCESS && a.num_long) st = strata_mem_copy(exec, &num_long, a.num_long, sizeof num_long);
   if (st == STRATA_SUCCESS) st = strata_scan_exclusive_i64(exec, num_rows, P->offsets, P->offsets, &total);
   if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, P->offsets + num_rows, &total, sizeof total);
   if (st == STRATA_SUCCESS) st = strata_sparse_impl_alloc(exec, (size_t)total, (void **)&P->data);
@@ -80,6 +96,11 @@ strata_status_t strata_sparse_pack(strata_exec_t *exec, const strata_crs_matrix_
   if (st == STRATA_SUCCESS)
     st = strata_parallel_for(exec, "strata_sparse_pack_rows", strata_range(0, num_rows),
                              &strata_sparse_pack_rows, &a);
+  if (st == STRATA_SUCCESS && num_long > 0) {
+    strata_team_policy_t pol = strata_team_policy(num_long, 4, 32);
+    st = strata_parallel_for_team(exec, "strata_sparse_pack_long", &pol, &strata_sparse_pack_long, &a);
+  }
+  strata_mem_free_async(exec, (void **)&a.long_rows);
   strata_status_t fst = strata_exec_fence(exec);
   if (st == STRATA_SUCCESS) st = fst;
   if (st != STRATA_SUCCESS) {
@@ -198,7 +219,7 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   /* host: one thread per packet with a binary search per entry beats sorting a packet in scratch
    * on one thread, so medium (dynamically scheduled blocks) reaches up to the very long class and
    * the long class is empty by default */
-  const int64_t medium_max = o->medium_max ? o->medium_max : gpu ? 1024 : 16384;
+  const int64_t medium_max = o->medium_max ? o->medium_max : gpu ? 256 : 16384;
   /* GPUs too: no long class unless asked for (the sort in scratch lost to the very long class's
    * binary searches at every length measured: sparse.h) */
   int64_t long_max = o->long_max ? o->long_max : medium_max;
@@ -206,7 +227,7 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   p->chunk = o->chunk ? o->chunk : gpu ? 2048 : 16384;
   p->medium_vl = gpu ? (warp < 8 ? warp : 8) : 1;
   p->medium_ts = gpu ? 256 / p->medium_vl : 1;
-  p->medium_per_team = gpu ? 64 : 16;
+  p->medium_per_team = gpu ? p->medium_ts : 16;
   p->big_vl = gpu ? warp : 1;
   p->big_ts = gpu ? 256 / warp : 1;
 
@@ -300,7 +321,6 @@ static strata_status_t plan_run(strata_exec_t *exec, const unpack_plan_t *p, str
       case STRATA_SPARSE_UNPACK_MEDIUM:
         a.per_team = p->medium_per_team;
         pol = strata_team_policy((a.count + a.per_team - 1) / a.per_team, p->medium_ts, p->medium_vl);
-        pol.scratch_team = (size_t)(6 * a.per_team + 1) * sizeof(int64_t);
         st = strata_parallel_for_team(exec, "strata_sparse_unpack_medium", &pol, &strata_sparse_unpack_medium, &a);
         break;
       case STRATA_SPARSE_UNPACK_LONG:
