@@ -56,7 +56,7 @@ typedef struct core_scratch_args {
 typedef struct core_atomic_args {
   int64_t slots;
   int64_t *ci;
-  double *cf, *cg; /* cg: strata_atomic_add_aggregated_f64, slot s + 1 when i % 3 == 0 */
+  double *cf;
 } core_atomic_args_t;
 
 #endif

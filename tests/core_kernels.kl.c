@@ -75,7 +75,4 @@ STRATA_FOR_KERNEL(core_atomic, core_atomic_args_t, a, i) {
   const int64_t s = i % a->slots, v = i % 5 + 1;
   strata_atomic_add_i64(&a->ci[s], v);
   strata_atomic_add_f64(&a->cf[s], (double)v);
-  /* aggregated adds from two divergent paths, so that a warp's lanes meet in part-masks */
-  if (i % 3) strata_atomic_add_aggregated_f64(&a->cg[s], (double)v);
-  else strata_atomic_add_aggregated_f64(&a->cg[(s + 1) % a->slots], (double)v);
 }

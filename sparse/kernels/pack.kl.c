@@ -90,12 +90,10 @@ STRATA_KL_FUNC int64_t strata_sparse_unpack_lid(const strata_sparse_unpack_args_
 }
 
 /* Combines v into *t by mode (ADD and ABSMAX atomic: several packets may name one entry; REPLACE a
- * plain store: one of them wins; ZERO nothing). ADD is warp-aggregated: the packets of a
- * finite-element assembly that neighbouring threads unpack often share a target entry (a node's
- * diagonal; all of a bulk node's springs), whose atomics would otherwise queue one by one. */
+ * plain store: one of them wins; ZERO nothing). */
 STRATA_KL_TEAM_FUNC void strata_sparse_unpack_combine1(int mode, double *t, double v) {
   if (mode == STRATA_COMBINE_ADD) {
-    strata_atomic_add_aggregated_f64(t, v);
+    strata_atomic_add_f64(t, v);
   } else if (mode == STRATA_COMBINE_REPLACE) {
     *t = v;
   } else if (mode == STRATA_COMBINE_ABSMAX) { /* CAS loop on the bits of *t */
@@ -112,47 +110,23 @@ STRATA_KL_TEAM_FUNC void strata_sparse_unpack_combine1(int mode, double *t, doub
   } /* ZERO: validated, nothing combined */
 }
 
-/* Entries j0, j0 + stride, ... (< j1) of a packet for target row `row` (entries [rb, re)), in that
- * order, by one thread: each entry's position is searched from the previous one's — a few
- * forward probes, then a binary search in what is left of the row — so a packet whose columns
- * ascend (a packed fill-complete row, the usual case) costs a step or two per entry instead of
- * a whole binary search; a descent restarts the search at rb (any order stays correct). ADD sums
- * a run of entries that hit one position (duplicates, adjacent when sorted) before its one
- * atomic. Returns the entries whose column is not in the row (each recorded as an example). */
-STRATA_KL_TEAM_FUNC int64_t strata_sparse_unpack_walk(const strata_sparse_unpack_args_t *a, int64_t row,
-                                                 int64_t rb, int64_t re, const int64_t *gids,
-                                                 const double *vals, int64_t j0, int64_t j1, int64_t stride) {
-  int64_t bad = 0, pos = rb, prev = -1, cur = -1;
-  double acc = 0.0;
-  for (int64_t j = j0; j < j1; j += stride) {
-    const int64_t lid = strata_sparse_unpack_lid(a, gids[j]);
-    if (lid < 0) {
-      ++bad;
-      STRATA_SPARSE_EXAMPLE(a->report, row, gids[j]);
-      continue;
-    }
-    if (lid < prev) pos = rb;
-    prev = lid;
-    for (int probe = 0; probe < 4 && pos < re && (int64_t)a->col_indices[pos] < lid; ++probe) ++pos;
-    if (pos < re && (int64_t)a->col_indices[pos] < lid) pos = strata_kl_lower_bound_i32(a->col_indices, pos, re, lid);
-    if (pos >= re || (int64_t)a->col_indices[pos] != lid) {
-      ++bad;
-      STRATA_SPARSE_EXAMPLE(a->report, row, gids[j]);
-      continue;
-    }
-    if (a->mode != STRATA_COMBINE_ADD) {
-      strata_sparse_unpack_combine1(a->mode, a->values + pos, vals[j]);
-    } else {
-      if (pos != cur) {
-        if (cur >= 0) strata_sparse_unpack_combine1(a->mode, a->values + cur, acc);
-        cur = pos;
-        acc = 0.0;
-      }
-      acc += vals[j];
-    }
+/* One incoming entry (gid, v) of target row `row` (entries [rb, re)): a binary search in the
+ * fill-complete row, then the combine. Returns 1 (and records an example) when the column is not
+ * in the row's pattern, else 0. */
+STRATA_KL_TEAM_FUNC int64_t strata_sparse_unpack_entry(const strata_sparse_unpack_args_t *a, int64_t row,
+                                                  int64_t rb, int64_t re, int64_t gid, double v) {
+  const int64_t lid = strata_sparse_unpack_lid(a, gid);
+  int64_t pos = -1;
+  if (lid >= 0) {
+    const int64_t lo = strata_kl_lower_bound_i32(a->col_indices, rb, re, lid);
+    if (lo < re && (int64_t)a->col_indices[lo] == lid) pos = lo;
   }
-  if (cur >= 0) strata_sparse_unpack_combine1(a->mode, a->values + cur, acc);
-  return bad;
+  if (pos < 0) {
+    STRATA_SPARSE_EXAMPLE(a->report, row, gid);
+    return 1;
+  }
+  strata_sparse_unpack_combine1(a->mode, a->values + pos, v);
+  return 0;
 }
 
 /* The counts of one packet (or part of one): bad entries always; applied entries and packets
@@ -273,9 +247,8 @@ STRATA_FOR_KERNEL(strata_sparse_unpack_chunk_fill, strata_sparse_unpack_chunks_a
 
 /* ----------------------------------------------------------------- the classes */
 
-/* short (one-level): a thread per packet, walking its entries against the target row
- * (strata_sparse_unpack_walk). Also every malformed packet and every packet with a target row out
- * of range lands here. */
+/* short (one-level): a thread per packet, a binary search per entry in the target row. Also every
+ * malformed packet and every packet with a target row out of range lands here. */
 STRATA_FOR_KERNEL(strata_sparse_unpack_one_level, strata_sparse_unpack_args_t, a, i) {
   const int64_t k = strata_sparse_unpack_pkt(a, i);
   int64_t row, count;
@@ -287,11 +260,13 @@ STRATA_FOR_KERNEL(strata_sparse_unpack_one_level, strata_sparse_unpack_args_t, a
     return;
   }
   const int64_t rb = a->row_offsets[row], re = a->row_offsets[row + 1];
-  strata_sparse_unpack_count_bad(a, strata_sparse_unpack_walk(a, row, rb, re, gids, vals, 0, count, 1));
+  int64_t bad = 0;
+  for (int64_t e = 0; e < count; ++e) bad += strata_sparse_unpack_entry(a, row, rb, re, gids[e], vals[e]);
+  strata_sparse_unpack_count_bad(a, bad);
 }
 
 /* medium (three-level): a team per block of per_team packets, a team thread per packet, its
- * vector lanes over the packet's entries (each lane walks its entries: strata_sparse_unpack_walk). */
+ * vector lanes over the packet's entries (a binary search each). */
 STRATA_TEAM_KERNEL(strata_sparse_unpack_medium, strata_sparse_unpack_args_t, a, team) {
   const int64_t b = team->league_rank * a->per_team;
   const int64_t e = b + a->per_team < a->count ? b + a->per_team : a->count;
@@ -306,9 +281,11 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_medium, strata_sparse_unpack_args_t, a, 
       continue;
     }
     const int64_t rb = a->row_offsets[row], re = a->row_offsets[row + 1];
-    /* lane l walks entries l, l + vl, ... (consecutive lanes read consecutive entries) */
-    strata_sparse_unpack_count_bad(a, strata_sparse_unpack_walk(a, row, rb, re, gids, vals, team->vector_rank, count,
-                                                                team->vector_length));
+    int64_t bad;
+    STRATA_THREAD_VECTOR_SUM(team, j, 0, count, bad) {
+      bad += strata_sparse_unpack_entry(a, row, rb, re, gids[j], vals[j]);
+    }
+    if (strata_thread_single(team)) strata_sparse_unpack_count_bad(a, bad);
   }
 }
 
@@ -378,9 +355,8 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_long, strata_sparse_unpack_args_t, a, te
   strata_sparse_unpack_count_bad(a, bad + (strata_team_single(team) ? nolid : 0));
 }
 
-/* very long (three-level, split): a team per chunk of `chunk` entries of a packet; each of the
- * team's threads x lanes takes a contiguous block of the chunk and walks it against the row
- * (strata_sparse_unpack_walk). The chunk at entry 0 reports a bad packet. */
+/* very long (three-level, split): a team per chunk of `chunk` entries of a packet, the team's
+ * threads x lanes over the chunk, a binary search each. The chunk at entry 0 counts the packet. */
 STRATA_TEAM_KERNEL(strata_sparse_unpack_very_long, strata_sparse_unpack_args_t, a, team) {
   const int64_t q = team->league_rank;
   const int64_t k = strata_sparse_unpack_pkt(a, a->chunk_pkt[q]);
@@ -395,12 +371,11 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_very_long, strata_sparse_unpack_args_t, 
   }
   const int64_t e = b + a->chunk < count ? b + a->chunk : count;
   const int64_t rb = a->row_offsets[row], re = a->row_offsets[row + 1];
-  const int64_t P = (int64_t)team->team_size * team->vector_length;
-  const int64_t me = (int64_t)team->team_rank * team->vector_length + team->vector_rank;
-  const int64_t per = (e - b + P - 1) / P;
-  const int64_t lo = b + me * per < e ? b + me * per : e;
-  const int64_t hi = lo + per < e ? lo + per : e;
-  strata_sparse_unpack_count_bad(a, strata_sparse_unpack_walk(a, row, rb, re, gids, vals, lo, hi, 1));
+  int64_t bad;
+  STRATA_TEAM_VECTOR_REDUCE(team, j, b, e, SUM, i64, bad) {
+    bad += strata_sparse_unpack_entry(a, row, rb, re, gids[j], vals[j]);
+  }
+  if (strata_team_single(team)) strata_sparse_unpack_count_bad(a, bad);
 }
 
 /* ----------------------------------------------------------------- INSERT (multi-pass) */

@@ -661,27 +661,6 @@ STRATA_KL_GPU_ADD_(f32, float)
 STRATA_KL_GPU_ADD_(f64, double)
 #undef STRATA_KL_GPU_ADD_
 
-/* warp-aggregated add (kl.h): CUDA sm_70+: the active lanes with the same address (match.any)
- * sum their values in lane order through shuffles and their lowest lane adds once; HIP (no
- * match.any on AMD GPUs) and older CUDA: one atomic per lane */
-static __device__ __forceinline__ void strata_atomic_add_aggregated_f64(double *p, double v) {
-#if defined(STRATA_KL_BACKEND_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-  const unsigned active = __activemask();
-  const unsigned peers = __match_any_sync(active, (unsigned long long)p);
-  unsigned lane;
-  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
-  if (peers == (1u << lane)) { /* alone: the plain atomic */
-    atomicAdd(p, v);
-    return;
-  }
-  double s = 0.0; /* every peer runs the same loop (same peers mask): the shuffles are uniform */
-  for (unsigned m = peers; m; m &= m - 1) s += __shfl_sync(peers, v, __ffs(m) - 1);
-  if ((unsigned)(__ffs(peers) - 1) == lane) atomicAdd(p, s);
-#else
-  atomicAdd(p, v);
-#endif
-}
-
 static __device__ __forceinline__ int32_t strata_atomic_exchange_i32(int32_t *p, int32_t v) {
   return atomicExch(p, v);
 }

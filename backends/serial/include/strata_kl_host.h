@@ -47,8 +47,6 @@ STRATA_KL_HOST_BROADCAST_(f64, double)
 #undef STRATA_KL_HOST_BROADCAST_
 
 /* --- atomics ---------------------------------------------------------------------------------- */
-/* warp-aggregated add (kl.h): no warps on the host, one atomic add */
-#define strata_atomic_add_aggregated_f64(p, v) strata_atomic_add_f64((p), (v))
 /* OpenMP 5.1 `atomic compare` (gcc >= 12) for min / max / CAS. `(void)` on a parameter used only
  * inside an atomic compare: gcc 12 warns "set but not used" otherwise. */
 #define STRATA_KL_HOST_ATOMICS_(s, TYPE)                                                   \

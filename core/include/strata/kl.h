@@ -104,13 +104,6 @@
  *        stores desired if *p equals expected, returns the old *p (success: the return equals
  *        expected). f32/f64 compare the bit patterns (+0 and -0 differ; a NaN can match).
  *   uint64_t strata_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired)  the same
- *   void strata_atomic_add_aggregated_f64(double *p, double v)   *p += v, for sums that many
- *        lanes may aim at one address at the same time (a finite-element matrix's shared
- *        diagonal, a bulk node's row): on CUDA (sm_70 on) the lanes of a warp that call it
- *        together with the same p first sum their values (in lane order, shuffles) and one of
- *        them adds: one atomic per warp and address instead of one per lane (warp-aggregated
- *        atomics). Elsewhere (host backends, HIP) strata_atomic_add_f64. Callable from
- *        divergent code; the lanes that take part are those active at the call.
  *   Bit casts: strata_kl_f64_as_u64 / _u64_as_f64, strata_kl_f32_as_u32 / _u32_as_f32.
  *   STRATA_KL_FUNC                                   qualifier of helper functions
  *   strata_kl_lower_bound_i32/_i64(a, lo, hi, key)          first p in [lo, hi) with a[p] >= key
