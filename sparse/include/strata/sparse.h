@@ -141,7 +141,9 @@ typedef struct strata_packets {
 } strata_packets_t;
 
 /** Packs rows `rows[0..num_rows)` (int32 local row ids, exec memory; NULL = rows 0..num_rows-1)
- *  of A: counts, a device scan for the offsets, then a copy per row. col_gids [A->num_cols]
+ *  of A: counts, a device scan for the offsets, then a copy per row: a thread per row, and on
+ *  GPUs a team per row for rows of more than 128 entries (a bulk node's row written by one thread
+ *  made the FEM job's pack 8x slower on the H200: 6.7 ms against 1.0). col_gids [A->num_cols]
  *  maps local to global column ids (exec memory; NULL = identity). *out is allocated (destroy with
  *  strata_packets_destroy). Errors: INVALID_ARGUMENT (num_rows < 0, or NULL rows with num_rows >
  *  A->num_rows), INVALID_DATA (a row id outside [0, A->num_rows): count and first one named).
@@ -211,16 +213,22 @@ typedef enum strata_unpack_class {
 
 /** Options of strata_sparse_unpack_combine_opts; all-zero (memset) = the defaults.
  *  Thresholds count entries of one incoming packet; 0 = the backend default:
- *    GPU backends (warp > 1): short <= 4, medium <= 1024, long <= 4096, very long beyond, chunk
+ *    GPU backends (warp > 1): short <= 4, medium <= 256, no long class, very long beyond, chunk
  *      2048 entries; medium teams: 8 lanes (the warp if smaller) x 256/8 threads, a packet per
- *      thread; long and very long teams: warp lanes x 256/warp threads. (H200, strata bench
- *      2026-11-29, 16.8M entries in packets of L: medium 0.61 ms at L = 64, long 3.2 / 2.2 /
- *      1.9 / 2.0 ms at L = 128 / 256 / 512 / 1024: the sort in scratch pays off only for
- *      longer packets, so medium reaches 1024);
+ *      thread; long (when asked for) and very long teams: warp lanes x 256/warp threads.
+ *      (H200, strata bench, 2026-11-29, 16.8M entries in packets of L: medium 0.38-0.40 ms for
+ *      L = 16..256 and 0.49-0.53 at 512 / 1024, where very long chunks take 0.46-0.48 ms for
+ *      L = 1024..4096; the long class's sort in scratch took 2.5 / 4.0 ms at 2048 / 4096 and
+ *      lost at every length measured, so it is off unless long_max or force_class ask for it.
+ *      Power-law packets, 4.4M entries, longest 200k: medium_max 64 / 128 / 256 / 512 / 1024
+ *      gave 0.30 / 0.31 / 0.30 / 0.38 / 0.46 ms: one thread's long packet holds its team);
  *    host backends (OpenMP, serial): short <= 64, medium <= 16384, no long class (a one-thread
  *      sort in scratch loses to a binary search per entry there), very long beyond, chunk 16384;
  *      teams of one thread, one lane (medium: 16 packets per team).
- *  The long class is also capped by the scratch limit (max_scratch_bytes / 16 entries). */
+ *  The long class is also capped by the scratch limit (max_scratch_bytes / 16 entries).
+ *  Packets are grouped by class on the device by a stable two-pass partition over tiles of 2048
+ *  packets (packet order kept within a class); the call waits for the device twice (the class
+ *  totals, then the report) and its temporaries are stream-ordered (strata_mem_alloc_async). */
 typedef struct strata_unpack_options {
   strata_unpack_class_t force_class; /**< AUTO, or every valid packet in one class (tests;
                                           malformed / out-of-range packets always go to SHORT,
