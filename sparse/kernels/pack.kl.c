@@ -179,17 +179,20 @@ STRATA_KL_FUNC int strata_sparse_unpack_class_of(const strata_sparse_unpack_clas
 STRATA_TEAM_KERNEL(strata_sparse_unpack_classify, strata_sparse_unpack_classify_args_t, a, team) {
   const int64_t t = team->league_rank, b = t * a->tile;
   const int64_t e = b + a->tile < a->n ? b + a->tile : a->n;
-  int64_t packed, entries, longest, chunks;
+  int64_t packed, entries, invalid, longest, chunks;
   STRATA_TEAM_THREAD_REDUCE(team, k, b, e, SUM, i64, packed) {
     int64_t count;
     const int c = strata_sparse_unpack_class_of(a, k, &count);
     a->counts[k] = count;
     a->cls[k] = (unsigned char)c;
-    packed += STRATA_SPARSE_UNPACK_FIELD(c) + (count < 0 ? STRATA_SPARSE_UNPACK_FIELD(STRATA_SPARSE_UNPACK_NUM_CLASSES) : 0);
+    packed += STRATA_SPARSE_UNPACK_FIELD(c);
   }
   /* counts and cls as written above: the reduction ends with a team barrier */
   STRATA_TEAM_THREAD_REDUCE(team, k, b, e, SUM, i64, entries) {
     if (a->counts[k] > 0) entries += a->counts[k];
+  }
+  STRATA_TEAM_THREAD_REDUCE(team, k, b, e, SUM, i64, invalid) {
+    if (a->counts[k] < 0) invalid += 1;
   }
   STRATA_TEAM_THREAD_REDUCE(team, k, b, e, MAX, i64, longest) {
     if (a->cls[k] == STRATA_SPARSE_UNPACK_LONG && a->counts[k] > longest) longest = a->counts[k];
@@ -204,8 +207,7 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_classify, strata_sparse_unpack_classify_
       a->tile_counts[c * a->ntiles + t] = m;
       if (m) strata_atomic_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_CLASS + c, m);
     }
-    const int64_t bad = STRATA_SPARSE_UNPACK_FIELD_GET(packed, STRATA_SPARSE_UNPACK_NUM_CLASSES);
-    if (bad) strata_atomic_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_INVALID, bad);
+    if (invalid) strata_atomic_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_INVALID, invalid);
     if (entries) strata_atomic_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_ENTRIES, entries);
     if (longest > 0) strata_atomic_max_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_LONG_MAX, longest);
     if (chunks) strata_atomic_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_CHUNKS, chunks);
@@ -221,27 +223,13 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_scatter, strata_sparse_unpack_classify_a
   int64_t s;
   STRATA_TEAM_THREAD_SCAN(team, k, b, e, s, final) {
     const int c = a->cls[k];
-    if (final) a->pkts[a->tile_counts[c * a->ntiles + t] + STRATA_SPARSE_UNPACK_FIELD_GET(s, c)] = k;
+    if (final) {
+      const int64_t at = a->tile_counts[c * a->ntiles + t] + STRATA_SPARSE_UNPACK_FIELD_GET(s, c);
+      a->pkts[at] = k;
+      if (c == STRATA_SPARSE_UNPACK_VERY_LONG) /* its chunks (at least one: a packet of 0 entries is counted) */
+        a->nchunks[at - a->very_long_begin] = a->counts[k] > a->chunk ? (a->counts[k] + a->chunk - 1) / a->chunk : 1;
+    }
     s += STRATA_SPARSE_UNPACK_FIELD(c);
-  }
-}
-
-/* very long: chunks of class packet i (at least one, so a packet of 0 entries is still counted) */
-STRATA_KL_FUNC int64_t strata_sparse_unpack_nchunks(const strata_sparse_unpack_chunks_args_t *a, int64_t i) {
-  const int64_t c = a->counts[a->pkts[a->begin + i]];
-  return c > a->chunk ? (c + a->chunk - 1) / a->chunk : 1;
-}
-
-STRATA_FOR_KERNEL(strata_sparse_unpack_chunk_count, strata_sparse_unpack_chunks_args_t, a, i) {
-  a->nchunks[i] = strata_sparse_unpack_nchunks(a, i);
-}
-
-STRATA_FOR_KERNEL(strata_sparse_unpack_chunk_fill, strata_sparse_unpack_chunks_args_t, a, i) {
-  const int64_t nc = strata_sparse_unpack_nchunks(a, i);
-  const int64_t q0 = a->nchunks[i]; /* after the scan: the first chunk */
-  for (int64_t j = 0; j < nc; ++j) {
-    a->chunk_pkt[q0 + j] = i;
-    a->chunk_begin[q0 + j] = j * a->chunk;
   }
 }
 
@@ -359,8 +347,10 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_long, strata_sparse_unpack_args_t, a, te
  * threads x lanes over the chunk, a binary search each. The chunk at entry 0 counts the packet. */
 STRATA_TEAM_KERNEL(strata_sparse_unpack_very_long, strata_sparse_unpack_args_t, a, team) {
   const int64_t q = team->league_rank;
-  const int64_t k = strata_sparse_unpack_pkt(a, a->chunk_pkt[q]);
-  const int64_t b = a->chunk_begin[q];
+  /* the class packet of chunk q: the last i with first_chunk[i] <= q */
+  const int64_t i = strata_kl_lower_bound_i64(a->first_chunk, 0, a->count + 1, q + 1) - 1;
+  const int64_t k = strata_sparse_unpack_pkt(a, i);
+  const int64_t b = (q - a->first_chunk[i]) * a->chunk;
   int64_t row, count;
   const int64_t *gids = NULL;
   const double *vals = NULL;

@@ -138,15 +138,18 @@ enum {
 };
 #define STRATA_SPARSE_REP_LEN (STRATA_SPARSE_REP_EXAMPLES + 2 * STRATA_SPARSE_REP_MAX_EXAMPLES)
 
-/* Unpack classes by incoming entries (strata_unpack_class_t - 1): short (one-level), medium
- * (three-level: a team per block of packets), long (two-level, a team per packet, sort + merge in
- * scratch), very long (chunks, a team per chunk). */
+/* Unpack classes by incoming entries: short (one-level), medium (three-level: a team per block
+ * of packets, a thread per packet, its lanes over the entries) in two launches — MEDIUM with 8
+ * lanes per packet and MEDIUM_WIDE with a warp per packet, so that packets of 5 and of 256 entries
+ * do not share a team — long (two-level, a team per packet, sort + merge in scratch), very long
+ * (chunks, a team per chunk). strata_unpack_class_t's MEDIUM is both medium launches. */
 enum {
   STRATA_SPARSE_UNPACK_SHORT = 0,
   STRATA_SPARSE_UNPACK_MEDIUM = 1,
-  STRATA_SPARSE_UNPACK_LONG = 2,
-  STRATA_SPARSE_UNPACK_VERY_LONG = 3,
-  STRATA_SPARSE_UNPACK_NUM_CLASSES = 4
+  STRATA_SPARSE_UNPACK_MEDIUM_WIDE = 2,
+  STRATA_SPARSE_UNPACK_LONG = 3,
+  STRATA_SPARSE_UNPACK_VERY_LONG = 4,
+  STRATA_SPARSE_UNPACK_NUM_CLASSES = 5
 };
 /* The long class's scratch key of entry e with local column lid: (lid << 32) | e; invalid
  * columns (no local id) take lid = STRATA_SPARSE_UNPACK_NO_LID and sort to the end. */
@@ -172,8 +175,7 @@ typedef struct strata_sparse_unpack_args {
   int64_t begin, count;    /* the launched class: pkts[begin .. begin + count) */
   int64_t per_team;        /* medium: packets per team */
   int64_t chunk;           /* very long: entries per chunk */
-  const int64_t *chunk_pkt;   /* very long: [num_chunks] class-local packet index of chunk q */
-  const int64_t *chunk_begin; /* very long: [num_chunks] first entry of chunk q in its packet */
+  const int64_t *first_chunk; /* very long: [class count + 1] first chunk of each class packet */
 } strata_sparse_unpack_args_t;
 
 /** INSERT (multi-pass, see strata_sparse_unpack_combine_opts): u's packet fields, col_lids and
@@ -196,9 +198,10 @@ typedef struct strata_sparse_unpack_insert_args {
  *  malformed or its target row out of range: always the short class, whose kernel reports it),
  *  cls[k] = its class; tile_counts[c * ntiles + t] = tile t's packets of class c; stats (zeroed
  *  before) += the tile's totals (STRATA_SPARSE_UNPACK_STAT_*). The per-class counts of a tile are
- *  packed in one int64, FIELD_BITS bits per class (and one field for invalid packets), so that
- *  one team reduction or scan serves all classes: tile < 2^FIELD_BITS. Pass 2
- *  (strata_sparse_unpack_scatter), after an exclusive scan of tile_counts: pkts[...] = k.
+ *  packed in one int64, FIELD_BITS bits per class, so that one team reduction or scan serves all
+ *  classes: tile < 2^FIELD_BITS. Pass 2 (strata_sparse_unpack_scatter), after an exclusive scan
+ *  of tile_counts: pkts[...] = k, and for a very long packet at class-local index i its chunk
+ *  count in nchunks[i] (scanned afterwards into the first chunk of each).
  *  force >= 0: every valid packet in class force, except that long packets above long_cap (the
  *  scratch limit) go to very long. chunk: the very long class's entries per chunk. */
 #define STRATA_SPARSE_UNPACK_FIELD_BITS 12
@@ -218,7 +221,7 @@ typedef struct strata_sparse_unpack_classify_args {
   int64_t num_bytes;
   int64_t num_rows; /* of the target */
   int64_t n;        /* packets */
-  int64_t max_len[STRATA_SPARSE_UNPACK_NUM_CLASSES]; /* short, medium, long (<= long_cap), inf */
+  int64_t max_len[STRATA_SPARSE_UNPACK_NUM_CLASSES]; /* short, medium, wide, long (<= long_cap), inf */
   int force;        /* -1: by max_len; else a class */
   int64_t long_cap; /* most entries the long class holds in scratch */
   int64_t chunk;
@@ -228,20 +231,9 @@ typedef struct strata_sparse_unpack_classify_args {
   int64_t *tile_counts; /* [NUM_CLASSES * ntiles] */
   int64_t *stats;       /* [STAT_LEN] */
   int64_t *pkts;        /* [n] */
+  int64_t very_long_begin; /* the very long class's first position in pkts (pass 2) */
+  int64_t *nchunks;     /* [very long class count + 1] */
 } strata_sparse_unpack_classify_args_t;
-
-/** Over class-local i in [0, count): MAX of counts[pkts[begin + i]] (the long class's scratch);
- *  what == 1: nchunks[i] = ceil(counts / chunk) (for the very long class, a FOR kernel);
- *  chunk table fill: for class-local i, chunks first[i] .. first[i+1]. */
-typedef struct strata_sparse_unpack_chunks_args {
-  const int64_t *counts;
-  const int64_t *pkts;
-  int64_t begin;
-  int64_t chunk;
-  int64_t *nchunks; /* [count + 1]: chunk counts, then (after the scan) first chunks */
-  int64_t *chunk_pkt;
-  int64_t *chunk_begin;
-} strata_sparse_unpack_chunks_args_t;
 
 #ifdef __cplusplus
 }

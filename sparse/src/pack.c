@@ -16,17 +16,17 @@ STRATA_KERNEL_DECLARE(strata_sparse_unpack_long);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_very_long);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_classify);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_scatter);
-STRATA_KERNEL_DECLARE(strata_sparse_unpack_chunk_count);
-STRATA_KERNEL_DECLARE(strata_sparse_unpack_chunk_fill);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_count);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_fill);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_copy);
 
 /* pack: rows above this many entries are written by a team each on GPUs (strata_sparse_pack_long) */
 #define STRATA_SPARSE_PACK_LONG_MIN 128
+/* unpack, GPUs: medium packets up to this many entries get 8 lanes, longer ones a warp */
+#define STRATA_SPARSE_UNPACK_NARROW_MAX 32
 
 _Static_assert(STRATA_SPARSE_UNPACK_TILE < (1 << STRATA_SPARSE_UNPACK_FIELD_BITS) &&
-                   (STRATA_SPARSE_UNPACK_NUM_CLASSES + 1) * STRATA_SPARSE_UNPACK_FIELD_BITS <= 63,
+                   STRATA_SPARSE_UNPACK_NUM_CLASSES * STRATA_SPARSE_UNPACK_FIELD_BITS <= 63,
                "a tile's per-class counts fit their packed fields");
 _Static_assert(STRATA_SPARSE_REP_MAX_EXAMPLES == STRATA_UNPACK_MAX_EXAMPLES,
                "device report slots match strata_unpack_report_t::examples");
@@ -176,10 +176,9 @@ typedef struct unpack_plan {
   unsigned char *cls;   /* [np] class of each packet */
   int64_t *tile_counts; /* [classes x tiles] */
   int64_t *stats;       /* [STRATA_SPARSE_UNPACK_STAT_LEN] */
-  int64_t *nchunks;     /* very long: [class count + 1] */
-  int64_t *chunk_pkt, *chunk_begin;
+  int64_t *nchunks;     /* very long: [class count + 1] chunks, then (scanned) first chunks */
   int64_t num_chunks, chunk, long_max_count;
-  int medium_vl, medium_ts, medium_per_team, big_vl, big_ts;
+  int medium_vl, medium_ts, medium_per_team, wide_vl, wide_ts, big_vl, big_ts;
   int64_t valid_packets, valid_entries; /* packets well formed with a row in range, their entries */
 } unpack_plan_t;
 
@@ -190,8 +189,6 @@ static void plan_free(strata_exec_t *exec, unpack_plan_t *p) {
   strata_mem_free_async(exec, (void **)&p->tile_counts);
   strata_mem_free_async(exec, (void **)&p->stats);
   strata_mem_free_async(exec, (void **)&p->nchunks);
-  strata_mem_free_async(exec, (void **)&p->chunk_pkt);
-  strata_mem_free_async(exec, (void **)&p->chunk_begin);
 }
 
 #define UCHECK(call)                     \
@@ -220,6 +217,9 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
    * on one thread, so medium (dynamically scheduled blocks) reaches up to the very long class and
    * the long class is empty by default */
   const int64_t medium_max = o->medium_max ? o->medium_max : gpu ? 256 : 16384;
+  /* GPUs: medium packets above 32 entries take a warp each (MEDIUM_WIDE), below 8 lanes each */
+  const int64_t narrow_max = gpu && medium_max > STRATA_SPARSE_UNPACK_NARROW_MAX ? STRATA_SPARSE_UNPACK_NARROW_MAX
+                                                                                 : medium_max;
   /* GPUs too: no long class unless asked for (the sort in scratch lost to the very long class's
    * binary searches at every length measured: sparse.h) */
   int64_t long_max = o->long_max ? o->long_max : medium_max;
@@ -228,6 +228,8 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   p->medium_vl = gpu ? (warp < 8 ? warp : 8) : 1;
   p->medium_ts = gpu ? 256 / p->medium_vl : 1;
   p->medium_per_team = gpu ? p->medium_ts : 16;
+  p->wide_vl = gpu ? warp : 1;
+  p->wide_ts = gpu ? 256 / warp : 1;
   p->big_vl = gpu ? warp : 1;
   p->big_ts = gpu ? 256 / warp : 1;
 
@@ -249,10 +251,14 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   ca.num_rows = A->num_rows;
   ca.n = np;
   ca.max_len[STRATA_SPARSE_UNPACK_SHORT] = short_max;
-  ca.max_len[STRATA_SPARSE_UNPACK_MEDIUM] = medium_max;
+  ca.max_len[STRATA_SPARSE_UNPACK_MEDIUM] = narrow_max;
+  ca.max_len[STRATA_SPARSE_UNPACK_MEDIUM_WIDE] = medium_max;
   ca.max_len[STRATA_SPARSE_UNPACK_LONG] = long_max;
   ca.max_len[STRATA_SPARSE_UNPACK_VERY_LONG] = INT64_MAX;
-  ca.force = o->force_class == STRATA_UNPACK_CLASS_AUTO ? -1 : (int)o->force_class - 1;
+  /* the public classes: SHORT and MEDIUM at their own index, LONG and VERY_LONG after MEDIUM_WIDE */
+  ca.force = o->force_class == STRATA_UNPACK_CLASS_AUTO ? -1
+             : o->force_class <= STRATA_UNPACK_CLASS_MEDIUM ? (int)o->force_class - 1
+                                                            : (int)o->force_class;
   ca.long_cap = long_cap;
   ca.chunk = p->chunk;
   ca.counts = p->counts;
@@ -265,9 +271,6 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   UCHECK(strata_parallel_for_team(exec, "strata_sparse_unpack_classify", &tp, &strata_sparse_unpack_classify, &ca));
   int64_t stats[STRATA_SPARSE_UNPACK_STAT_LEN];
   UCHECK(strata_mem_copy(exec, stats, p->stats, sizeof stats)); /* the call's one wait for the device */
-  UCHECK(strata_scan_exclusive_i64(exec, ca.ntiles * STRATA_SPARSE_UNPACK_NUM_CLASSES, p->tile_counts,
-                                   p->tile_counts, NULL));
-  UCHECK(strata_parallel_for_team(exec, "strata_sparse_unpack_scatter", &tp, &strata_sparse_unpack_scatter, &ca));
   p->bounds[0] = 0;
   for (int c = 0; c < STRATA_SPARSE_UNPACK_NUM_CLASSES; ++c)
     p->bounds[c + 1] = p->bounds[c] + stats[STRATA_SPARSE_UNPACK_STAT_CLASS + c];
@@ -278,26 +281,18 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   p->valid_entries = stats[STRATA_SPARSE_UNPACK_STAT_ENTRIES];
   p->long_max_count = stats[STRATA_SPARSE_UNPACK_STAT_LONG_MAX];
   p->num_chunks = stats[STRATA_SPARSE_UNPACK_STAT_CHUNKS];
+  /* the scatter pass also writes each very long packet's chunk count, scanned into its first chunk */
   const int64_t nv = p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG + 1] - p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
   if (nv > 0) {
-    strata_sparse_unpack_chunks_args_t cc;
-    memset(&cc, 0, sizeof cc);
-    cc.counts = p->counts;
-    cc.pkts = p->pkts;
-    cc.chunk = p->chunk;
-    cc.begin = p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
     UCHECK(strata_mem_alloc_async(exec, (size_t)(nv + 1) * sizeof(int64_t), (void **)&p->nchunks));
-    cc.nchunks = p->nchunks;
-    UCHECK(strata_parallel_for(exec, "strata_sparse_unpack_chunk_count", strata_range(0, nv),
-                               &strata_sparse_unpack_chunk_count, &cc));
-    UCHECK(strata_scan_exclusive_i64(exec, nv, p->nchunks, p->nchunks, NULL));
-    UCHECK(strata_mem_alloc_async(exec, (size_t)p->num_chunks * sizeof(int64_t), (void **)&p->chunk_pkt));
-    UCHECK(strata_mem_alloc_async(exec, (size_t)p->num_chunks * sizeof(int64_t), (void **)&p->chunk_begin));
-    cc.chunk_pkt = p->chunk_pkt;
-    cc.chunk_begin = p->chunk_begin;
-    UCHECK(strata_parallel_for(exec, "strata_sparse_unpack_chunk_fill", strata_range(0, nv),
-                               &strata_sparse_unpack_chunk_fill, &cc));
+    UCHECK(strata_mem_set_async(exec, p->nchunks + nv, 0, sizeof(int64_t)));
   }
+  ca.nchunks = p->nchunks;
+  ca.very_long_begin = p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
+  UCHECK(strata_scan_exclusive_i64(exec, ca.ntiles * STRATA_SPARSE_UNPACK_NUM_CLASSES, p->tile_counts,
+                                   p->tile_counts, NULL));
+  UCHECK(strata_parallel_for_team(exec, "strata_sparse_unpack_scatter", &tp, &strata_sparse_unpack_scatter, &ca));
+  if (nv > 0) UCHECK(strata_scan_exclusive_i64(exec, nv + 1, p->nchunks, p->nchunks, NULL));
   return STRATA_SUCCESS;
 }
 
@@ -306,8 +301,7 @@ static strata_status_t plan_run(strata_exec_t *exec, const unpack_plan_t *p, str
   strata_status_t st = STRATA_SUCCESS;
   a.pkts = p->pkts;
   a.chunk = p->chunk;
-  a.chunk_pkt = p->chunk_pkt;
-  a.chunk_begin = p->chunk_begin;
+  a.first_chunk = p->nchunks;
   for (int c = 0; c < STRATA_SPARSE_UNPACK_NUM_CLASSES && st == STRATA_SUCCESS; ++c) {
     a.begin = p->bounds[c];
     a.count = p->bounds[c + 1] - p->bounds[c];
@@ -322,6 +316,11 @@ static strata_status_t plan_run(strata_exec_t *exec, const unpack_plan_t *p, str
         a.per_team = p->medium_per_team;
         pol = strata_team_policy((a.count + a.per_team - 1) / a.per_team, p->medium_ts, p->medium_vl);
         st = strata_parallel_for_team(exec, "strata_sparse_unpack_medium", &pol, &strata_sparse_unpack_medium, &a);
+        break;
+      case STRATA_SPARSE_UNPACK_MEDIUM_WIDE: /* the medium kernel, a warp per packet */
+        a.per_team = p->wide_ts;
+        pol = strata_team_policy((a.count + a.per_team - 1) / a.per_team, p->wide_ts, p->wide_vl);
+        st = strata_parallel_for_team(exec, "strata_sparse_unpack_medium_wide", &pol, &strata_sparse_unpack_medium, &a);
         break;
       case STRATA_SPARSE_UNPACK_LONG:
         pol = strata_team_policy(a.count, p->big_ts, p->big_vl);
@@ -351,7 +350,12 @@ static void report_from(const int64_t *rep, const unpack_plan_t *p, strata_unpac
     r->examples[e].row = rep[STRATA_SPARSE_REP_EXAMPLES + 2 * e];
     r->examples[e].col = rep[STRATA_SPARSE_REP_EXAMPLES + 2 * e + 1];
   }
-  for (int c = 0; c < STRATA_SPARSE_UNPACK_NUM_CLASSES; ++c) r->class_packets[c] = p->bounds[c + 1] - p->bounds[c];
+  /* public classes: MEDIUM is both medium launches */
+  const int64_t *b = p->bounds;
+  r->class_packets[0] = b[STRATA_SPARSE_UNPACK_SHORT + 1] - b[STRATA_SPARSE_UNPACK_SHORT];
+  r->class_packets[1] = b[STRATA_SPARSE_UNPACK_MEDIUM_WIDE + 1] - b[STRATA_SPARSE_UNPACK_MEDIUM];
+  r->class_packets[2] = b[STRATA_SPARSE_UNPACK_LONG + 1] - b[STRATA_SPARSE_UNPACK_LONG];
+  r->class_packets[3] = b[STRATA_SPARSE_UNPACK_VERY_LONG + 1] - b[STRATA_SPARSE_UNPACK_VERY_LONG];
 }
 
 /* INSERT, device-only and multi-pass: (1) count pass, a thread per packet: its entries with a
