@@ -6,3 +6,16 @@ if(TARGET strata_cli)
   set_tests_properties(cli.bench.quick PROPERTIES TIMEOUT 120 ENVIRONMENT "OMP_WAIT_POLICY=passive"
     PASS_REGULAR_EXPRESSION "strata bench: [0-9]+ results, [0-9]+ checked and timed, 0 wrong, 0 errors")
 endif()
+# unpack on given inputs with class options (each row a packet for its own row), every forced class
+# checked against serial; bad options named
+if(TARGET strata_cli)
+  foreach(cls auto short medium long very_long)
+    add_test(NAME cli.bench.unpack_${cls} COMMAND strata_cli bench unpack --quick --backend openmp --backend serial
+             --matrix gen:powerlaw --matrix gen:dense --unpack-options short_max=2,medium_max=40,long_max=300,chunk=64,force=${cls})
+    set_tests_properties(cli.bench.unpack_${cls} PROPERTIES TIMEOUT 120 ENVIRONMENT "OMP_WAIT_POLICY=passive"
+      PASS_REGULAR_EXPRESSION "strata bench: 12 results, 12 checked and timed, 0 wrong, 0 errors")
+  endforeach()
+  add_test(NAME cli.bench.unpack_bad_options COMMAND strata_cli bench unpack --quick --unpack-options chunk=0)
+  set_tests_properties(cli.bench.unpack_bad_options PROPERTIES
+    PASS_REGULAR_EXPRESSION "--unpack-options: chunk=0 is not a positive integer")
+endif()
