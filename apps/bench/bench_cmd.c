@@ -1624,6 +1624,7 @@ int cmd_bench(int argc, char **argv) {
     plots();
   }
   summary(stdout);
+  fflush(stdout); /* before whatever the process prints at exit (LeakSanitizer's report) can cut the last line */
   int bad = 0, errors = 0; /* exit status: 3 a wrong result, 4 an input or measurement that failed */
   for (int i = 0; i < nR; ++i) bad += R[i].ok == 0, errors += R[i].ok == -1;
   for (int i = 0; i < specs.n; ++i) free(specs.v[i]);
