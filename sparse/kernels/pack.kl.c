@@ -169,6 +169,12 @@ STRATA_KL_FUNC int strata_sparse_unpack_class_of(const strata_sparse_unpack_clas
   return strata_sparse_row_class(*count, STRATA_SPARSE_UNPACK_NUM_CLASSES, a->max_len);
 }
 
+/* very long: the chunks of a packet of `count` entries (at least one, so that a packet of 0
+ * entries is still counted) */
+STRATA_KL_FUNC int64_t strata_sparse_unpack_chunks_of(int64_t count, int64_t chunk) {
+  return count > chunk ? (count + chunk - 1) / chunk : 1;
+}
+
 /* The packed per-class counter of one packet of class c (see strata_sparse_unpack_classify_args_t) */
 #define STRATA_SPARSE_UNPACK_FIELD(c) ((int64_t)1 << (STRATA_SPARSE_UNPACK_FIELD_BITS * (c)))
 #define STRATA_SPARSE_UNPACK_FIELD_GET(v, c) \
@@ -199,7 +205,7 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_classify, strata_sparse_unpack_classify_
   }
   STRATA_TEAM_THREAD_REDUCE(team, k, b, e, SUM, i64, chunks) {
     if (a->cls[k] == STRATA_SPARSE_UNPACK_VERY_LONG)
-      chunks += a->counts[k] > a->chunk ? (a->counts[k] + a->chunk - 1) / a->chunk : 1;
+      chunks += strata_sparse_unpack_chunks_of(a->counts[k], a->chunk);
   }
   if (strata_team_single(team)) {
     for (int c = 0; c < STRATA_SPARSE_UNPACK_NUM_CLASSES; ++c) {
@@ -226,8 +232,8 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_scatter, strata_sparse_unpack_classify_a
     if (final) {
       const int64_t at = a->tile_counts[c * a->ntiles + t] + STRATA_SPARSE_UNPACK_FIELD_GET(s, c);
       a->pkts[at] = k;
-      if (c == STRATA_SPARSE_UNPACK_VERY_LONG) /* its chunks (at least one: a packet of 0 entries is counted) */
-        a->nchunks[at - a->very_long_begin] = a->counts[k] > a->chunk ? (a->counts[k] + a->chunk - 1) / a->chunk : 1;
+      if (c == STRATA_SPARSE_UNPACK_VERY_LONG)
+        a->nchunks[at - a->very_long_begin] = strata_sparse_unpack_chunks_of(a->counts[k], a->chunk);
     }
     s += STRATA_SPARSE_UNPACK_FIELD(c);
   }
