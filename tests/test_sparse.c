@@ -572,6 +572,69 @@ static void test_unpack_invalid_row(void **state) {
   strata_crs_destroy(&B);
 }
 
+/* Packets byte for byte against the documented layout, for rows short and long (above the GPU
+ * path's 128 entries: a team per row there), an explicit reversed row list with repeats, global
+ * ids, and empty rows: count, then the global ids, then the values, at the scanned offsets. */
+static void test_pack_layout_long_rows(void **state) {
+  (void)state;
+  const int32_t nr = 300, nc = 5000;
+  int64_t n = 0;
+  for (int32_t i = 0; i < nr; ++i) n += i % 37 == 0 ? 129 + 97 * (i % 11) : i % 7;
+  int32_t *r = (int32_t *)malloc(sizeof(int32_t) * (size_t)n), *c = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
+  double *v = (double *)malloc(sizeof(double) * (size_t)n);
+  int64_t q = 0;
+  for (int32_t i = 0; i < nr; ++i) {
+    const int64_t len = i % 37 == 0 ? 129 + 97 * (i % 11) : i % 7;
+    for (int64_t j = 0; j < len; ++j, ++q) {
+      r[q] = i;
+      c[q] = (int32_t)((j * (nc / len) + i) % nc);
+      v[q] = (double)(q % 1000) - 0.25;
+    }
+  }
+  strata_crs_matrix_t *B = small(nr, nc, n, r, c, v);
+  host_crs_t hb = crs_to_host(B);
+  const int64_t np = 2 * (int64_t)nr;
+  int32_t *rows = (int32_t *)malloc(sizeof(int32_t) * (size_t)np);
+  for (int64_t k = 0; k < np; ++k) rows[k] = (int32_t)(nr - 1 - k % nr); /* every row twice */
+  int64_t *gids = (int64_t *)malloc(sizeof(int64_t) * nc);
+  for (int32_t j = 0; j < nc; ++j) gids[j] = 7 * (int64_t)j + 3;
+  int32_t *drows = (int32_t *)t_to_dev(rows, sizeof(int32_t) * (size_t)np);
+  int64_t *dg = (int64_t *)t_to_dev(gids, sizeof(int64_t) * nc);
+  strata_packets_t *P = NULL;
+  T_OK(strata_sparse_pack(T_exec, B, np, drows, dg, &P));
+  int64_t *off = (int64_t *)malloc(sizeof(int64_t) * (size_t)(np + 1));
+  unsigned char *data = (unsigned char *)malloc((size_t)P->num_bytes + 8);
+  t_to_host(off, P->offsets, sizeof(int64_t) * (size_t)(np + 1));
+  t_to_host(data, P->data, (size_t)P->num_bytes);
+  int64_t at = 0;
+  for (int64_t k = 0; k < np; ++k) {
+    const int32_t row = rows[k];
+    const int64_t b = hb.ro[row], cnt = hb.ro[row + 1] - b;
+    if (off[k] != at) fail_msg("packet %lld: offset %lld, expected %lld", (long long)k, (long long)off[k], (long long)at);
+    int64_t head;
+    memcpy(&head, data + at, 8);
+    if (head != cnt) fail_msg("packet %lld (row %d): count %lld, expected %lld", (long long)k, row, (long long)head, (long long)cnt);
+    for (int64_t j = 0; j < cnt; ++j) {
+      int64_t g;
+      double x;
+      memcpy(&g, data + at + 8 + 8 * j, 8);
+      memcpy(&x, data + at + 8 + 8 * cnt + 8 * j, 8);
+      if (g != gids[hb.ci[b + j]] || x != hb.v[b + j])
+        fail_msg("packet %lld (row %d) entry %lld: (%lld, %g), expected (%lld, %g)", (long long)k, row, (long long)j,
+                 (long long)g, x, (long long)gids[hb.ci[b + j]], hb.v[b + j]);
+    }
+    at += 8 + 16 * cnt;
+  }
+  assert_int_equal(off[np], at);
+  assert_int_equal(P->num_bytes, at);
+  strata_packets_destroy(&P);
+  t_dev_free(drows);
+  t_dev_free(dg);
+  host_crs_free(&hb);
+  strata_crs_destroy(&B);
+  free(r), free(c), free(v), free(rows), free(gids), free(off), free(data);
+}
+
 /* Malformed packets: a corrupted count, an offset past the buffer. */
 static void test_unpack_malformed(void **state) {
   (void)state;
@@ -710,6 +773,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_spmv_alpha0),
       cmocka_unit_test(test_spmv_matrix_market),
       cmocka_unit_test(test_pack_unpack_add_roundtrip),
+      cmocka_unit_test(test_pack_layout_long_rows),
       cmocka_unit_test(test_unpack_e8),
       cmocka_unit_test(test_unpack_e9),
       cmocka_unit_test(test_unpack_e10),
