@@ -92,9 +92,10 @@ static void ref_inv(ref_t *r, int64_t row, int64_t gid) {
   r->n_inv++;
 }
 
+/* sparse.h: no local id for a global id outside [0, ng) or mapped outside [0, nc) */
 static int64_t ref_lid(const host_crs_t *A, const int32_t *lids, int64_t ng, int64_t gid) {
-  if (lids) return gid >= 0 && gid < ng ? lids[gid] : -1;
-  return gid >= 0 && gid < A->nc ? gid : -1;
+  const int64_t lid = !lids ? gid : gid >= 0 && gid < ng ? lids[gid] : -1;
+  return lid >= 0 && lid < A->nc ? lid : -1;
 }
 
 /* The serial reference of unpack_combine (non-strict), applied to A's values in place. */
@@ -288,7 +289,8 @@ static host_crs_t gen_target(uint64_t *s, int32_t nr, int32_t nc) {
 static int32_t *gen_lids(int32_t nc, int64_t *ng) {
   *ng = 2 * (int64_t)nc + 1;
   int32_t *l = (int32_t *)t_malloc(sizeof(int32_t) * (size_t)*ng);
-  for (int64_t g = 0; g < *ng; ++g) l[g] = g % 2 ? (int32_t)(g / 2) : -1;
+  /* odd g: local column g / 2; even g: no local id, as -1 or as a value outside [0, nc) */
+  for (int64_t g = 0; g < *ng; ++g) l[g] = g % 2 ? (int32_t)(g / 2) : g % 6 == 2 ? nc + (int32_t)g : g % 6 == 4 ? -7 : -1;
   return l;
 }
 

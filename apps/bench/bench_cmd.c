@@ -57,7 +57,7 @@ static struct {
   int done, total; /* measurements done, and the estimate of all (progress line) */
   const char *mesh; /* fem: --mesh FILE instead of the box */
   strata_unpack_options_t uopt; /* unpack: --unpack-options (all zero: the defaults) */
-  const char *uopt_text;
+  int uopt_given;
   double min_time, scale;
   uint64_t seed;
   int replicate; /* 0 = auto */
@@ -116,11 +116,15 @@ static void fill_ratio_serial(result_t *r) {
       r->ratio_serial = q->t.median / r->t.median;
 }
 
+static void unpack_options_text(char *out, size_t n);
 static void emit(result_t *r) {
   char nm[400], ms[450], b[11][48], extra[160] = "";
   fill_ratio_serial(r);
-  if (G.uopt_text && !strcmp(r->suite, "unpack") && !strcmp(r->algo, "unpack_combine_add") && !r->msg[0])
-    snprintf(r->msg, sizeof r->msg, "--unpack-options %s", G.uopt_text); /* the record says how it ran */
+  if (G.uopt_given && !strcmp(r->suite, "unpack") && !strcmp(r->algo, "unpack_combine_add") && !r->msg[0]) {
+    char t[200]; /* the record says how it ran */
+    unpack_options_text(t, sizeof t);
+    snprintf(r->msg, sizeof r->msg, "--unpack-options %s", t);
+  }
   if (r->row_length > 0) snprintf(extra, sizeof extra, ", \"row_length\": %lld", (long long)r->row_length);
   if (r->has_thr) {
     char t3[24];
@@ -1409,8 +1413,9 @@ static void usage(FILE *f) {
           "  --mesh FILE        fem: a \"strata mesh v1\" file (strata fem --save-mesh) instead of the box mesh\n"
           "  --progress         one line per measurement on stderr, with the count left (default unless --quick)\n"
           "  --no-progress      no progress lines\n"
-          "Exit status: 0 every result checked and timed (or skipped, said why); 3 a result differed from serial;\n"
-          "4 an input could not be built or a measurement failed.\n"
+          "Exit status: 0 every result checked and timed (or skipped, said why); 2 a usage error (bad option, no\n"
+          "backend to run); 3 a result differed from serial; 4 an input could not be built, a measurement failed\n"
+          "or --out could not be written.\n"
           "Timing: strata_event (device events on GPUs, host clock between fences on host backends), samples of\n"
           "at least 1 ms, median over samples until --min-time; fem: whole fem_run jobs until --min-time.\n");
 }
@@ -1433,35 +1438,57 @@ static int bad_opt(const char *fmt, ...) {
 }
 
 /* --unpack-options short_max=N,medium_max=N,long_max=N,chunk=N,force=short|medium|long|very_long
- * into G.uopt (strata_unpack_options_t; unnamed fields keep their defaults) */
+ * into G.uopt (strata_unpack_options_t; unnamed fields keep their defaults; repeated options and
+ * names: the last value counts) */
+static const char *const unpack_class_names[] = {"auto", "short", "medium", "long", "very_long"};
 static int parse_unpack_options(const char *v) {
-  static const char *const classes[] = {"auto", "short", "medium", "long", "very_long"};
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s", v);
-  for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+  char *buf = strdup(v);
+  if (!buf) return bad_opt("--unpack-options: out of memory");
+  int rc = 0;
+  const char *p = v;
+  for (;;) { /* items between commas; an empty one is refused */
+    const char *comma = strchr(p, ',');
+    const size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    char *t = buf + (p - v);
+    t[len] = 0;
     char *eq = strchr(t, '=');
-    if (!eq) return bad_opt("--unpack-options %s: '%s' is not NAME=VALUE", v, t);
+    if (!len) { rc = bad_opt("--unpack-options '%s': an empty item (NAME=VALUE, comma-separated)", v); break; }
+    if (!eq) { rc = bad_opt("--unpack-options: '%s' is not NAME=VALUE", t); break; }
     *eq = 0;
     const char *val = eq + 1;
     if (!strcmp(t, "force")) {
       int c = -1;
-      for (int i = 0; i < 5; ++i) if (!strcmp(val, classes[i])) c = i;
-      if (c < 0) return bad_opt("--unpack-options: force=%s is not auto, short, medium, long or very_long", val);
+      for (int i = 0; i < 5; ++i) if (!strcmp(val, unpack_class_names[i])) c = i;
+      if (c < 0) { rc = bad_opt("--unpack-options: force=%s is not auto, short, medium, long or very_long", val); break; }
       G.uopt.force_class = (strata_unpack_class_t)c;
-      continue;
+    } else {
+      int64_t *f = !strcmp(t, "short_max") ? &G.uopt.short_max : !strcmp(t, "medium_max") ? &G.uopt.medium_max
+                   : !strcmp(t, "long_max") ? &G.uopt.long_max : !strcmp(t, "chunk") ? &G.uopt.chunk : NULL;
+      if (!f) { rc = bad_opt("--unpack-options: unknown name %s (short_max, medium_max, long_max, chunk, force)", t); break; }
+      char *end = NULL;
+      errno = 0;
+      const long long x = val[0] >= '0' && val[0] <= '9' ? strtoll(val, &end, 10) : 0;
+      if (errno == ERANGE) { rc = bad_opt("--unpack-options: %s=%s exceeds the limit %lld", t, val, (long long)INT64_MAX); break; }
+      if (!end || *end || x < 1) { rc = bad_opt("--unpack-options: %s=%s is not a positive integer", t, val); break; }
+      *f = x;
     }
-    char *end = NULL;
-    errno = 0;
-    const long long x = strtoll(val, &end, 10);
-    if (!end || *end || end == val || errno || x < 1)
-      return bad_opt("--unpack-options: %s=%s is not a positive integer", t, val);
-    if (!strcmp(t, "short_max")) G.uopt.short_max = x;
-    else if (!strcmp(t, "medium_max")) G.uopt.medium_max = x;
-    else if (!strcmp(t, "long_max")) G.uopt.long_max = x;
-    else if (!strcmp(t, "chunk")) G.uopt.chunk = x;
-    else return bad_opt("--unpack-options: unknown name %s (short_max, medium_max, long_max, chunk, force)", t);
+    if (!comma) break;
+    p = comma + 1;
   }
-  return 0;
+  free(buf);
+  return rc;
+}
+/* the options in force, as the records say them (only those given) */
+static void unpack_options_text(char *out, size_t n) {
+  const strata_unpack_options_t *o = &G.uopt;
+  const char *names[4] = {"short_max", "medium_max", "long_max", "chunk"};
+  const int64_t vals[4] = {o->short_max, o->medium_max, o->long_max, o->chunk};
+  size_t l = 0;
+  out[0] = 0;
+  for (int i = 0; i < 4 && l < n; ++i)
+    if (vals[i]) l += (size_t)snprintf(out + l, n - l, "%s%s=%lld", l ? "," : "", names[i], (long long)vals[i]);
+  if (o->force_class != STRATA_UNPACK_CLASS_AUTO && l < n)
+    snprintf(out + l, n - l, "%sforce=%s", l ? "," : "", unpack_class_names[o->force_class]);
 }
 
 static int parse_formats(const char *v) {
@@ -1525,7 +1552,7 @@ int cmd_bench(int argc, char **argv) {
     } else if (!strcmp(a, "--unpack-options")) {
       ++i;
       if (parse_unpack_options(v)) return 2;
-      G.uopt_text = v;
+      G.uopt_given = 1;
     }
     else if (!strcmp(a, "--out")) G.out = argv[++i];
     else if (!strcmp(a, "--mesh")) G.mesh = argv[++i];
@@ -1540,7 +1567,7 @@ int cmd_bench(int argc, char **argv) {
     } else if (!strcmp(a, "--min-time") || !strcmp(a, "--scale")) {
       double d = strtod(v, &end);
       ++i;
-      if (!end || *end || end == v || !(d > 0 && d < 1e6)) return bad_opt("%s: a positive number", v);
+      if (!end || *end || end == v || !(d > 0 && d < 1e6)) return bad_opt("%s %s: a positive number below 1e6", a, v);
       *(!strcmp(a, "--scale") ? &G.scale : &G.min_time) = d;
     } else if (!strcmp(a, "--seed")) {
       ++i;
@@ -1563,7 +1590,7 @@ int cmd_bench(int argc, char **argv) {
     for (int f = 0; f < STRATA_NUM_FORMATS; ++f) G.fmt[f] = f != STRATA_FORMAT_CSR;
   if (strata_exec_default(STRATA_BACKEND_SERIAL, &G.serial)) {
     fprintf(stderr, "strata bench: %s\n", strata_error_message());
-    return 1;
+    return 4;
   }
   for (int b = 0; b < STRATA_NUM_BACKENDS; ++b) {
     if (any ? !want[b] : !strata_backend_compiled((strata_backend_t)b)) continue;
@@ -1575,21 +1602,18 @@ int cmd_bench(int argc, char **argv) {
     G.be[G.nb] = (strata_backend_t)b;
     G.ex[G.nb++] = e;
   }
-  if (!G.nb) {
-    fprintf(stderr, "strata bench: no backend to run\n");
-    return 1;
-  }
+  if (!G.nb) return bad_opt("no backend to run (those given are not compiled in or have no device)");
   G.json = stdout;
   if (G.out) {
     char path[1024];
     if (mkdir(G.out, 0777) && errno != EEXIST) {
       fprintf(stderr, "strata bench: --out %s: %s\n", G.out, strerror(errno));
-      return 1;
+      return 4;
     }
     snprintf(path, sizeof path, "%s/results.jsonl", G.out);
     if (!(G.json = fopen(path, "w"))) {
       fprintf(stderr, "strata bench: %s: %s\n", path, strerror(errno));
-      return 1;
+      return 4;
     }
   }
   G.t_start = strata_timer_now();

@@ -83,10 +83,11 @@ STRATA_KL_TEAM_FUNC void strata_sparse_unpack_bad_packet(int64_t *rep, int st, i
   STRATA_SPARSE_EXAMPLE(rep, row, (int64_t)-1);
 }
 
-/* Global column id -> local column id, -1 when it has none. */
+/* Global column id -> local column id in [0, num_cols), -1 when it has none (a map value outside
+ * that range included: INSERT would otherwise build entries outside the matrix). */
 STRATA_KL_FUNC int64_t strata_sparse_unpack_lid(const strata_sparse_unpack_args_t *a, int64_t gid) {
-  if (a->col_lids) return gid >= 0 && gid < a->num_global ? (int64_t)a->col_lids[gid] : -1;
-  return gid >= 0 && gid < a->num_cols ? gid : -1;
+  const int64_t lid = !a->col_lids ? gid : gid >= 0 && gid < a->num_global ? (int64_t)a->col_lids[gid] : -1;
+  return lid >= 0 && lid < a->num_cols ? lid : -1;
 }
 
 /* Combines v into *t by mode (ADD and ABSMAX atomic: several packets may name one entry; REPLACE a

@@ -244,7 +244,9 @@ typedef struct strata_unpack_options {
 
 /** Combines packets into A: packet k goes into local row import_rows[k] (exec memory,
  *  [packets->num_rows]); global column ids map to local ones by col_lids [num_global] (exec memory;
- *  NULL = identity, global id == local column id). The same target row may arrive in many packets
+ *  NULL = identity, global id == local column id; a global id outside [0, num_global), or one
+ *  whose col_lids value is outside [0, A->num_cols) (-1 by convention), has no local id: its entry
+ *  is invalid, counted and reported in every mode). The same target row may arrive in many packets
  *  (several senders): ADD stays correct (atomic adds); ABSMAX is atomic too (a CAS loop);
  *  REPLACE: when several packets (or duplicates within one) name the same entry, which value
  *  wins is unspecified. Packets are classified on the device by their entry counts and each
