@@ -121,7 +121,7 @@ static void emit(result_t *r) {
   char nm[400], ms[450], b[11][48], extra[160] = "";
   fill_ratio_serial(r);
   if (G.uopt_given && !strcmp(r->suite, "unpack") && !strcmp(r->algo, "unpack_combine_add") && !r->msg[0]) {
-    char t[200]; /* the record says how it ran */
+    char t[160]; /* the record says how it ran (at most about 140 characters) */
     unpack_options_text(t, sizeof t);
     snprintf(r->msg, sizeof r->msg, "--unpack-options %s", t);
   }
