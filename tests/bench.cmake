@@ -19,3 +19,9 @@ if(TARGET strata_cli)
   set_tests_properties(cli.bench.unpack_bad_options PROPERTIES
     PASS_REGULAR_EXPRESSION "--unpack-options: chunk=0 is not a positive integer")
 endif()
+# options for suites that do not run are refused, not ignored
+if(TARGET strata_cli)
+  add_test(NAME cli.bench.option_not_for_suite COMMAND strata_cli bench fem --quick --matrix gen:poisson7)
+  set_tests_properties(cli.bench.option_not_for_suite PROPERTIES
+    PASS_REGULAR_EXPRESSION "--matrix applies to the spmv and unpack suites, not fem")
+endif()

@@ -1582,6 +1582,12 @@ int cmd_bench(int argc, char **argv) {
   const int s_stream = !strcmp(suite, "stream") || !strcmp(suite, "all"), s_spmv = !strcmp(suite, "spmv") || !strcmp(suite, "all"),
             s_unpack = !strcmp(suite, "unpack") || !strcmp(suite, "all"), s_fem = !strcmp(suite, "fem") || !strcmp(suite, "all");
   if (!(s_stream || s_spmv || s_unpack || s_fem)) return bad_opt("unknown suite %s (stream, spmv, unpack, fem, all)", suite);
+  /* an option for suites that do not run is refused rather than ignored */
+  if (specs.n && !s_spmv && !s_unpack) return bad_opt("--matrix applies to the spmv and unpack suites, not %s", suite);
+  if (!s_spmv && (G.fmt_set || G.sweep || G.replicate != 1))
+    return bad_opt("%s applies to the spmv suite, not %s", G.fmt_set ? "--format" : G.sweep ? "--sweep" : "--replicate", suite);
+  if (G.uopt_given && !s_unpack) return bad_opt("--unpack-options applies to the unpack suite, not %s", suite);
+  if (G.mesh && !s_fem) return bad_opt("--mesh applies to the fem suite, not %s", suite);
   if (G.min_time < 0) G.min_time = G.quick ? 0.05 : 0.5;
   if (G.progress < 0) G.progress = !G.quick;
   const int specs_given = specs.n > 0;

@@ -466,7 +466,8 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
                             (long long)o.chunk);
   strata_status_t st = unpack_check(&exec, A, import_rows, packets, col_lids, num_global, mode);
   if (st != STRATA_SUCCESS || packets->num_rows == 0) return st;
-  strata_profile_push_region("strata_sparse_unpack_combine"); /* popped after plan_free below */
+  /* profiling regions (NVTX ranges on CUDA), each popped only if its push succeeded */
+  const int region = strata_profile_push_region("strata_sparse_unpack_combine") == STRATA_SUCCESS;
 
   int64_t rep[STRATA_SPARSE_REP_LEN];
   memset(rep, 0, sizeof rep);
@@ -479,9 +480,9 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
     for (int c = 1; c <= STRATA_SPARSE_UNPACK_NUM_CLASSES; ++c) plan.bounds[c] = packets->num_rows;
     goto report;
   }
-  strata_profile_push_region("strata_sparse_unpack_combine: plan");
+  const int plan_region = strata_profile_push_region("strata_sparse_unpack_combine: plan") == STRATA_SUCCESS;
   st = plan_create(exec, A, import_rows, packets, &o, &plan);
-  strata_profile_pop_region();
+  if (plan_region) strata_profile_pop_region();
   if (st == STRATA_SUCCESS) st = strata_mem_alloc_async(exec, sizeof rep, (void **)&drep);
   if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, drep, 0, sizeof rep);
   strata_sparse_unpack_args_t a;
@@ -525,10 +526,10 @@ report:;
   strata_unpack_report_t r;
   report_from(rep, &plan, &r);
   r.entries_inserted = inserted;
-  strata_profile_push_region("strata_sparse_unpack_combine: free");
+  const int free_region = strata_profile_push_region("strata_sparse_unpack_combine: free") == STRATA_SUCCESS;
   plan_free(exec, &plan);
-  strata_profile_pop_region();
-  strata_profile_pop_region();
+  if (free_region) strata_profile_pop_region();
+  if (region) strata_profile_pop_region();
   if (st != STRATA_SUCCESS) return st;
   if (report) *report = r;
   if (r.invalid_entries + r.invalid_rows + r.malformed_packets == 0) return STRATA_SUCCESS;
