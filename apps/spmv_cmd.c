@@ -3,12 +3,12 @@
  * minimal-traffic model 12·nnz + 4·(rows+1) + 8·cols + 8·rows (+ 8·rows when beta != 0). */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "cli_error.h"
 #include "cli_json.h"
 #include "strata/sparse.h"
 
@@ -19,16 +19,7 @@ static int cmp_d(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int bad(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "strata spmv: ");
-  vfprintf(stderr, fmt, ap);
-  fprintf(stderr, "\n");
-  va_end(ap);
-  return 2;
-}
+#define bad(...) cli_usage_error("strata spmv", "", __VA_ARGS__)
 
 static int fail(strata_status_t st) {
   fprintf(stderr, "strata spmv: %s: %s\n", strata_status_name(st), strata_error_message());

@@ -24,7 +24,6 @@
  * --quick); unpack and fem records carry ratio_to_serial where serial ran. */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <errno.h>
-#include <stdarg.h>
 #include <ftw.h>
 #include <math.h>
 #include <stdio.h>
@@ -35,6 +34,7 @@
 
 #include "bench.h"
 #include "strata/formats.h"
+#include "cli_error.h"
 #include "cli_json.h"
 #include "fem.h"
 #include "stream_kernels.h"
@@ -1422,20 +1422,7 @@ static void usage(FILE *f) {
 
 /* --format LIST: comma-separated names of strata/formats.h, "all" (every one, csr included) or
  * "none"; repeatable. 0, or 2 after saying what is wrong. */
-static int bad_opt(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-static int bad_opt(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "strata bench: ");
-  vfprintf(stderr, fmt, ap);
-  fprintf(stderr, " (strata bench --help)\n");
-  va_end(ap);
-  return 2;
-}
+#define bad_opt(...) cli_usage_error("strata bench", " (strata bench --help)", __VA_ARGS__)
 
 /* --unpack-options short_max=N,medium_max=N,long_max=N,chunk=N,force=short|medium|long|very_long
  * into G.uopt (strata_unpack_options_t; unnamed fields keep their defaults; repeated options and
