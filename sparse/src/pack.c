@@ -201,7 +201,8 @@ static void plan_free(strata_exec_t *exec, unpack_plan_t *p) {
  * passes over tiles of packets (strata_sparse_unpack_classify, a scan of the per-tile class
  * counts, strata_sparse_unpack_scatter), whose first pass also gives the totals the call needs
  * (packets per class, valid packets and entries, the long class's largest packet, the very long
- * class's chunks): one device-to-host copy. Then the very long class's chunk table. */
+ * class's chunks): one device-to-host copy. The scatter pass also writes the very long packets'
+ * chunk counts, scanned into their first chunks. */
 static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_t *A,
                                    const int32_t *import_rows, const strata_packets_t *packets,
                                    const strata_unpack_options_t *o, unpack_plan_t *p) {
@@ -526,9 +527,7 @@ report:;
   strata_unpack_report_t r;
   report_from(rep, &plan, &r);
   r.entries_inserted = inserted;
-  const int free_region = strata_profile_push_region("strata_sparse_unpack_combine: free") == STRATA_SUCCESS;
-  plan_free(exec, &plan);
-  if (free_region) strata_profile_pop_region();
+  plan_free(exec, &plan); /* stream-ordered frees: nothing to time */
   if (region) strata_profile_pop_region();
   if (st != STRATA_SUCCESS) return st;
   if (report) *report = r;

@@ -1,5 +1,6 @@
-/* strata sparse — grouping rows (or incoming packets) by row-length class on the device, shared
- * by the SpMV plan (spmv_plan.c) and unpack_combine (pack.c): a kernel wrote keys[i] = class(i)
+/* strata sparse — grouping rows by row-length class on the device, for the SpMV plan
+ * (spmv_plan.c; unpack_combine groups its packets with its own tile partition, pack.c, which
+ * also gives the call's totals in the same pass): a kernel wrote keys[i] = class(i)
  * (row_class.h) and perm[i] = i; a stable device sort of the keys over the class bits only (one
  * radix pass for up to 256 classes, instead of the log2(classes · n) bits of (class, item) keys)
  * groups the items by class, in item order within each class, and a lower_bound per class gives

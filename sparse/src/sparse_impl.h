@@ -37,11 +37,11 @@ strata_status_t strata_sparse_impl_check_indices(strata_exec_t *exec, int64_t n,
                                                  int64_t *count, int64_t *first, int32_t *a_first,
                                                  int32_t *b_first);
 
-/** Groups n items by class on the device: keys[i] = class(i) * n + i and perm[i] = i on entry
- *  (written by a classify kernel, see kernels/row_class.h); on return keys / perm are sorted
- *  (stable: item order within a class) and bounds (host, [num_classes + 1]) holds each class's
- *  first position, bounds[num_classes] = n. Synchronous. Shared by the SpMV plan and
- *  unpack_combine (row_class.c). */
+/** Groups n items by class on the device: keys[i] = class(i) (strata_sparse_class_key) and
+ *  perm[i] = i on entry (written by a classify kernel, see kernels/row_class.h); on return keys /
+ *  perm are sorted (stable: item order within a class) and bounds (host, [num_classes + 1]) holds
+ *  each class's first position, bounds[num_classes] = n. Synchronous. Used by the SpMV plan
+ *  (row_class.c). */
 strata_status_t strata_sparse_impl_group_by_class(strata_exec_t *exec, int64_t n, int num_classes,
                                                   int64_t *keys, int64_t *perm, int64_t *bounds);
 
