@@ -1428,6 +1428,13 @@ static void usage(FILE *f) {
  * into G.uopt (strata_unpack_options_t; unnamed fields keep their defaults; repeated options and
  * names: the last value counts) */
 static const char *const unpack_class_names[] = {"auto", "short", "medium", "long", "very_long"};
+/* the numeric fields of strata_unpack_options_t by name (parsing and the records' text) */
+#define UNPACK_NUM_FIELDS 4
+static const char *const unpack_field_names[UNPACK_NUM_FIELDS] = {"short_max", "medium_max", "long_max", "chunk"};
+static int64_t *unpack_field(strata_unpack_options_t *o, int i) {
+  int64_t *const f[UNPACK_NUM_FIELDS] = {&o->short_max, &o->medium_max, &o->long_max, &o->chunk};
+  return f[i];
+}
 static int parse_unpack_options(const char *v) {
   char *buf = strdup(v);
   if (!buf) return bad_opt("--unpack-options: out of memory");
@@ -1449,8 +1456,9 @@ static int parse_unpack_options(const char *v) {
       if (c < 0) { rc = bad_opt("--unpack-options: force=%s is not auto, short, medium, long or very_long", val); break; }
       G.uopt.force_class = (strata_unpack_class_t)c;
     } else {
-      int64_t *f = !strcmp(t, "short_max") ? &G.uopt.short_max : !strcmp(t, "medium_max") ? &G.uopt.medium_max
-                   : !strcmp(t, "long_max") ? &G.uopt.long_max : !strcmp(t, "chunk") ? &G.uopt.chunk : NULL;
+      int64_t *f = NULL;
+      for (int i = 0; i < UNPACK_NUM_FIELDS; ++i)
+        if (!strcmp(t, unpack_field_names[i])) f = unpack_field(&G.uopt, i);
       if (!f) { rc = bad_opt("--unpack-options: unknown name %s (short_max, medium_max, long_max, chunk, force)", t); break; }
       char *end = NULL;
       errno = 0;
@@ -1467,20 +1475,19 @@ static int parse_unpack_options(const char *v) {
 }
 /* the options in force, as the records say them (only those given) */
 static void unpack_options_text(char *out, size_t n) {
-  const strata_unpack_options_t *o = &G.uopt;
-  const char *names[4] = {"short_max", "medium_max", "long_max", "chunk"};
-  const int64_t vals[4] = {o->short_max, o->medium_max, o->long_max, o->chunk};
   size_t l = 0;
   out[0] = 0;
-  for (int i = 0; i < 4 && l < n; ++i)
-    if (vals[i]) l += (size_t)snprintf(out + l, n - l, "%s%s=%lld", l ? "," : "", names[i], (long long)vals[i]);
-  if (o->force_class != STRATA_UNPACK_CLASS_AUTO && l < n)
-    snprintf(out + l, n - l, "%sforce=%s", l ? "," : "", unpack_class_names[o->force_class]);
+  for (int i = 0; i < UNPACK_NUM_FIELDS && l < n; ++i) {
+    const int64_t x = *unpack_field(&G.uopt, i);
+    if (x) l += (size_t)snprintf(out + l, n - l, "%s%s=%lld", l ? "," : "", unpack_field_names[i], (long long)x);
+  }
+  if (G.uopt.force_class != STRATA_UNPACK_CLASS_AUTO && l < n)
+    snprintf(out + l, n - l, "%sforce=%s", l ? "," : "", unpack_class_names[G.uopt.force_class]);
 }
 
 static int parse_formats(const char *v) {
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s", v);
+  char *buf = strdup(v); /* the whole list, however long */
+  if (!buf) return bad_opt("--format: out of memory");
   G.fmt_set = 1;
   for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
     strata_format_t f;
@@ -1492,9 +1499,11 @@ static int parse_formats(const char *v) {
       G.fmt[f] = 1;
     else {
       fprintf(stderr, "strata bench: --format: %s (or all, none)\n", strata_error_message());
+      free(buf);
       return 2;
     }
   }
+  free(buf);
   return 0;
 }
 
