@@ -56,12 +56,17 @@ STRATA_KL_FUNC int32_t strata_spmv_row(const strata_spmv_apply_args_t *a, int64_
   return a->rows ? a->rows[a->begin + i] : (int32_t)(a->begin + i);
 }
 
+/* a_k * x[col_k], the entry read with the streaming hint and x with the cached one (strata/kl.h) */
+STRATA_KL_FUNC double strata_spmv_product(const strata_spmv_apply_args_t *a, int64_t k) {
+  return strata_load_stream_f64(a->values + k) * strata_load_cached_f64(a->x + strata_load_stream_i32(a->col_indices + k));
+}
+
 /* one-level: a thread per row */
 STRATA_FOR_KERNEL(strata_spmv_one_level, strata_spmv_apply_args_t, a, i) {
   const int32_t r = strata_spmv_row(a, i);
   const int64_t e = a->row_offsets[r + 1];
   double s = 0.0;
-  for (int64_t k = a->row_offsets[r]; k < e; ++k) s += a->values[k] * a->x[a->col_indices[k]];
+  for (int64_t k = a->row_offsets[r]; k < e; ++k) s += strata_spmv_product(a, k);
   strata_spmv_store(a, r, s);
 }
 
@@ -72,9 +77,7 @@ STRATA_TEAM_KERNEL(strata_spmv_two_level, strata_spmv_apply_args_t, a, team) {
   STRATA_TEAM_THREAD_RANGE(team, i, b, e) {
     const int32_t r = strata_spmv_row(a, i);
     double s;
-    STRATA_THREAD_VECTOR_SUM(team, k, a->row_offsets[r], a->row_offsets[r + 1], s) {
-      s += a->values[k] * a->x[a->col_indices[k]];
-    }
+    STRATA_THREAD_VECTOR_SUM(team, k, a->row_offsets[r], a->row_offsets[r + 1], s) { s += strata_spmv_product(a, k); }
     if (team->vector_rank == 0) strata_spmv_store(a, r, s);
   }
 }
@@ -85,14 +88,15 @@ STRATA_KL_FUNC double strata_spmv_lane_sum(const strata_spmv_apply_args_t *a, in
   double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
   int64_t k = b;
   for (; k + 3 * V < e; k += 4 * V) {
-    const int32_t c0 = a->col_indices[k], c1 = a->col_indices[k + V], c2 = a->col_indices[k + 2 * V],
-                  c3 = a->col_indices[k + 3 * V];
-    s0 += a->values[k] * a->x[c0];
-    s1 += a->values[k + V] * a->x[c1];
-    s2 += a->values[k + 2 * V] * a->x[c2];
-    s3 += a->values[k + 3 * V] * a->x[c3];
+    const int32_t c0 = strata_load_stream_i32(a->col_indices + k), c1 = strata_load_stream_i32(a->col_indices + k + V),
+                  c2 = strata_load_stream_i32(a->col_indices + k + 2 * V),
+                  c3 = strata_load_stream_i32(a->col_indices + k + 3 * V);
+    s0 += strata_load_stream_f64(a->values + k) * strata_load_cached_f64(a->x + c0);
+    s1 += strata_load_stream_f64(a->values + k + V) * strata_load_cached_f64(a->x + c1);
+    s2 += strata_load_stream_f64(a->values + k + 2 * V) * strata_load_cached_f64(a->x + c2);
+    s3 += strata_load_stream_f64(a->values + k + 3 * V) * strata_load_cached_f64(a->x + c3);
   }
-  for (; k < e; k += V) s0 += a->values[k] * a->x[a->col_indices[k]];
+  for (; k < e; k += V) s0 += strata_spmv_product(a, k);
   return (s0 + s1) + (s2 + s3);
 }
 

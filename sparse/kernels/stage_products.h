@@ -3,7 +3,9 @@
  * eight entries per participant and step, loaded before any is used (predicated, no remainder
  * loop), so that each participant has eight independent loads of A and then of x in flight: GPUs
  * need that many bytes in flight to reach the memory bandwidth (ncu on an H200: a 4-way unroll
- * with a remainder loop left the stream level latency-bound at 52 % of DRAM bandwidth). Every participant must
+ * with a remainder loop left the stream level latency-bound at 52 % of DRAM bandwidth). The
+ * matrix entries are read with the streaming hint and x with the cached one (strata/kl.h), so
+ * that the entries, read once, do not push x out of the L2. Every participant must
  * call it; follow it with a team barrier before reading prod. Used by the stream level of the
  * row-class plan and by the merge-path format. Include from kernel sources only. */
 #ifndef STRATA_SPARSE_STAGE_PRODUCTS_H
@@ -24,11 +26,11 @@ STRATA_KL_TEAM_FUNC void strata_sparse_stage_products(const strata_team_t *team,
     double v[STRATA_SPARSE_STAGE_UNROLL];
     for (int u = 0; u < STRATA_SPARSE_STAGE_UNROLL; ++u) { /* all loads of A first (predicated) */
       const int64_t i = q + u * P;
-      c[u] = i < k1 ? cols[i] : 0;
-      v[u] = i < k1 ? vals[i] : 0.0;
+      c[u] = i < k1 ? strata_load_stream_i32(cols + i) : 0;
+      v[u] = i < k1 ? strata_load_stream_f64(vals + i) : 0.0;
     }
     for (int u = 0; u < STRATA_SPARSE_STAGE_UNROLL; ++u) /* then the gathers of x */
-      if (q + u * P < k1) prod[q + u * P - k0] = v[u] * x[c[u]];
+      if (q + u * P < k1) prod[q + u * P - k0] = v[u] * strata_load_cached_f64(x + c[u]);
   }
 }
 

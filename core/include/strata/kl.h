@@ -107,6 +107,9 @@
  *   Bit casts: strata_kl_f64_as_u64 / _u64_as_f64, strata_kl_f32_as_u32 / _u32_as_f32.
  *   STRATA_KL_FUNC                                   qualifier of helper functions
  *   strata_kl_lower_bound_i32/_i64(a, lo, hi, key)          first p in [lo, hi) with a[p] >= key
+ *   strata_load_stream_s(p) / strata_load_cached_s(p)   *p with a cache hint (s in i32 i64 f32
+ *        f64): stream for data read once (matrix entries), cached for read-only data read again
+ *        (x); see their definitions below
  *   STRATA_KL_TEAM_FUNC                              qualifier of helpers that use team
  *                                                    constructs (device-only on GPUs)
  * Declaring a kernel for host code: STRATA_KERNEL_DECLARE(name) (strata/kernel.h).
@@ -251,6 +254,32 @@ STRATA_KL_LOC_OPS(f64, double, __builtin_inf(), -__builtin_inf())
 STRATA_KL_BITCASTS(f64, double, u64, uint64_t)
 STRATA_KL_BITCASTS(f32, float, u32, uint32_t)
 #undef STRATA_KL_BITCASTS
+
+/* Load hints (the value is the plain *p on every backend; only cache placement differs):
+ *   strata_load_stream_s(p)  a value the kernel reads once (a matrix entry streamed through):
+ *        CUDA ld.global.cs (__ldcs: evict first, so that reused data such as x stays in L2),
+ *        HIP a nontemporal load, host a plain load;
+ *   strata_load_cached_s(p)  read-only data the kernel may read again (x of an SpMV): CUDA the
+ *        read-only path (__ldg), HIP and host a plain load.
+ * The memory must not be written during the kernel (neither hint is coherent with such writes). */
+#if defined(__CUDA_ARCH__)
+#define STRATA_KL_LOADS(s, T, C)                                                                    \
+  STRATA_KL_FUNC T strata_load_stream_##s(const T *p) { return (T)__ldcs((const C *)p); }           \
+  STRATA_KL_FUNC T strata_load_cached_##s(const T *p) { return (T)__ldg((const C *)p); }
+#elif defined(__HIP_DEVICE_COMPILE__)
+#define STRATA_KL_LOADS(s, T, C)                                                                    \
+  STRATA_KL_FUNC T strata_load_stream_##s(const T *p) { return __builtin_nontemporal_load(p); }     \
+  STRATA_KL_FUNC T strata_load_cached_##s(const T *p) { return *p; }
+#else
+#define STRATA_KL_LOADS(s, T, C)                                                                    \
+  STRATA_KL_FUNC T strata_load_stream_##s(const T *p) { return *p; }                                \
+  STRATA_KL_FUNC T strata_load_cached_##s(const T *p) { return *p; }
+#endif
+STRATA_KL_LOADS(i32, int32_t, int)
+STRATA_KL_LOADS(i64, int64_t, long long)
+STRATA_KL_LOADS(f32, float, float)
+STRATA_KL_LOADS(f64, double, double)
+#undef STRATA_KL_LOADS
 
 /* Binary search: the first position p in [lo, hi) with a[p] >= key (hi if none), a sorted
  * ascending (std::lower_bound). For row offsets, sorted keys and fill-complete rows. */
