@@ -15,8 +15,8 @@ extern "C" {
  *  each of its threads `per` consecutive steps. tile_row[t] (t <= num_teams) = the row where
  *  step t·tile lies (so the entry there is t·tile − tile_row[t]). Carries: the row still open at
  *  the end of team t and its partial sum (carry_row −1: none), added by the fixup pass in team
- *  order. Scratch per team: tile doubles of products and tile int32 row ends, team_size (double
- *  + int32) thread carries (merge_rows.h). */
+ *  order. Scratch per team: (tile + 1) int64 row ends, tile doubles of products,
+ *  team_size (int32 + double) thread carries. */
 typedef struct strata_fmt_merge_args {
   const int64_t *row_offsets; /* [num_rows + 1] */
   const int32_t *cols;

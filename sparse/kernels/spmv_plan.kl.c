@@ -2,7 +2,6 @@
  * Every row's sum is taken in a fixed order, so y is reproducible run to run. */
 #include <strata/kl.h>
 
-#include "merge_rows.h"
 #include "row_class.h"
 #include "stage_products.h"
 #include "spmv_plan_args.h"
@@ -150,30 +149,24 @@ STRATA_FOR_KERNEL(strata_spmv_split_combine, strata_spmv_apply_args_t, a, i) {
 
 /* stream (CSR-Stream of Greathouse & Daga, SC'14, on blocks of consecutive rows): the team's rows
  * have at most `block` rows + entries; their products are staged with coalesced reads
- * (stage_products.h), then the team's threads sum the rows along the merge path of the block's
- * row ends and entries (merge_rows.h: every thread the same number of steps, so a row of 1000
- * entries among rows of 2 does not hold the team up). Rows longer than stream_max are skipped
- * (their own class); a long last row is staged only up to stage_max entries. Vector length 1.
- * Scratch: stage_max + team_size doubles, block + team_size int32. */
+ * (stage_products.h), then each row is reduced from scratch by its thread's lanes. */
 STRATA_TEAM_KERNEL(strata_spmv_stream, strata_spmv_apply_args_t, a, team) {
   const int64_t r0 = a->block_row[team->league_rank], r1 = a->block_row[team->league_rank + 1];
   if (r0 >= r1) return; /* the whole team: no row starts in this block */
   const int64_t k0 = a->row_offsets[r0];
   int64_t k1 = a->row_offsets[r1];
-  if (k1 > k0 + a->stage_max) k1 = k0 + a->stage_max;
-  double *prod = (double *)team->scratch;              /* [stage_max] */
-  double *cv = prod + a->stage_max;                    /* [team_size] */
-  int32_t *ends = (int32_t *)(cv + team->team_size);   /* [block] row ends relative to k0 */
-  int32_t *crow = ends + a->block;                     /* [team_size] */
-  STRATA_TEAM_VECTOR_RANGE(team, q, 0, r1 - r0) {
-    /* an end beyond the stage is clamped to stage_max + 1: the row is then longer than
-     * stream_max (it starts within the block) and is skipped all the same */
-    const int64_t e = a->row_offsets[r0 + q + 1] - k0;
-    ends[q] = (int32_t)(e < a->stage_max + 1 ? e : a->stage_max + 1);
-  }
+  if (k1 > k0 + a->stage_max) k1 = k0 + a->stage_max; /* a long last row: not staged (its own class) */
+  double *prod = (double *)team->scratch;
   strata_sparse_stage_products(team, a->col_indices, a->values, a->x, k0, k1, prod);
   strata_team_barrier(team);
-  strata_sparse_merge_rows(team, ends, r1 - r0, k1 - k0, prod, cv, crow, a->y, r0, a->alpha, a->beta, a->stream_max);
+  STRATA_TEAM_THREAD_RANGE(team, r, r0, r1) {
+    const int64_t b = a->row_offsets[r], e = a->row_offsets[r + 1];
+    if (e - b <= a->stream_max) {
+      double s;
+      STRATA_THREAD_VECTOR_SUM(team, k, b - k0, e - k0, s) { s += prod[k]; }
+      if (team->vector_rank == 0) strata_spmv_store(a, (int32_t)r, s);
+    }
+  }
 }
 
 STRATA_REDUCE_KERNEL(strata_spmv_rowstat, strata_spmv_rowstat_args_t, a, r, i64, acc) {

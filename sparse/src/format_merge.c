@@ -92,7 +92,7 @@ static strata_status_t merge_spmv(strata_exec_t *exec, const strata_sparse_forma
   m.x = x;
   m.y = y;
   strata_team_policy_t pol = strata_team_policy(m.num_teams, c->team_size, 1);
-  pol.scratch_team = (size_t)(m.tile + c->team_size) * (sizeof(double) + sizeof(int32_t));
+  pol.scratch_team = (size_t)(2 * m.tile + 1) * sizeof(double) + (size_t)c->team_size * (sizeof(double) + sizeof(int32_t));
   strata_status_t st = strata_parallel_for_team(exec, "strata_fmt_merge_spmv", &pol, &strata_fmt_merge_spmv, &m);
   if (st != STRATA_SUCCESS) return st;
   return strata_parallel_for(exec, "strata_fmt_merge_fixup", strata_range(0, m.num_teams), &strata_fmt_merge_fixup, &m);

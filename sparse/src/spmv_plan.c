@@ -72,12 +72,6 @@ struct strata_spmv_plan {
   struct strata_spmv_plan *inner;
 };
 
-/* team scratch of the stream level (strata_spmv_stream): stage_max = block + stream_max doubles
- * of products, block int32 row ends, a (double, int32) carry per team thread */
-static size_t stream_scratch(int64_t block, int64_t stream_max, int team_size) {
-  return (size_t)(block + stream_max + team_size) * sizeof(double) + (size_t)(block + team_size) * sizeof(int32_t);
-}
-
 static void add_class(strata_spmv_plan_t *p, strata_spmv_level_t level, int vl, int ts,
                       int64_t min_len, int64_t max_len, int rows_per_team) {
   strata_spmv_class_t *c = &p->classes[p->num_classes];
@@ -91,8 +85,8 @@ static void add_class(strata_spmv_plan_t *p, strata_spmv_level_t level, int vl, 
   p->num_classes++;
 }
 
-/* The class table from the options and the device (GPU: warp > 1). */
-static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_options_t *o, int warp,
+/* The class table from the options, the device (GPU: warp > 1) and the mean row length. */
+static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_options_t *o, int warp, double mean,
                                     int short_one_level, size_t max_scratch) {
   const int gpu = warp > 1;
   /* per-length one/two-level classes: host; GPU when asked for, or when nearly all the rows the
@@ -110,15 +104,14 @@ static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_opt
                               given_name[q], (long long)given[q], (long long)lim);
   p->stream_max = o->stream_max ? o->stream_max : 1024;
   p->stream_block = o->stream_block ? o->stream_block : 2048;
-  const int sts = gpu ? 256 : 1; /* stream level: team threads (vector length 1) */
   if (o->stream_max < 0 || o->stream_block < 0 ||
-      stream_scratch(p->stream_block, p->stream_max, sts) > max_scratch)
+      (size_t)(p->stream_block + p->stream_max) > max_scratch / sizeof(double))
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "spmv plan: stream_max %lld and stream_block %lld (in force; 0 given = default) must be >= 0 "
-                            "and their team scratch, %zu bytes (12 per block item, 8 per stream_max entry, 12 per "
-                            "thread of %d), at most %zu (this device)",
-                            (long long)p->stream_max, (long long)p->stream_block,
-                            stream_scratch(p->stream_block, p->stream_max, sts), sts, max_scratch);
+                            "with their sum at most %zu (the doubles of team scratch on this device)",
+                            (long long)p->stream_max, (long long)p->stream_block, max_scratch / sizeof(double));
+  int svl = 1; /* stream lanes per row: nextpow2(ceil(mean / entries per lane)), up to the warp */
+  while (gpu && svl < warp && svl * (o->entries_per_lane > 0 ? o->entries_per_lane : 4) < mean) svl *= 2;
   int64_t one_max = o->one_level_max ? o->one_level_max : gpu ? 8 : 32;
   int64_t two_max = o->two_level_max ? o->two_level_max : gpu ? 256 : 8192;
   int64_t three_max = o->three_level_max ? o->three_level_max : gpu ? (classic ? 32768 : 4096) : 65536;
@@ -157,7 +150,7 @@ static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_opt
     case STRATA_SPMV_THREE_LEVEL: add_class(p, STRATA_SPMV_LEVEL_THREE, gpu ? warp : 1, team, 0, inf, 1); break;
     case STRATA_SPMV_SPLIT: add_class(p, STRATA_SPMV_LEVEL_SPLIT, gpu ? warp : 1, team, 0, inf, 1); break;
     case STRATA_SPMV_STREAM:
-      add_class(p, STRATA_SPMV_LEVEL_STREAM, 1, sts, 0, p->stream_max, 0);
+      add_class(p, STRATA_SPMV_LEVEL_STREAM, svl, gpu ? 256 / svl : 1, 0, p->stream_max, 0);
       add_class(p, STRATA_SPMV_LEVEL_THREE, gpu ? warp : 1, team, p->stream_max + 1, inf, 1);
       break;
     default:
@@ -165,7 +158,7 @@ static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_opt
         if (!(p->stream_max < three_max))
           return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan: thresholds must increase: stream %lld, three-level %lld",
                                   (long long)p->stream_max, (long long)three_max);
-        add_class(p, STRATA_SPMV_LEVEL_STREAM, 1, sts, 0, p->stream_max, 0);
+        add_class(p, STRATA_SPMV_LEVEL_STREAM, svl, 256 / svl, 0, p->stream_max, 0);
         add_class(p, STRATA_SPMV_LEVEL_THREE, warp, team, p->stream_max + 1, three_max, 1);
         add_class(p, STRATA_SPMV_LEVEL_SPLIT, warp, team, three_max + 1, inf, 1);
         break;
@@ -240,7 +233,8 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
   int short_one = 0;
   if (!strata_exec_is_host(exec) && A->num_rows > 0 && o.algorithm == STRATA_SPMV_AUTO)
     CHECK(short_rows_one_level(exec, A, o.stream_max > 0 ? o.stream_max : 1024, &short_one));
-  CHECK(make_classes(p, &o, strata_exec_is_host(exec) ? 1 : info.warp_size, short_one, info.max_scratch_bytes));
+  CHECK(make_classes(p, &o, strata_exec_is_host(exec) ? 1 : info.warp_size,
+                     A->num_rows > 0 ? (double)A->nnz / (double)A->num_rows : 0.0, short_one, info.max_scratch_bytes));
   const int64_t n = A->num_rows;
   if (n > 0) {
     /* classify rows, group them by class with a stable device sort of (class, row) keys */
@@ -372,7 +366,7 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
         a.stream_max = p->stream_max;
         a.stage_max = p->stream_block + p->stream_max;
         pol.league_size = p->num_blocks;
-        pol.scratch_team = stream_scratch(p->stream_block, p->stream_max, k->team_size);
+        pol.scratch_team = (size_t)a.stage_max * sizeof(double);
         st = strata_parallel_for_team(exec, "strata_spmv_stream", &pol, &strata_spmv_stream, &a);
         break;
       case STRATA_SPMV_LEVEL_SPLIT:

@@ -13,17 +13,16 @@
  *   stream      short and medium rows on GPUs (CSR-Stream, Greathouse & Daga, SC'14): a team per
  *               block of consecutive rows (at most stream_block rows + entries), which reads the
  *               block's entries once, coalesced, into team scratch as products a_ij·x_j, then
- *               sums the rows there along the merge path of the block's row ends and entries
- *               (Merrill & Garland, SC'16): every team thread takes the same number of steps, so
- *               rows of any mix of lengths cost the same per entry. Rows stay in their original
- *               order, so every read of A is contiguous; longer rows are skipped by these teams and
+ *               reduces each row there with vector lanes (the lane count a power of two matched to
+ *               the mean row length). Rows stay in their original order, so every read of A is
+ *               contiguous whatever the mix of lengths; longer rows are skipped by these teams and
  *               launched in their own classes.
  * Every class reduces in a fixed order: y is bitwise reproducible run to run on a given backend
  * and device (not across backends: the summation trees differ).
  *
  * Default class thresholds (entries per row), chosen from the device's warp size:
- *   GPU (warp 32 or 64): stream len <= 1024 (blocks of 2048 rows + entries, 256 threads of vector
- *     length 1); three-level 1025..4096
+ *   GPU (warp 32 or 64): stream len <= 1024 (blocks of 2048 rows + entries, 256 threads, vector
+ *     length min(warp, nextpow2(ceil(mean / 4))), mean = nnz / rows); three-level 1025..4096
  *     (teams of 256 threads); split above 4096 (chunks of 4096). When at least 90 % of the
  *     entries of rows up to stream_max lie in rows of at most 8 entries averaging at least 5
  *     (stencils; many short rows beside a few dense ones), or one_level_max or two_level_max is
@@ -63,7 +62,7 @@ typedef struct strata_spmv_options {
   int64_t two_level_max;   /**< longest row handled two-level */
   int64_t three_level_max; /**< longest row handled three-level; longer rows are split */
   int64_t split_chunk;     /**< entries per team for split rows */
-  int entries_per_lane;    /**< two-level: target entries per vector lane (GPU default 4) */
+  int entries_per_lane;    /**< two-level and stream: target entries per vector lane (GPU default 4) */
   int64_t stream_max;      /**< stream level (GPU auto): longest row it takes (default 1024) */
   int64_t stream_block;    /**< stream level: rows + entries per team (default 2048) */
   int transpose;           /**< 1: the plan applies op(A) = A^T — built once as an explicit
