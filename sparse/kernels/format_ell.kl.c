@@ -2,6 +2,8 @@
  * padded formats (SELL-C-σ, SELL-P, pJDS): conversion and SpMV written once for every backend. */
 #include <strata/kl.h>
 
+#include "product.h"
+
 #include "format_sliced_args.h"
 #include "store_y.h"
 
@@ -38,7 +40,7 @@ STRATA_FOR_KERNEL(strata_fmt_ell_spmv, strata_fmt_ell_args_t, a, r) {
   double s = 0.0;
   for (int64_t k = 0; k < a->width; ++k) {
     const int64_t p = k * a->num_rows + r;
-    s += a->vals[p] * a->x[a->cols[p]];
+    s += strata_sparse_product(a->vals, a->cols, a->x, p);
   }
   strata_fmt_ell_store(a, r, s);
 }
@@ -49,7 +51,7 @@ STRATA_FOR_KERNEL(strata_fmt_ellr_spmv, strata_fmt_ell_args_t, a, r) {
   double s = 0.0;
   for (int64_t k = 0; k < len; ++k) {
     const int64_t p = k * a->num_rows + r;
-    s += a->vals[p] * a->x[a->cols[p]];
+    s += strata_sparse_product(a->vals, a->cols, a->x, p);
   }
   strata_fmt_ell_store(a, r, s);
 }

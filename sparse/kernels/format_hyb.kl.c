@@ -37,8 +37,8 @@ STRATA_FOR_KERNEL(strata_fmt_hyb_fill, strata_fmt_ell_args_t, a, k) {
 STRATA_FOR_KERNEL(strata_fmt_ell_part_spmv, strata_fmt_ell_args_t, a, r) {
   double s = 0.0;
   for (int64_t j = 0; j < a->width; ++j) {
-    const int32_t c = a->ell_cols[j * a->num_rows + r];
-    if (c >= 0) s += a->ell_vals[j * a->num_rows + r] * a->x[c];
+    const int32_t c = strata_load_stream_i32(a->ell_cols + j * a->num_rows + r);
+    if (c >= 0) s += strata_load_stream_f64(a->ell_vals + j * a->num_rows + r) * strata_load_cached_f64(a->x + c);
   }
   strata_sparse_store_y(&a->y[r], a->alpha, s, a->beta);
 }

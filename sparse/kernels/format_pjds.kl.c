@@ -3,6 +3,8 @@
  * from strata_fmt_sell_width (format_sell.kl.c) with C = b_r. */
 #include <strata/kl.h>
 
+#include "product.h"
+
 #include "format_sliced_args.h"
 #include "store_y.h"
 
@@ -41,7 +43,7 @@ STRATA_FOR_KERNEL(strata_fmt_pjds_spmv, strata_fmt_sell_args_t, a, i) {
   double s = 0.0;
   for (int64_t k = 0; k < w; ++k) {
     const int64_t p = a->off[k] + i;
-    s += a->vals[p] * a->x[a->cols[p]];
+    s += strata_sparse_product(a->vals, a->cols, a->x, p);
   }
   const int64_t r = a->perm ? (int64_t)a->perm[i] : i;
   strata_sparse_store_y(&a->y[r], a->alpha, s, a->beta);

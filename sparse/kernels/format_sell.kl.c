@@ -2,6 +2,8 @@
  * conversion and SpMV written once for every backend. */
 #include <strata/kl.h>
 
+#include "product.h"
+
 #include "format_sliced_args.h"
 #include "store_y.h"
 
@@ -45,7 +47,7 @@ STRATA_FOR_KERNEL(strata_fmt_sell_spmv, strata_fmt_sell_args_t, a, i) {
   const int64_t h = c * a->C + a->C < a->num_rows ? a->C : a->num_rows - c * a->C;
   const int64_t w = a->width[c], base = a->off[c] + lane;
   double s = 0.0;
-  for (int64_t k = 0; k < w; ++k) s += a->vals[base + k * h] * a->x[a->cols[base + k * h]];
+  for (int64_t k = 0; k < w; ++k) s += strata_sparse_product(a->vals, a->cols, a->x, base + k * h);
   strata_fmt_sell_store(a, i, s);
 }
 
@@ -60,7 +62,7 @@ STRATA_TEAM_KERNEL(strata_fmt_sellp_spmv, strata_fmt_sell_args_t, a, team) {
     const int64_t base = a->off[c] + lane;
     double s;
     STRATA_THREAD_VECTOR_SUM(team, k, 0, (int64_t)a->width[c], s) {
-      s += a->vals[base + k * h] * a->x[a->cols[base + k * h]];
+      s += strata_sparse_product(a->vals, a->cols, a->x, base + k * h);
     }
     if (team->vector_rank == 0) strata_fmt_sell_store(a, i, s);
   }

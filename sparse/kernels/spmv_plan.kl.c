@@ -2,6 +2,7 @@
  * Every row's sum is taken in a fixed order, so y is reproducible run to run. */
 #include <strata/kl.h>
 
+#include "product.h"
 #include "row_class.h"
 #include "stage_products.h"
 #include "spmv_plan_args.h"
@@ -56,9 +57,8 @@ STRATA_KL_FUNC int32_t strata_spmv_row(const strata_spmv_apply_args_t *a, int64_
   return a->rows ? a->rows[a->begin + i] : (int32_t)(a->begin + i);
 }
 
-/* a_k * x[col_k], the entry read with the streaming hint and x with the cached one (strata/kl.h) */
 STRATA_KL_FUNC double strata_spmv_product(const strata_spmv_apply_args_t *a, int64_t k) {
-  return strata_load_stream_f64(a->values + k) * strata_load_cached_f64(a->x + strata_load_stream_i32(a->col_indices + k));
+  return strata_sparse_product(a->values, a->col_indices, a->x, k);
 }
 
 /* one-level: a thread per row */
