@@ -46,6 +46,13 @@ static strata_status_t short_rows_one_level(strata_exec_t *exec, const strata_cr
   return st;
 }
 
+/* GPU stream level: the longest row it takes by default. 512 rather than 1024: the team scratch
+ * (stream_block + stream_max doubles) drops from 24 to 20 KiB, 8 teams of 256 fit an H200
+ * multiprocessor instead of 6, and rows of 513..1024 entries go to the three-level class
+ * (strata bench spmv, H200, 2026-11-29: power law 0.266 -> 0.251 ms, random 16/row 0.593 ->
+ * 0.587, 3 per row 0.134 -> 0.131, 27-point unchanged at 0.126; 256 gave 0.255 on the power law). */
+#define STREAM_MAX_DEFAULT 512
+
 struct strata_spmv_plan {
   strata_exec_t *exec;
   int32_t num_rows, num_cols;
@@ -102,7 +109,7 @@ static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_opt
     if (given[q] > lim)
       return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan: %s = %lld exceeds the limit 2^40 = %lld",
                               given_name[q], (long long)given[q], (long long)lim);
-  p->stream_max = o->stream_max ? o->stream_max : 1024;
+  p->stream_max = o->stream_max ? o->stream_max : STREAM_MAX_DEFAULT;
   p->stream_block = o->stream_block ? o->stream_block : 2048;
   if (o->stream_max < 0 || o->stream_block < 0 ||
       (size_t)(p->stream_block + p->stream_max) > max_scratch / sizeof(double))
@@ -232,7 +239,7 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
   CHECK(strata_backend_device_info(strata_exec_backend(exec), 0, &info));
   int short_one = 0;
   if (!strata_exec_is_host(exec) && A->num_rows > 0 && o.algorithm == STRATA_SPMV_AUTO)
-    CHECK(short_rows_one_level(exec, A, o.stream_max > 0 ? o.stream_max : 1024, &short_one));
+    CHECK(short_rows_one_level(exec, A, o.stream_max > 0 ? o.stream_max : STREAM_MAX_DEFAULT, &short_one));
   CHECK(make_classes(p, &o, strata_exec_is_host(exec) ? 1 : info.warp_size,
                      A->num_rows > 0 ? (double)A->nnz / (double)A->num_rows : 0.0, short_one, info.max_scratch_bytes));
   const int64_t n = A->num_rows;
