@@ -19,12 +19,12 @@ STRATA_KL_TEAM_FUNC void strata_fmt_lb_piece(const strata_fmt_lb_args_t *a, int6
     int whole;
     if (a->rows) {
       r = a->rows[k];
-      for (; k < hi && a->rows[k] == r; ++k) s += strata_sparse_product(a->vals, a->cols, a->x, k);
+      for (; k < hi && a->rows[k] == r; ++k) s += strata_sparse_product_walk(a->vals, a->cols, a->x, k);
       whole = (kb == 0 || a->rows[kb - 1] != r) && (k == a->nnz || a->rows[k] != r);
     } else {
       while (r + 1 < a->num_rows && a->row_offsets[r + 1] <= k) ++r; /* skip empty rows */
       const int64_t re = a->row_offsets[r + 1], e = re < hi ? re : hi;
-      for (; k < e; ++k) s += strata_sparse_product(a->vals, a->cols, a->x, k);
+      for (; k < e; ++k) s += strata_sparse_product_walk(a->vals, a->cols, a->x, k);
       whole = kb == a->row_offsets[r] && k == re;
     }
     if (whole)

@@ -1,9 +1,13 @@
-/* strata sparse — one SpMV product a_k·x[col_k] with the load hints of strata/kl.h: the entry
- * (value and column) is read once, with the streaming hint, so that it does not push x out of the
- * L2; x is read with the cached hint. H200 (strata bench spmv, 2026-11-29, the row-class plan):
- * power law 0.292 -> 0.267 ms, random 16/row 0.678 -> 0.592, 27-point 0.141 -> 0.126; the cached
- * hint on x alone changed nothing measurable. Shared by every SpMV kernel. Include from kernel
- * sources only. */
+/* strata sparse — one SpMV product a_k·x[col_k], in two flavours by access pattern:
+ *   strata_sparse_product: for kernels whose warps read consecutive entries together (coalesced,
+ *     each cache line used by one instruction): the entry (value and column) is read with the
+ *     streaming hint of strata/kl.h, so that it does not push x out of the L2, and x with the
+ *     cached hint. H200 (strata bench spmv, 2026-11-29, row-class plan): power law 0.292 -> 0.267
+ *     ms, random 16/row 0.678 -> 0.592, 27-point 0.141 -> 0.126 (the hint on x alone: no change).
+ *   strata_sparse_product_walk: for a thread (or a few lanes) walking its own row, whose next
+ *     entries lie in the cache line just read: plain loads, so that the line stays in L1. The
+ *     streaming hint there doubled the time (7-point 0.101 -> 0.216 ms, one-level).
+ * Shared by every SpMV kernel. Include from kernel sources only. */
 #ifndef STRATA_SPARSE_PRODUCT_H
 #define STRATA_SPARSE_PRODUCT_H
 
@@ -11,6 +15,10 @@
 
 STRATA_KL_FUNC double strata_sparse_product(const double *vals, const int32_t *cols, const double *x, int64_t k) {
   return strata_load_stream_f64(vals + k) * strata_load_cached_f64(x + strata_load_stream_i32(cols + k));
+}
+
+STRATA_KL_FUNC double strata_sparse_product_walk(const double *vals, const int32_t *cols, const double *x, int64_t k) {
+  return vals[k] * x[cols[k]];
 }
 
 #endif

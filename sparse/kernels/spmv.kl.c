@@ -13,6 +13,6 @@ STRATA_FOR_KERNEL(strata_sparse_spmv_rows, strata_sparse_spmv_args_t, a, i) {
   }
   const int64_t b = a->row_offsets[i], e = a->row_offsets[i + 1];
   double s = 0.0;
-  for (int64_t j = b; j < e; ++j) s += strata_sparse_product(a->values, a->col_indices, a->x, j);
+  for (int64_t j = b; j < e; ++j) s += strata_sparse_product_walk(a->values, a->col_indices, a->x, j);
   strata_sparse_store_y(&a->y[i], a->alpha, s, a->beta);
 }

@@ -57,8 +57,9 @@ STRATA_KL_FUNC int32_t strata_spmv_row(const strata_spmv_apply_args_t *a, int64_
   return a->rows ? a->rows[a->begin + i] : (int32_t)(a->begin + i);
 }
 
+/* a thread or a few lanes walking a row (one-level, two-level): plain loads (product.h) */
 STRATA_KL_FUNC double strata_spmv_product(const strata_spmv_apply_args_t *a, int64_t k) {
-  return strata_sparse_product(a->values, a->col_indices, a->x, k);
+  return strata_sparse_product_walk(a->values, a->col_indices, a->x, k);
 }
 
 /* one-level: a thread per row */
@@ -96,7 +97,7 @@ STRATA_KL_FUNC double strata_spmv_lane_sum(const strata_spmv_apply_args_t *a, in
     s2 += strata_load_stream_f64(a->values + k + 2 * V) * strata_load_cached_f64(a->x + c2);
     s3 += strata_load_stream_f64(a->values + k + 3 * V) * strata_load_cached_f64(a->x + c3);
   }
-  for (; k < e; k += V) s0 += strata_spmv_product(a, k);
+  for (; k < e; k += V) s0 += strata_sparse_product(a->values, a->col_indices, a->x, k);
   return (s0 + s1) + (s2 + s3);
 }
 
