@@ -63,4 +63,18 @@ typedef struct kl_sort_args {
   void *keys, *values;
 } kl_sort_args_t;
 
+/* Load hints: for each i < n, the stream and cached hints of each type copy src[i] to
+ * dst_stream[i] / dst_cached[i] (i32, i64, f32, f64 arrays side by side). */
+typedef struct kl_load_args {
+  const int32_t *i32;
+  const int64_t *i64;
+  const float *f32;
+  const double *f64;
+  int32_t *i32_out; /* [2n]: stream then cached */
+  int64_t *i64_out;
+  float *f32_out;
+  double *f64_out;
+  int64_t n;
+} kl_load_args_t;
+
 #endif

@@ -147,6 +147,18 @@ KL_ATOMIC_KERNEL(i64, int64_t)
 KL_ATOMIC_KERNEL(f32, float)
 KL_ATOMIC_KERNEL(f64, double)
 
+/* ---------------------------------------------------------------- load hints */
+STRATA_FOR_KERNEL(kl_load_hints, kl_load_args_t, a, i) {
+  a->i32_out[i] = strata_load_stream_i32(a->i32 + i);
+  a->i32_out[a->n + i] = strata_load_cached_i32(a->i32 + i);
+  a->i64_out[i] = strata_load_stream_i64(a->i64 + i);
+  a->i64_out[a->n + i] = strata_load_cached_i64(a->i64 + i);
+  a->f32_out[i] = strata_load_stream_f32(a->f32 + i);
+  a->f32_out[a->n + i] = strata_load_cached_f32(a->f32 + i);
+  a->f64_out[i] = strata_load_stream_f64(a->f64 + i);
+  a->f64_out[a->n + i] = strata_load_cached_f64(a->f64 + i);
+}
+
 /* ---------------------------------------------------------------- team sort */
 #define KL_SORT_KERNEL(KS, KT, VS, VT)                                                   \
   STRATA_TEAM_KERNEL(kl_sort_##KS##_##VS, kl_sort_args_t, a, team) {                     \

@@ -469,6 +469,79 @@ static void test_atomics(void **state) {
     }
 }
 
+/* ============================================================ load hints */
+
+STRATA_KERNEL_DECLARE(kl_load_hints);
+
+/* strata_load_stream_s / strata_load_cached_s return *p bit for bit (hints change cache placement
+ * only): extreme integers, -0.0, infinities, NaN payloads, subnormals, and ordinary values. */
+static void test_load_hints(void **state) {
+  (void)state;
+  const int64_t n = 4099;
+  int32_t *i32 = t_malloc((size_t)n * 4);
+  int64_t *i64 = t_malloc((size_t)n * 8);
+  float *f32 = t_malloc((size_t)n * 4);
+  double *f64 = t_malloc((size_t)n * 8);
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t r = t_rand(&T_rng);
+    i32[i] = (int32_t)(uint32_t)r;
+    i64[i] = (int64_t)(r * 0x9E3779B97F4A7C15ull);
+    const uint32_t b32 = (uint32_t)(r >> 13);
+    const uint64_t b64 = r ^ (r << 29);
+    memcpy(&f32[i], &b32, 4); /* any bit pattern: NaN payloads and subnormals included */
+    memcpy(&f64[i], &b64, 8);
+  }
+  i32[0] = INT32_MIN;
+  i32[1] = INT32_MAX;
+  i64[0] = INT64_MIN;
+  i64[1] = INT64_MAX;
+  f64[0] = -0.0;
+  f64[1] = 1.0 / 0.0;
+  f32[0] = -0.0f;
+  kl_load_args_t a;
+  a.n = n;
+  a.i32 = t_to_dev(i32, (size_t)n * 4);
+  a.i64 = t_to_dev(i64, (size_t)n * 8);
+  a.f32 = t_to_dev(f32, (size_t)n * 4);
+  a.f64 = t_to_dev(f64, (size_t)n * 8);
+  a.i32_out = t_dev_alloc((size_t)n * 8);
+  a.i64_out = t_dev_alloc((size_t)n * 16);
+  a.f32_out = t_dev_alloc((size_t)n * 8);
+  a.f64_out = t_dev_alloc((size_t)n * 16);
+  T_OK(strata_parallel_for(T_exec, "kl load hints", strata_range(0, n), &kl_load_hints, &a));
+  T_OK(strata_exec_fence(T_exec));
+  int32_t *o32 = t_malloc((size_t)n * 8);
+  int64_t *o64 = t_malloc((size_t)n * 16);
+  float *of32 = t_malloc((size_t)n * 8);
+  double *of64 = t_malloc((size_t)n * 16);
+  t_to_host(o32, a.i32_out, (size_t)n * 8);
+  t_to_host(o64, a.i64_out, (size_t)n * 16);
+  t_to_host(of32, a.f32_out, (size_t)n * 8);
+  t_to_host(of64, a.f64_out, (size_t)n * 16);
+  for (int h = 0; h < 2; ++h) { /* 0: stream, 1: cached */
+    assert_memory_equal(o32 + h * n, i32, (size_t)n * 4);
+    assert_memory_equal(o64 + h * n, i64, (size_t)n * 8);
+    assert_memory_equal(of32 + h * n, f32, (size_t)n * 4);
+    assert_memory_equal(of64 + h * n, f64, (size_t)n * 8);
+  }
+  t_dev_free((void *)a.i32);
+  t_dev_free((void *)a.i64);
+  t_dev_free((void *)a.f32);
+  t_dev_free((void *)a.f64);
+  t_dev_free(a.i32_out);
+  t_dev_free(a.i64_out);
+  t_dev_free(a.f32_out);
+  t_dev_free(a.f64_out);
+  free(i32);
+  free(i64);
+  free(f32);
+  free(f64);
+  free(o32);
+  free(o64);
+  free(of32);
+  free(of64);
+}
+
 /* ============================================================ team sort */
 
 enum { S_I64_I64, S_I32_I32, S_I64_F64, S_I32_F64, NSORT };
@@ -557,6 +630,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_single_broadcast, t_setup),
       cmocka_unit_test_setup(test_auto_team_size, t_setup),
       cmocka_unit_test_setup(test_atomics, t_setup),
+      cmocka_unit_test_setup(test_load_hints, t_setup),
       cmocka_unit_test_setup(test_team_sort, t_setup),
   };
   return T_RUN("kl", tests);
