@@ -53,8 +53,12 @@ STRATA_KL_FUNC void strata_spmv_store(const strata_spmv_apply_args_t *a, int32_t
   strata_sparse_store_y(&a->y[r], a->alpha, sum, a->beta);
 }
 
+/* row i of the class whose rows start at begin (rows NULL: the identity) */
+STRATA_KL_FUNC int32_t strata_spmv_row_in(const strata_spmv_apply_args_t *a, int64_t begin, int64_t i) {
+  return a->rows ? a->rows[begin + i] : (int32_t)(begin + i);
+}
 STRATA_KL_FUNC int32_t strata_spmv_row(const strata_spmv_apply_args_t *a, int64_t i) {
-  return a->rows ? a->rows[a->begin + i] : (int32_t)(a->begin + i);
+  return strata_spmv_row_in(a, a->begin, i);
 }
 
 /* a thread or a few lanes walking a row (one-level, two-level): plain loads (product.h) */
@@ -83,37 +87,36 @@ STRATA_TEAM_KERNEL(strata_spmv_two_level, strata_spmv_apply_args_t, a, team) {
   }
 }
 
-/* One lane's share of a row piece: entries b, b + V, b + 2V, ... below e, four at a time into four
- * accumulators (four independent loads of A and of x in flight), added in a fixed order. */
-STRATA_KL_FUNC double strata_spmv_lane_sum(const strata_spmv_apply_args_t *a, int64_t b, int64_t e, int64_t V) {
+/* One participant's share of a row piece: entries b, b + P, b + 2P, ... below e, four at a time
+ * into four accumulators (four independent loads of A and of x in flight), added in a fixed order. */
+STRATA_KL_FUNC double strata_spmv_lane_sum(const strata_spmv_apply_args_t *a, int64_t b, int64_t e, int64_t P) {
   double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
   int64_t k = b;
-  for (; k + 3 * V < e; k += 4 * V) {
-    const int32_t c0 = strata_load_stream_i32(a->col_indices + k), c1 = strata_load_stream_i32(a->col_indices + k + V),
-                  c2 = strata_load_stream_i32(a->col_indices + k + 2 * V),
-                  c3 = strata_load_stream_i32(a->col_indices + k + 3 * V);
+  for (; k + 3 * P < e; k += 4 * P) {
+    const int32_t c0 = strata_load_stream_i32(a->col_indices + k), c1 = strata_load_stream_i32(a->col_indices + k + P),
+                  c2 = strata_load_stream_i32(a->col_indices + k + 2 * P),
+                  c3 = strata_load_stream_i32(a->col_indices + k + 3 * P);
     s0 += strata_load_stream_f64(a->values + k) * strata_load_cached_f64(a->x + c0);
-    s1 += strata_load_stream_f64(a->values + k + V) * strata_load_cached_f64(a->x + c1);
-    s2 += strata_load_stream_f64(a->values + k + 2 * V) * strata_load_cached_f64(a->x + c2);
-    s3 += strata_load_stream_f64(a->values + k + 3 * V) * strata_load_cached_f64(a->x + c3);
+    s1 += strata_load_stream_f64(a->values + k + P) * strata_load_cached_f64(a->x + c1);
+    s2 += strata_load_stream_f64(a->values + k + 2 * P) * strata_load_cached_f64(a->x + c2);
+    s3 += strata_load_stream_f64(a->values + k + 3 * P) * strata_load_cached_f64(a->x + c3);
   }
-  for (; k < e; k += V) s0 += strata_sparse_product(a->values, a->col_indices, a->x, k);
+  for (; k < e; k += P) s0 += strata_sparse_product(a->values, a->col_indices, a->x, k);
   return (s0 + s1) + (s2 + s3);
 }
 
-/* The sum of entries [b, e) over a whole team: each team thread takes a contiguous piece (a
- * multiple of the vector length, so each warp reads consecutive entries), its lanes stride
- * inside it (strata_spmv_lane_sum, lane j starting at entry j); the threads' sums are added in
- * team-rank order by thread 0 through team scratch (team_size doubles). The result is valid in
- * team thread 0. Every thread of the team calls it. */
+/* The sum of entries [b, e) over a whole team: the team's P = team_size x vector_length
+ * participants (numbered team_rank x vector_length + lane, so that a warp's are consecutive)
+ * interleave over the piece, participant p taking entries b + p, b + p + P, ... — every warp
+ * reads consecutive entries whatever the team's shape, so the stream level's teams can take long
+ * rows too; each thread's lanes are summed, then the threads' sums in team-rank order by thread 0
+ * through team scratch (team_size doubles). The result is valid in team thread 0. Every thread of
+ * the team calls it. */
 STRATA_KL_TEAM_FUNC double strata_spmv_team_sum(const strata_spmv_apply_args_t *a,
                                            const strata_team_t *team, int64_t b, int64_t e) {
-  const int64_t T = team->team_size, V = team->vector_length;
-  const int64_t per = ((e - b + T - 1) / T + V - 1) / V * V;
-  const int64_t lo = b + team->team_rank * per;
-  const int64_t hi = lo + per < e ? lo + per : e;
+  const int64_t V = team->vector_length, P = (int64_t)team->team_size * V;
   double s; /* a vector range over [0, V): each lane runs the body once, with j = its lane */
-  STRATA_THREAD_VECTOR_SUM(team, j, 0, V, s) { s += strata_spmv_lane_sum(a, lo + j, hi, V); }
+  STRATA_THREAD_VECTOR_SUM(team, j, 0, V, s) { s += strata_spmv_lane_sum(a, b + team->team_rank * V + j, e, P); }
   double *red = (double *)team->scratch;
   if (team->vector_rank == 0) red[team->team_rank] = s;
   strata_team_barrier(team);
@@ -123,21 +126,31 @@ STRATA_KL_TEAM_FUNC double strata_spmv_team_sum(const strata_spmv_apply_args_t *
   return total;
 }
 
-/* three-level: a team per row */
-STRATA_TEAM_KERNEL(strata_spmv_three_level, strata_spmv_apply_args_t, a, team) {
-  const int32_t r = strata_spmv_row(a, team->league_rank);
+/* one long row r: the whole team (three-level) */
+STRATA_KL_TEAM_FUNC void strata_spmv_row_team(const strata_spmv_apply_args_t *a, const strata_team_t *team,
+                                              int32_t r) {
   const double s = strata_spmv_team_sum(a, team, a->row_offsets[r], a->row_offsets[r + 1]);
   if (team->team_rank == 0 && team->vector_rank == 0) strata_spmv_store(a, r, s);
 }
 
-/* split, pass 1: a team per chunk of a row, its partial sum */
-STRATA_TEAM_KERNEL(strata_spmv_split_chunks, strata_spmv_apply_args_t, a, team) {
-  const int64_t q = team->league_rank;
-  const int32_t r = strata_spmv_row(a, a->chunk_row[q]);
+/* split chunk q (of the split class whose rows start at begin): its partial sum */
+STRATA_KL_TEAM_FUNC void strata_spmv_chunk_team(const strata_spmv_apply_args_t *a, const strata_team_t *team,
+                                                int64_t q, int64_t begin) {
+  const int32_t r = strata_spmv_row_in(a, begin, a->chunk_row[q]);
   const int64_t b = a->chunk_begin[q], end = a->row_offsets[r + 1];
   const int64_t e = b + a->chunk < end ? b + a->chunk : end;
   const double s = strata_spmv_team_sum(a, team, b, e);
   if (team->team_rank == 0 && team->vector_rank == 0) a->partial[q] = s;
+}
+
+/* three-level: a team per row */
+STRATA_TEAM_KERNEL(strata_spmv_three_level, strata_spmv_apply_args_t, a, team) {
+  strata_spmv_row_team(a, team, strata_spmv_row(a, team->league_rank));
+}
+
+/* split, pass 1: a team per chunk of a row, its partial sum */
+STRATA_TEAM_KERNEL(strata_spmv_split_chunks, strata_spmv_apply_args_t, a, team) {
+  strata_spmv_chunk_team(a, team, team->league_rank, a->begin);
 }
 
 /* split, pass 2: each row adds its chunks' partial sums in chunk order */
@@ -151,8 +164,9 @@ STRATA_FOR_KERNEL(strata_spmv_split_combine, strata_spmv_apply_args_t, a, i) {
 /* stream (CSR-Stream of Greathouse & Daga, SC'14, on blocks of consecutive rows): the team's rows
  * have at most `block` rows + entries; their products are staged with coalesced reads
  * (stage_products.h), then each row is reduced from scratch by its thread's lanes. */
-STRATA_TEAM_KERNEL(strata_spmv_stream, strata_spmv_apply_args_t, a, team) {
-  const int64_t r0 = a->block_row[team->league_rank], r1 = a->block_row[team->league_rank + 1];
+STRATA_KL_TEAM_FUNC void strata_spmv_stream_team(const strata_spmv_apply_args_t *a, const strata_team_t *team,
+                                                 int64_t blk) {
+  const int64_t r0 = a->block_row[blk], r1 = a->block_row[blk + 1];
   if (r0 >= r1) return; /* the whole team: no row starts in this block */
   const int64_t k0 = a->row_offsets[r0];
   int64_t k1 = a->row_offsets[r1];
@@ -168,6 +182,29 @@ STRATA_TEAM_KERNEL(strata_spmv_stream, strata_spmv_apply_args_t, a, team) {
       if (team->vector_rank == 0) strata_spmv_store(a, (int32_t)r, s);
     }
   }
+}
+
+STRATA_TEAM_KERNEL(strata_spmv_stream, strata_spmv_apply_args_t, a, team) {
+  strata_spmv_stream_team(a, team, team->league_rank);
+}
+
+/* The stream level and the long rows in one launch (GPU auto): league ranks [0, fused_chunks) are
+ * the split chunks, the next fused_three the three-level rows, the rest the stream blocks — the
+ * long rows first, so that they start early and their x traffic mixes with the short rows' instead
+ * of three launches each ending in a tail. The split rows' partial sums are added afterwards by
+ * strata_spmv_split_combine. */
+STRATA_TEAM_KERNEL(strata_spmv_fused, strata_spmv_apply_args_t, a, team) {
+  int64_t q = team->league_rank;
+  if (q < a->fused_chunks) {
+    strata_spmv_chunk_team(a, team, q, a->split_begin);
+    return;
+  }
+  q -= a->fused_chunks;
+  if (q < a->fused_three) {
+    strata_spmv_row_team(a, team, strata_spmv_row_in(a, a->three_begin, q));
+    return;
+  }
+  strata_spmv_stream_team(a, team, q - a->fused_three);
 }
 
 STRATA_REDUCE_KERNEL(strata_spmv_rowstat, strata_spmv_rowstat_args_t, a, r, i64, acc) {

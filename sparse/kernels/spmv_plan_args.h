@@ -77,6 +77,10 @@ typedef struct strata_spmv_apply_args {
   int64_t block;
   int64_t stream_max;
   int64_t stage_max;
+  /* one launch for the stream level and the long rows (strata_spmv_fused): league ranks
+   * [0, fused_chunks) are split chunks (their rows from split_begin in rows), the next fused_three
+   * three-level rows (from three_begin), the rest stream blocks */
+  int64_t fused_chunks, fused_three, split_begin, three_begin;
 } strata_spmv_apply_args_t;
 
 /** Row statistics for the plan's choice of levels: the rows r with min_len <= len(r) <= max_len,

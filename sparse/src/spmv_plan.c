@@ -19,6 +19,7 @@ STRATA_KERNEL_DECLARE(strata_spmv_split_chunks);
 STRATA_KERNEL_DECLARE(strata_spmv_split_combine);
 STRATA_KERNEL_DECLARE(strata_spmv_scale);
 STRATA_KERNEL_DECLARE(strata_spmv_stream);
+STRATA_KERNEL_DECLARE(strata_spmv_fused);
 STRATA_KERNEL_DECLARE(strata_spmv_blocks);
 STRATA_KERNEL_DECLARE(strata_spmv_rowstat);
 
@@ -52,6 +53,13 @@ static strata_status_t short_rows_one_level(strata_exec_t *exec, const strata_cr
  * (strata bench spmv, H200, 2026-11-29: power law 0.266 -> 0.251 ms, random 16/row 0.593 ->
  * 0.587, 3 per row 0.134 -> 0.131, 27-point unchanged at 0.126; 256 gave 0.255 on the power law). */
 #define STREAM_MAX_DEFAULT 512
+
+/* team scratch of the stream level (and of the fused launch, whose long-row teams need team_size
+ * doubles): stage_max = block + stream_max doubles of products */
+static size_t stream_scratch(int64_t block, int64_t stream_max, int team_size) {
+  const int64_t n = block + stream_max > team_size ? block + stream_max : team_size;
+  return (size_t)n * sizeof(double);
+}
 
 struct strata_spmv_plan {
   strata_exec_t *exec;
@@ -347,6 +355,42 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
   if (alpha == 0.0) /* DESIGN §4: A and x are not read */
     return strata_sparse_impl_scale(exec, A->num_rows, beta, y);
   a.rows = p->identity ? NULL : p->rows;
+  /* the stream level with three-level and split rows: one launch (strata_spmv_fused) */
+  int sc = -1, tc = -1, xc = -1, fuse = 1;
+  for (int c = 0; c < p->num_classes; ++c) {
+    const strata_spmv_class_t *k = &p->classes[c];
+    if (k->num_rows == 0) continue;
+    if (k->level == STRATA_SPMV_LEVEL_STREAM) sc = c;
+    else if (k->level == STRATA_SPMV_LEVEL_THREE && tc < 0) tc = c;
+    else if (k->level == STRATA_SPMV_LEVEL_SPLIT && xc < 0) xc = c;
+    else fuse = 0;
+  }
+  if (fuse && sc >= 0) {
+    const strata_spmv_class_t *k = &p->classes[sc];
+    a.block_row = p->block_row;
+    a.block = p->stream_block;
+    a.stream_max = p->stream_max;
+    a.stage_max = p->stream_block + p->stream_max;
+    a.fused_three = tc >= 0 ? p->classes[tc].num_rows : 0;
+    a.three_begin = tc >= 0 && !p->identity ? p->begin[tc] : 0;
+    a.fused_chunks = xc >= 0 ? p->num_chunks : 0;
+    a.split_begin = xc >= 0 && !p->identity ? p->begin[xc] : 0;
+    a.chunk_row = p->chunk_row;
+    a.chunk_begin = p->chunk_begin;
+    a.chunk = p->split_chunk;
+    a.first = p->first;
+    a.partial = p->partial;
+    strata_team_policy_t pol = strata_team_policy(a.fused_chunks + a.fused_three + p->num_blocks, k->team_size,
+                                                  k->vector_length);
+    pol.scratch_team = stream_scratch(p->stream_block, p->stream_max, k->team_size);
+    st = strata_parallel_for_team(exec, "strata_spmv_fused", &pol, &strata_spmv_fused, &a);
+    if (st == STRATA_SUCCESS && xc >= 0) {
+      a.begin = a.split_begin;
+      st = strata_parallel_for(exec, "strata_spmv_split_combine", strata_range(0, p->classes[xc].num_rows),
+                               &strata_spmv_split_combine, &a);
+    }
+    return st;
+  }
   for (int c = 0; c < p->num_classes && st == STRATA_SUCCESS; ++c) {
     const strata_spmv_class_t *k = &p->classes[c];
     if (k->num_rows == 0) continue;
@@ -373,7 +417,7 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
         a.stream_max = p->stream_max;
         a.stage_max = p->stream_block + p->stream_max;
         pol.league_size = p->num_blocks;
-        pol.scratch_team = (size_t)a.stage_max * sizeof(double);
+        pol.scratch_team = stream_scratch(p->stream_block, p->stream_max, k->team_size);
         st = strata_parallel_for_team(exec, "strata_spmv_stream", &pol, &strata_spmv_stream, &a);
         break;
       case STRATA_SPMV_LEVEL_SPLIT:
