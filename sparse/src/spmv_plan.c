@@ -355,7 +355,9 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
   if (alpha == 0.0) /* DESIGN §4: A and x are not read */
     return strata_sparse_impl_scale(exec, A->num_rows, beta, y);
   a.rows = p->identity ? NULL : p->rows;
-  /* the stream level with three-level and split rows: one launch (strata_spmv_fused) */
+  /* the stream level with three-level or split rows: one launch (strata_spmv_fused; H200, power
+   * law: 0.248 -> 0.243 ms). The stream level alone keeps its own kernel: the fused one, with the
+   * long-row code beside it, ran it 1-3 % slower (27-point 0.125 -> 0.129 ms). */
   int sc = -1, tc = -1, xc = -1, fuse = 1;
   for (int c = 0; c < p->num_classes; ++c) {
     const strata_spmv_class_t *k = &p->classes[c];
@@ -365,7 +367,7 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
     else if (k->level == STRATA_SPMV_LEVEL_SPLIT && xc < 0) xc = c;
     else fuse = 0;
   }
-  if (fuse && sc >= 0) {
+  if (fuse && sc >= 0 && (tc >= 0 || xc >= 0)) {
     const strata_spmv_class_t *k = &p->classes[sc];
     a.block_row = p->block_row;
     a.block = p->stream_block;
