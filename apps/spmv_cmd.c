@@ -64,6 +64,7 @@ int cmd_spmv(int argc, char **argv) {
       printf("usage: strata spmv A.mtx [--x ones|random:SEED|FILE.mtx] [--alpha A] [--beta B] [--y FILE.mtx]\n"
              "       [--transpose] [--backend B] [--algorithm auto|one|two|three|split|stream] [--format NAME] [--repeat N]\n"
              "       [--out y.mtx] [--json]\n"
+             "  y = alpha op(A) x + beta y0; y0 is --y (needs a nonzero --beta) or zeros\n"
              "  formats: csr (the row-class plan; --algorithm and --transpose apply to it only), ell, ellpack-r,\n"
              "           pjds, sell-c-sigma, sell-p, coo, hyb, hec, csr-lb, merge, auto (strata/formats.h)\n");
       return 0;
@@ -102,6 +103,8 @@ int cmd_spmv(int argc, char **argv) {
     else path = a;
   }
   if (!path) return bad("%s", "usage: strata spmv A.mtx [--x ones|random:SEED|FILE.mtx] [--alpha A] [--beta B] [--y FILE.mtx] [--transpose] [--backend B] [--algorithm auto|one|two|three|split|stream] [--format NAME] [--repeat N] [--out y.mtx] [--json] (strata spmv --help)");
+  if (ypath && beta == 0.0) /* DESIGN §4: beta = 0 does not read y; the file would be dropped unread */
+    return bad("--y %s: beta is 0, so y0 would not be read (y = alpha op(A) x); give --beta too", ypath);
   if (format != STRATA_FORMAT_CSR && (alg_given || o.transpose))
     return bad("--format %s: --algorithm and --transpose are available with the csr format only", strata_format_name(format));
 
@@ -158,12 +161,12 @@ int cmd_spmv(int argc, char **argv) {
       fprintf(stderr, "strata spmv: --y %s has %d entries, op(A) has %d rows\n", ypath, n, ny);
       goto done;
     }
-    memcpy(y0, yf, (size_t)ny * sizeof(double));
+    if (ny > 0) memcpy(y0, yf, (size_t)ny * sizeof(double)); /* n = 0: the reader gives NULL */
     free(yf);
   }
   y = (double *)malloc(((size_t)ny + 1) * sizeof(double));
   times = (double *)malloc((size_t)repeat * sizeof(double));
-  if (!x || !y0 || !y || !times) {
+  if ((!x && nx > 0) || !y0 || !y || !times) { /* a file of 0 entries reads as NULL (strata_mm_read_vector) */
     rc = 1;
     fprintf(stderr, "strata spmv: out of host memory for the vectors (x: %d, y: %d doubles, %d timings)\n", nx, ny,
             repeat);
@@ -193,7 +196,7 @@ int cmd_spmv(int argc, char **argv) {
   for (int32_t i = 0; i < ny; ++i) {
     sum += y[i];
     norm2 += y[i] * y[i];
-    maxabs = fmax(maxabs, fabs(y[i]));
+    maxabs = isnan(maxabs) || isnan(y[i]) ? NAN : fmax(maxabs, fabs(y[i])); /* a NaN in y shows */
   }
   int nc = 0; /* the row classes belong to the csr plan */
   strata_spmv_class_t cls[STRATA_SPMV_MAX_CLASSES];
