@@ -170,7 +170,7 @@ static void test_class_boundaries(void **state) {
   strata_device_info_t info;
   T_OK(strata_backend_device_info(strata_exec_backend(T_exec), 0, &info));
   const int gpu = !strata_exec_is_host(T_exec);
-  const int64_t b[] = {gpu ? 8 : 32, 16, 32, 64, gpu ? 256 : 8192, gpu ? 1024 : 65536, gpu ? 32768 : 4096};
+  const int64_t b[] = {gpu ? 8 : 32, 16, 32, 64, gpu ? 256 : 8192, gpu ? 512 : 16384, gpu ? 1024 : 65536, gpu ? 32768 : 4096};
   host_coo_t h = {0};
   h.n = 70000;
   uint64_t s = T_seed;
@@ -281,6 +281,33 @@ static void test_edges(void **state) {
   o.stream_max = (int64_t)1 << 41;
   T_ERR(strata_spmv_plan_create(T_exec, A, &o, &plan), STRATA_ERR_INVALID_ARGUMENT);
   assert_non_null(strstr(strata_error_message(), "stream_max"));
+  /* stream options beyond the team scratch: refused where the stream level runs (forced, or GPU
+   * auto), naming the values in force; not checked on the host's auto plan, which never uses it */
+  {
+    strata_device_info_t info;
+    T_OK(strata_backend_device_info(strata_exec_backend(T_exec), 0, &info));
+    memset(&o, 0, sizeof o);
+    o.stream_block = 2048;
+    o.stream_max = (int64_t)(info.max_scratch_bytes / sizeof(double)) - 2048 + 1;
+    o.transpose = 1; /* refused before A^T is built */
+    o.algorithm = STRATA_SPMV_STREAM;
+    T_ERR(strata_spmv_plan_create(T_exec, A, &o, &plan), STRATA_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(strata_error_message(), "stream_block 2048"));
+    assert_null(plan);
+    o.algorithm = STRATA_SPMV_AUTO;
+    if (strata_exec_is_host(T_exec)) {
+      T_OK(strata_spmv_plan_create(T_exec, A, &o, &plan));
+      strata_spmv_plan_destroy(&plan);
+    } else {
+      T_ERR(strata_spmv_plan_create(T_exec, A, &o, &plan), STRATA_ERR_INVALID_ARGUMENT);
+    }
+    if (strata_exec_is_host(T_exec)) { /* the sum exactly at the limit (host: 1 MiB teams) */
+      o.stream_max -= 1;
+      o.algorithm = STRATA_SPMV_STREAM;
+      T_OK(strata_spmv_plan_create(T_exec, A, &o, &plan));
+      strata_spmv_plan_destroy(&plan);
+    }
+  }
   memset(&o, 0, sizeof o);
   T_OK(strata_spmv_plan_create(T_exec, A, NULL, &plan));
   coo_push(&h, 2, 2, 1.0);

@@ -100,14 +100,11 @@ static void add_class(strata_spmv_plan_t *p, strata_spmv_level_t level, int vl, 
   p->num_classes++;
 }
 
-/* The class table from the options, the device (GPU: warp > 1) and the mean row length. */
-static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_options_t *o, int warp, double mean,
-                                    int short_one_level, size_t max_scratch) {
-  const int gpu = warp > 1;
-  /* per-length one/two-level classes: host; GPU when asked for, or when nearly all the rows the
-   * stream level would take are short (short_rows_one_level) */
-  const int classic = !gpu || o->one_level_max || o->two_level_max || short_one_level;
-  /* lengths beyond 2^40 entries are refused, so that no sum of thresholds can overflow */
+/* The options alone, before any work on the matrix (a transpose plan builds A^T first): lengths
+ * beyond 2^40 entries (so that no sum of thresholds can overflow), negative values, the algorithm,
+ * and where the stream level can run (GPU auto, or forced) its team scratch against the device's.
+ * The thresholds' order is checked with the class table (make_classes). */
+static strata_status_t check_options(const strata_spmv_options_t *o, int gpu, size_t max_scratch) {
   const int64_t lim = (int64_t)1 << 40;
   const int64_t given[6] = {o->one_level_max, o->two_level_max, o->three_level_max, o->split_chunk, o->stream_max,
                             o->stream_block};
@@ -117,14 +114,36 @@ static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_opt
     if (given[q] > lim)
       return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan: %s = %lld exceeds the limit 2^40 = %lld",
                               given_name[q], (long long)given[q], (long long)lim);
+  if (o->one_level_max < 0 || o->two_level_max < 0 || o->three_level_max < 0 || o->split_chunk < 0 ||
+      o->entries_per_lane < 0 || o->stream_max < 0 || o->stream_block < 0)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "spmv plan: negative option (one %lld, two %lld, three %lld, chunk %lld, lane %d, "
+                            "stream_max %lld, stream_block %lld)",
+                            (long long)o->one_level_max, (long long)o->two_level_max, (long long)o->three_level_max,
+                            (long long)o->split_chunk, o->entries_per_lane, (long long)o->stream_max,
+                            (long long)o->stream_block);
+  if ((int)o->algorithm < STRATA_SPMV_AUTO || (int)o->algorithm > STRATA_SPMV_STREAM)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan: algorithm %d is not 0..5", (int)o->algorithm);
+  const int64_t smax = o->stream_max ? o->stream_max : STREAM_MAX_DEFAULT;
+  const int64_t sblock = o->stream_block ? o->stream_block : 2048;
+  if (((gpu && o->algorithm == STRATA_SPMV_AUTO) || o->algorithm == STRATA_SPMV_STREAM) &&
+      (size_t)(sblock + smax) > max_scratch / sizeof(double))
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "spmv plan: stream_max %lld and stream_block %lld (in force; 0 given = default) must "
+                            "have their sum at most %zu (the doubles of team scratch on this device)",
+                            (long long)smax, (long long)sblock, max_scratch / sizeof(double));
+  return STRATA_SUCCESS;
+}
+
+/* The class table from the options, the device (GPU: warp > 1) and the mean row length. */
+static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_options_t *o, int warp, double mean,
+                                    int short_one_level) {
+  const int gpu = warp > 1;
+  /* per-length one/two-level classes: host; GPU when asked for, or when nearly all the rows the
+   * stream level would take are short (short_rows_one_level) */
+  const int classic = !gpu || o->one_level_max || o->two_level_max || short_one_level;
   p->stream_max = o->stream_max ? o->stream_max : STREAM_MAX_DEFAULT;
   p->stream_block = o->stream_block ? o->stream_block : 2048;
-  if (o->stream_max < 0 || o->stream_block < 0 ||
-      (size_t)(p->stream_block + p->stream_max) > max_scratch / sizeof(double))
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
-                            "spmv plan: stream_max %lld and stream_block %lld (in force; 0 given = default) must be >= 0 "
-                            "with their sum at most %zu (the doubles of team scratch on this device)",
-                            (long long)p->stream_max, (long long)p->stream_block, max_scratch / sizeof(double));
   int svl = 1; /* stream lanes per row: nextpow2(ceil(mean / entries per lane)), up to the warp */
   while (gpu && svl < warp && svl * (o->entries_per_lane > 0 ? o->entries_per_lane : 4) < mean) svl *= 2;
   int64_t one_max = o->one_level_max ? o->one_level_max : gpu ? 8 : 32;
@@ -134,14 +153,6 @@ static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_opt
   const int64_t epl = o->entries_per_lane > 0 ? o->entries_per_lane : 4;
   const int team = gpu ? 256 / warp : 1;      /* three-level / split: 256 threads on GPUs */
   const int64_t inf = INT64_MAX;
-  if (o->one_level_max < 0 || o->two_level_max < 0 || o->three_level_max < 0 || o->split_chunk < 0 ||
-      o->entries_per_lane < 0)
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
-                            "spmv plan: negative option (one %lld, two %lld, three %lld, chunk %lld, lane %d)",
-                            (long long)o->one_level_max, (long long)o->two_level_max,
-                            (long long)o->three_level_max, (long long)o->split_chunk, o->entries_per_lane);
-  if ((int)o->algorithm < STRATA_SPMV_AUTO || (int)o->algorithm > STRATA_SPMV_STREAM)
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan: algorithm %d is not 0..5", (int)o->algorithm);
   p->split_chunk = chunk;
   p->num_classes = 0;
   /* two-level classes: one per vector length (GPU); one with a lane per row on the host */
@@ -233,6 +244,9 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
   p->nnz = A->nnz;
   p->split_class = -1;
   int64_t *keys = NULL, *perm = NULL, *nchunks = NULL;
+  strata_device_info_t info;
+  CHECK(strata_backend_device_info(strata_exec_backend(exec), 0, &info));
+  CHECK(check_options(&o, !strata_exec_is_host(exec) && info.warp_size > 1, info.max_scratch_bytes));
   if (o.transpose) {
     strata_spmv_options_t oi = o;
     oi.transpose = 0;
@@ -243,13 +257,11 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
     *plan = p;
     return STRATA_SUCCESS;
   }
-  strata_device_info_t info;
-  CHECK(strata_backend_device_info(strata_exec_backend(exec), 0, &info));
   int short_one = 0;
   if (!strata_exec_is_host(exec) && A->num_rows > 0 && o.algorithm == STRATA_SPMV_AUTO)
     CHECK(short_rows_one_level(exec, A, o.stream_max > 0 ? o.stream_max : STREAM_MAX_DEFAULT, &short_one));
   CHECK(make_classes(p, &o, strata_exec_is_host(exec) ? 1 : info.warp_size,
-                     A->num_rows > 0 ? (double)A->nnz / (double)A->num_rows : 0.0, short_one, info.max_scratch_bytes));
+                     A->num_rows > 0 ? (double)A->nnz / (double)A->num_rows : 0.0, short_one));
   const int64_t n = A->num_rows;
   if (n > 0) {
     /* classify rows, group them by class with a stable device sort of (class, row) keys */

@@ -13,7 +13,8 @@
  *               a second pass that adds each row's chunks in order — results never depend on
  *               scheduling;
  *   stream      short and medium rows on GPUs (CSR-Stream, Greathouse & Daga, SC'14): a team per
- *               block of consecutive rows (at most stream_block rows + entries), which reads the
+ *               block of consecutive rows (those whose first entry falls in a window of
+ *               stream_block rows + entries, so up to stream_block + stream_max entries), which reads the
  *               block's entries once, coalesced, into team scratch as products a_ij·x_j, then
  *               reduces each row there with vector lanes (the lane count a power of two matched to
  *               the mean row length). Rows stay in their original order, so every read of A is
@@ -30,7 +31,9 @@
  *     (stencils; many short rows beside a few dense ones), or one_level_max or two_level_max is
  *     set, per-length classes replace the stream level: one-level len <= 8; two-level 9..256 with vector length min(warp,
  *     nextpow2(ceil(len / 4))) (a class per vector length); three-level 257..32768; split above
- *     32768 (chunks of 8192) — what ONE_LEVEL / TWO_LEVEL force.
+ *     32768 (chunks of 8192). A forced algorithm (ONE_LEVEL ...) puts every row in its level
+ *     (TWO_LEVEL: the per-vector-length classes from 0 up; STREAM: rows up to stream_max, longer
+ *     ones three-level).
  *   host (serial, OpenMP): one-level len <= 32 (static schedule); two-level 33..8192 (a team per
  *     16 rows, dynamic schedule, `omp simd` reduction per row); three-level 8193..65536 (a team per
  *     row); split above 65536 (chunks of 16384, so one huge row is shared by all threads).
@@ -66,7 +69,7 @@ typedef struct strata_spmv_options {
   int64_t split_chunk;     /**< entries per team for split rows */
   int entries_per_lane;    /**< two-level and stream: target entries per vector lane (GPU default 4) */
   int64_t stream_max;      /**< stream level (GPU auto): longest row it takes (default 512) */
-  int64_t stream_block;    /**< stream level: rows + entries per team (default 2048) */
+  int64_t stream_block;    /**< stream level: rows + entries of the window whose rows a team takes (default 2048) */
   int transpose;           /**< 1: the plan applies op(A) = A^T — built once as an explicit
                                 transpose on the device (strata_crs_transpose) with its own
                                 row-class plan, so A^T x is as deterministic as A x; it holds
@@ -98,9 +101,12 @@ typedef struct strata_spmv_plan strata_spmv_plan_t;
 
 /** Builds the plan of A on exec (NULL: A's exec; else the same backend): row lengths, classes
  *  by a device sort of (class, row) keys, class boundaries by binary search, the chunk table of
- *  split rows by a device scan. Empty rows join the one-level class (they write y = beta*y or 0).
- *  opts may be NULL. Errors: INVALID_ARGUMENT (NULL A or plan; a negative option; a non-power-of-
- *  two or too large vector length implied), OUT_OF_MEMORY. Synchronous. */
+ *  split rows by a device scan. Empty rows join the class of the shortest rows (min_len 0: they
+ *  write y = beta*y or 0). opts may be NULL. Errors: INVALID_ARGUMENT (NULL A or plan; a negative
+ *  option or one above 2^40; an algorithm outside 0..5; thresholds that do not increase; where the
+ *  stream level can run (forced, or GPU auto), stream_block + stream_max above the doubles of the
+ *  device's team scratch — options are checked before any work, a transpose's too), OUT_OF_MEMORY.
+ *  Synchronous. */
 strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const struct strata_crs_matrix *A,
                                         const strata_spmv_options_t *opts,
                                         strata_spmv_plan_t **plan);
