@@ -53,6 +53,7 @@ static strata_status_t short_rows_one_level(strata_exec_t *exec, const strata_cr
  * (strata bench spmv, H200, 2026-11-29: power law 0.266 -> 0.251 ms, random 16/row 0.593 ->
  * 0.587, 3 per row 0.134 -> 0.131, 27-point unchanged at 0.126; 256 gave 0.255 on the power law). */
 #define STREAM_MAX_DEFAULT 512
+#define STREAM_BLOCK_DEFAULT 2048 /* rows + entries of a stream team's window */
 
 /* team scratch of the stream level (and of the fused launch, whose long-row teams need team_size
  * doubles): stage_max = block + stream_max doubles of products */
@@ -125,7 +126,7 @@ static strata_status_t check_options(const strata_spmv_options_t *o, int gpu, si
   if ((int)o->algorithm < STRATA_SPMV_AUTO || (int)o->algorithm > STRATA_SPMV_STREAM)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan: algorithm %d is not 0..5", (int)o->algorithm);
   const int64_t smax = o->stream_max ? o->stream_max : STREAM_MAX_DEFAULT;
-  const int64_t sblock = o->stream_block ? o->stream_block : 2048;
+  const int64_t sblock = o->stream_block ? o->stream_block : STREAM_BLOCK_DEFAULT;
   if (((gpu && o->algorithm == STRATA_SPMV_AUTO) || o->algorithm == STRATA_SPMV_STREAM) &&
       (size_t)(sblock + smax) > max_scratch / sizeof(double))
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
@@ -143,7 +144,7 @@ static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_opt
    * stream level would take are short (short_rows_one_level) */
   const int classic = !gpu || o->one_level_max || o->two_level_max || short_one_level;
   p->stream_max = o->stream_max ? o->stream_max : STREAM_MAX_DEFAULT;
-  p->stream_block = o->stream_block ? o->stream_block : 2048;
+  p->stream_block = o->stream_block ? o->stream_block : STREAM_BLOCK_DEFAULT;
   int svl = 1; /* stream lanes per row: nextpow2(ceil(mean / entries per lane)), up to the warp */
   while (gpu && svl < warp && svl * (o->entries_per_lane > 0 ? o->entries_per_lane : 4) < mean) svl *= 2;
   int64_t one_max = o->one_level_max ? o->one_level_max : gpu ? 8 : 32;
