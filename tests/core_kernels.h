@@ -59,4 +59,11 @@ typedef struct core_atomic_args {
   double *cf;
 } core_atomic_args_t;
 
+/* ranges anywhere in int64: index i contributes i - base + 1 (each index once: n(n+1)/2 over
+ * [base, base + n)); the for kernel adds it to *sum atomically */
+typedef struct core_index_args {
+  int64_t base;
+  int64_t *sum;
+} core_index_args_t;
+
 #endif

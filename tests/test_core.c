@@ -105,6 +105,42 @@ static void test_for_invalid_range(void **state) {
         STRATA_ERR_INVALID_ARGUMENT);
 }
 
+/* ranges at both ends of int64: every index visited once, none wrapped (the OpenMP reduce's
+ * unrolled loop tested i + 3 < end, which overflowed near INT64_MAX); longer than INT64_MAX
+ * indices refused, naming the limit */
+STRATA_KERNEL_DECLARE(core_index_sum);
+STRATA_KERNEL_DECLARE(core_index_for);
+STRATA_KERNEL_DECLARE(core_index_scan);
+static void test_ranges_at_int64_limits(void **state) {
+  (void)state;
+  const int64_t lens[] = {0, 1, 3, 4, 5, 1000003};
+  int64_t *dsum = (int64_t *)t_dev_alloc(sizeof(int64_t));
+  for (int top = 0; top < 2; ++top)
+    for (size_t q = 0; q < sizeof lens / sizeof lens[0]; ++q) {
+      const int64_t n = lens[q], base = top ? INT64_MAX - n : INT64_MIN, want = n * (n + 1) / 2;
+      core_index_args_t a = {base, dsum};
+      int64_t got = -1, zero = 0;
+      T_OK(strata_parallel_reduce(T_exec, "index sum", strata_range(base, base + n), &core_index_sum, &a,
+                                  STRATA_REDUCE_SUM, &got));
+      if (got != want) fail_msg("reduce [%lld, +%lld): %lld, expected %lld", (long long)base, (long long)n, (long long)got, (long long)want);
+      got = -1;
+      T_OK(strata_parallel_scan(T_exec, "index scan", strata_range(base, base + n), &core_index_scan, &a, &got));
+      if (got != want) fail_msg("scan [%lld, +%lld): %lld, expected %lld", (long long)base, (long long)n, (long long)got, (long long)want);
+      T_OK(strata_mem_copy(T_exec, dsum, &zero, sizeof zero));
+      T_OK(strata_parallel_for(T_exec, "index for", strata_range(base, base + n), &core_index_for, &a));
+      t_to_host(&got, dsum, sizeof got);
+      if (got != want) fail_msg("for [%lld, +%lld): %lld, expected %lld", (long long)base, (long long)n, (long long)got, (long long)want);
+    }
+  core_index_args_t a = {0, dsum};
+  int64_t got = 0;
+  t_expect_msg(strata_parallel_reduce(T_exec, "index sum", strata_range(-1, INT64_MAX), &core_index_sum, &a,
+                                      STRATA_REDUCE_SUM, &got),
+               STRATA_ERR_INVALID_ARGUMENT, "INT64_MAX", "-1");
+  t_expect_msg(strata_parallel_for(T_exec, "index for", strata_range(INT64_MIN, 1), &core_index_for, &a),
+               STRATA_ERR_INVALID_ARGUMENT, "INT64_MAX", "1)");
+  t_dev_free(dsum);
+}
+
 /* ============================================================ parallel_reduce */
 
 static const char *op_name(strata_reduce_op_t op) {
@@ -1025,6 +1061,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_for_range, t_setup),
       cmocka_unit_test_setup(test_for_invalid_range, t_setup),
+      cmocka_unit_test_setup(test_ranges_at_int64_limits, t_setup),
       cmocka_unit_test_setup(test_reduce, t_setup),
       cmocka_unit_test_setup(test_reduce_empty_identity, t_setup),
       cmocka_unit_test_setup(test_scan_exclusive_i64, t_setup),

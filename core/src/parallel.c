@@ -59,6 +59,10 @@ static strata_status_t check_range(const char *name, strata_range_t r) {
   if (r.end < r.begin)
     return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "launch '%s': range end %lld < begin %lld",
                              name, (long long)r.end, (long long)r.begin);
+  if ((uint64_t)r.end - (uint64_t)r.begin > (uint64_t)INT64_MAX) /* end - begin would overflow */
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT,
+                             "launch '%s': range [%lld, %lld) has more than INT64_MAX = %lld indices", name,
+                             (long long)r.begin, (long long)r.end, (long long)INT64_MAX);
   return STRATA_SUCCESS;
 }
 

@@ -315,11 +315,12 @@ __device__ __forceinline__ T strata_gpu_team_broadcast(const strata_team_t *t, T
 extern __shared__ double2 strata_gpu_dynamic_smem[];
 
 /* --- pattern kernels and launchers (F::call is the kernel body) --------------------------- */
+/* Range loops run over offsets k from begin (k < e - b, which the launch checks fits int64): an
+ * index b + k never passes e, so ranges ending near INT64_MAX do not wrap. */
 template <class F, class ARGS>
 __global__ void strata_gpu_for_kernel(ARGS a, int64_t b, int64_t e) {
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t i = b + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < e; i += stride)
-    F::call(&a, i);
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x, n = e - b;
+  for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride) F::call(&a, b + k);
 }
 
 template <class F, class ARGS>
@@ -340,9 +341,8 @@ template <class F, class ARGS, class T>
 __global__ void strata_gpu_reduce_kernel(ARGS a, int64_t b, int64_t e, int op, T *partials) {
   __shared__ T smem[1024 / STRATA_GPU_WARP + 1];
   T acc = strata_gpu_identity(op, T());
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t i = b + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < e; i += stride)
-    F::call(&a, i, &acc);
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x, n = e - b;
+  for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride) F::call(&a, b + k, &acc);
   acc = strata_gpu_block_reduce(op, acc, smem);
   if (threadIdx.x == 0) partials[blockIdx.x] = acc;
 }
@@ -383,10 +383,10 @@ static strata_status_t strata_gpu_reduce_launch(const strata_launch_t *L, const 
 template <class F, class ARGS, class T>
 __global__ void strata_gpu_scan_up(ARGS a, int64_t b, int64_t e, int64_t chunk, T *sums) {
   __shared__ T smem[1024 / STRATA_GPU_WARP + 1];
-  const int64_t cb = b + (int64_t)blockIdx.x * chunk;
-  const int64_t ce = cb + chunk < e ? cb + chunk : e;
+  const int64_t n = e - b, ob = (int64_t)blockIdx.x * chunk; /* this block's offsets [ob, oe) */
+  const int64_t oe = n - ob > chunk ? ob + chunk : n;
   T acc = 0;
-  for (int64_t i = cb + threadIdx.x; i < ce; i += blockDim.x) F::call(&a, i, &acc, 0);
+  for (int64_t k = ob + threadIdx.x; k < oe; k += blockDim.x) F::call(&a, b + k, &acc, 0);
   acc = strata_gpu_block_reduce(STRATA_REDUCE_SUM, acc, smem);
   if (threadIdx.x == 0) sums[blockIdx.x] = acc;
 }
@@ -404,18 +404,18 @@ __global__ void strata_gpu_scan_sums(T *sums, int n) {
 template <class F, class ARGS, class T>
 __global__ void strata_gpu_scan_down(ARGS a, int64_t b, int64_t e, int64_t chunk, const T *sums) {
   __shared__ T smem[1024 / STRATA_GPU_WARP + 1];
-  const int64_t cb = b + (int64_t)blockIdx.x * chunk;
-  const int64_t ce = cb + chunk < e ? cb + chunk : e;
+  const int64_t n = e - b, ob = (int64_t)blockIdx.x * chunk; /* this block's offsets [ob, oe) */
+  const int64_t oe = n - ob > chunk ? ob + chunk : n;
   T carry = sums[blockIdx.x];
-  for (int64_t t0 = cb; t0 < ce; t0 += blockDim.x) {
-    const int64_t i = t0 + threadIdx.x;
+  for (int64_t t0 = ob; t0 < oe; t0 += blockDim.x) {
+    const int64_t k = t0 + threadIdx.x;
     T v = 0;
-    if (i < ce) F::call(&a, i, &v, 0);
+    if (k < oe) F::call(&a, b + k, &v, 0);
     T total;
     T ex = strata_gpu_block_scan(v, smem, &total);
-    if (i < ce) {
+    if (k < oe) {
       T p = carry + ex;
-      F::call(&a, i, &p, 1);
+      F::call(&a, b + k, &p, 1);
     }
     carry += total;
   }

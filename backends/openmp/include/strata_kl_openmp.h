@@ -61,7 +61,7 @@ static inline void strata_kl_omp_chunk(int64_t b, int64_t e, int t, int nth, int
        * dependency chains instead of one, and still deterministic */                          \
       strata_kl_##VT q0_ = strata_kl_identity_##VT(op_), q1_ = q0_, q2_ = q0_, q3_ = q0_;       \
       int64_t i_ = cb_;                                                                         \
-      for (; i_ + 3 < ce_; i_ += 4) {                                                           \
+      for (; ce_ - i_ > 3; i_ += 4) { /* not i_ + 3 < ce_: that overflows near INT64_MAX */       \
         NAME##__body(a_, i_, &q0_);                                                             \
         NAME##__body(a_, i_ + 1, &q1_);                                                         \
         NAME##__body(a_, i_ + 2, &q2_);                                                         \
