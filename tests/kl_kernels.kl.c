@@ -134,7 +134,7 @@ STRATA_TEAM_KERNEL(kl_single, kl_single_args_t, a, team) {
     ((T *)a->xch_old)[i] = strata_atomic_exchange_##VT(&((T *)a->xch)[s], (T)i);        \
     if (i < a->ncas) {                                                                  \
       T *p = &((T *)a->cas)[s];                                                         \
-      T seen = *p;                                                                      \
+      T seen = strata_atomic_load_##VT(p);                                              \
       for (;;) {                                                                        \
         const T prev = strata_atomic_cas_##VT(p, seen, (T)(seen + 1));                  \
         if (prev == seen) break;                                                        \

@@ -100,7 +100,7 @@ STRATA_KL_TEAM_FUNC void strata_sparse_unpack_combine1(int mode, double *t, doub
   } else if (mode == STRATA_COMBINE_ABSMAX) { /* CAS loop on the bits of *t */
     uint64_t *tb = (uint64_t *)t;
     const double av = v < 0 ? -v : v;
-    uint64_t old = strata_kl_f64_as_u64(*t);
+    uint64_t old = strata_kl_f64_as_u64(strata_atomic_load_f64(t));
     for (;;) {
       const double cur = strata_kl_u64_as_f64(old);
       if (!(av > (cur < 0 ? -cur : cur))) break;

@@ -661,6 +661,16 @@ STRATA_KL_GPU_ADD_(f32, float)
 STRATA_KL_GPU_ADD_(f64, double)
 #undef STRATA_KL_GPU_ADD_
 
+/* atomic load: a volatile read (one naturally aligned access, never torn, never cached in a
+ * register across the loop of a CAS retry) */
+#define STRATA_KL_GPU_LOAD_(s, TYPE)                                                            \
+  static __device__ __forceinline__ TYPE strata_atomic_load_##s(const TYPE *p) { return *(const volatile TYPE *)p; }
+STRATA_KL_GPU_LOAD_(i32, int32_t)
+STRATA_KL_GPU_LOAD_(i64, int64_t)
+STRATA_KL_GPU_LOAD_(f32, float)
+STRATA_KL_GPU_LOAD_(f64, double)
+#undef STRATA_KL_GPU_LOAD_
+
 static __device__ __forceinline__ int32_t strata_atomic_exchange_i32(int32_t *p, int32_t v) {
   return atomicExch(p, v);
 }

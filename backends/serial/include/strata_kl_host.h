@@ -66,6 +66,12 @@ STRATA_KL_HOST_BROADCAST_(f64, double)
     { old = *p; *p = v; }                                                                  \
     return old;                                                                            \
   }                                                                                        \
+  STRATA_KL_FUNC TYPE strata_atomic_load_##s(const TYPE *p) {                              \
+    TYPE v;                                                                                \
+    STRATA_KL_HOST_ATOMIC(read)                                                            \
+    v = *p;                                                                                \
+    return v;                                                                              \
+  }                                                                                        \
   STRATA_KL_FUNC TYPE strata_atomic_min_##s(TYPE *p, TYPE v) {                             \
     TYPE old;                                                                              \
     (void)v;                                                                               \

@@ -99,6 +99,9 @@
  *   T strata_atomic_max_s(T *p, T v)                 *p = max(*p, v), returns the old *p
  *        (f32/f64: the update happens only if v < *p (v > *p): a NaN is never stored by min/max
  *         and a NaN in *p stays)
+ *   T strata_atomic_load_s(const T *p)               *p, read atomically (never torn; the read a
+ *        CAS loop starts from — a plain read of memory other threads update is a data race, and
+ *        compilers may read it twice)
  *   T strata_atomic_exchange_s(T *p, T v)            *p = v, returns the old *p
  *   T strata_atomic_cas_s(T *p, T expected, T desired)
  *        stores desired if *p equals expected, returns the old *p (success: the return equals
