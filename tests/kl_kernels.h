@@ -77,4 +77,9 @@ typedef struct kl_load_args {
   int64_t n;
 } kl_load_args_t;
 
+/* kernels of two sources that share a file name (kl_same_name/{a,b}/same.kl.c): out[i] = f(i) */
+typedef struct kl_fill_args {
+  double *out;
+} kl_fill_args_t;
+
 #endif

@@ -542,6 +542,29 @@ static void test_load_hints(void **state) {
   free(of64);
 }
 
+/* ============================================================ sources of one name */
+
+STRATA_KERNEL_DECLARE(kl_same_name_a);
+STRATA_KERNEL_DECLARE(kl_same_name_b);
+
+/* strata_add_kernels built both kl_same_name/a/same.kl.c and kl_same_name/b/same.kl.c (their
+ * generated wrappers once had one name and the second overwrote the first: kl_same_name_a was
+ * then missing at link time) */
+static void test_sources_of_one_name(void **state) {
+  (void)state;
+  const int64_t n = 1000;
+  kl_fill_args_t a = {(double *)t_dev_alloc((size_t)n * sizeof(double))};
+  double *h = t_malloc((size_t)n * sizeof(double));
+  T_OK(strata_parallel_for(T_exec, "same name a", strata_range(0, n), &kl_same_name_a, &a));
+  t_to_host(h, a.out, (size_t)n * sizeof(double));
+  for (int64_t i = 0; i < n; ++i) assert_true(h[i] == 1.0 + (double)i);
+  T_OK(strata_parallel_for(T_exec, "same name b", strata_range(0, n), &kl_same_name_b, &a));
+  t_to_host(h, a.out, (size_t)n * sizeof(double));
+  for (int64_t i = 0; i < n; ++i) assert_true(h[i] == -2.0 * (double)i);
+  t_dev_free(a.out);
+  free(h);
+}
+
 /* ============================================================ team sort */
 
 enum { S_I64_I64, S_I32_I32, S_I64_F64, S_I32_F64, NSORT };
@@ -631,6 +654,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_auto_team_size, t_setup),
       cmocka_unit_test_setup(test_atomics, t_setup),
       cmocka_unit_test_setup(test_load_hints, t_setup),
+      cmocka_unit_test_setup(test_sources_of_one_name, t_setup),
       cmocka_unit_test_setup(test_team_sort, t_setup),
   };
   return T_RUN("kl", tests);
