@@ -822,6 +822,10 @@ static void test_memory(void **state) {
   for (size_t i = 0; i < n; ++i) assert_true(back[i] == (i < 8 ? 0 : h[i]));
   T_ERR(strata_mem_copy(T_exec, NULL, h, 8), STRATA_ERR_INVALID_ARGUMENT);
   T_OK(strata_mem_free(T_exec, STRATA_MEM_HOST_PINNED, &pin));
+  /* a space outside 0..2: refused, naming it; nothing freed, the pointer kept */
+  void *keep = d1;
+  t_expect_msg(strata_mem_free(T_exec, (strata_mem_space_t)9, &d1), STRATA_ERR_INVALID_ARGUMENT, "9", "0..2");
+  assert_ptr_equal(d1, keep);
   T_OK(strata_mem_free(T_exec, STRATA_MEM_DEVICE, &d1));
   assert_null(pin);
   assert_null(d1);

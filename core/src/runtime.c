@@ -301,6 +301,8 @@ strata_status_t strata_mem_alloc(strata_exec_t *exec, strata_mem_space_t space, 
 strata_status_t strata_mem_free(strata_exec_t *exec, strata_mem_space_t space, void **ptr) {
   if (!ptr || !*ptr) return STRATA_SUCCESS;
   if (!exec) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "mem_free: NULL exec");
+  if (space < STRATA_MEM_HOST || space > STRATA_MEM_DEVICE) /* nothing freed: *ptr is kept */
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "mem_free: memory space %d is not 0..2", (int)space);
   strata_status_t st = space == STRATA_MEM_HOST
                            ? strata_impl_host_dealloc(0, space, *ptr)
                            : strata_impl_backend(exec->backend)->dealloc(exec->device, space, *ptr);

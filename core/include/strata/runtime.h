@@ -84,7 +84,10 @@ strata_status_t strata_exec_default(strata_backend_t backend, strata_exec_t **ex
  *  (NULL exec). Synchronous. */
 strata_status_t strata_exec_host(strata_exec_t **exec);
 /** A new execution space instance of a backend with its own stream (GPU) — work on different
- *  instances may overlap. Destroy with strata_exec_destroy. Errors as strata_exec_default. */
+ *  instances may overlap. Destroy with strata_exec_destroy. Errors as strata_exec_default.
+ *  An instance (default ones included) is used by one host thread at a time: launches on it
+ *  share its reduction and scratch buffers, so host threads that launch concurrently need an
+ *  instance each (as a CUDA stream or a Kokkos execution space instance would be used). */
 strata_status_t strata_exec_create(strata_backend_t backend, strata_exec_t **exec);
 /** Destroys an instance made by strata_exec_create (fences it first). NULL-safe; sets *exec NULL.
  *  Passing a default space is refused with STRATA_ERR_INVALID_ARGUMENT. */
@@ -136,7 +139,8 @@ typedef enum strata_mem_space {
  *  Synchronous. */
 strata_status_t strata_mem_alloc(strata_exec_t *exec, strata_mem_space_t space, size_t bytes,
                                  void **ptr);
-/** Frees memory from strata_mem_alloc with the same exec and space. NULL-safe; sets *ptr NULL. */
+/** Frees memory from strata_mem_alloc with the same exec and space. NULL-safe; sets *ptr NULL.
+ *  Errors: INVALID_ARGUMENT (NULL exec; a space outside 0..2: nothing freed, *ptr kept). */
 strata_status_t strata_mem_free(strata_exec_t *exec, strata_mem_space_t space, void **ptr);
 
 /** Stream-ordered allocation of `bytes` of the exec's device memory (STRATA_MEM_DEVICE), for

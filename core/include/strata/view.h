@@ -64,7 +64,8 @@ typedef struct strata_view strata_view_t;
  *  label (copied; NULL means "") names the view in error messages and profiles.
  *  *view receives a view holding one reference; release it with strata_view_release.
  *  Errors: INVALID_ARGUMENT (NULL exec/extents/view, rank outside 1..3, a negative extent,
- *  extents whose product times the element size overflows, unknown type, layout or space: each
+ *  extents whose nonzero ones' product times the element size exceeds INT64_MAX bytes — also when
+ *  another extent is 0, so that an empty view's strides stay defined —, unknown type, layout or space: each
  *  message names the value and the limit), NOT_INITIALIZED, OUT_OF_MEMORY. Synchronous.
  *  Source: Kokkos::View constructor (label, extents; zero-initialized). */
 strata_status_t strata_view_create(strata_exec_t *exec, strata_mem_space_t space, const char *label,
