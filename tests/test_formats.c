@@ -249,6 +249,10 @@ static void test_sliced_footprints(void **state) {
     o.threads_per_row = 3;
     T_ERR(strata_format_create(T_exec, A, STRATA_FORMAT_SELL_P, &o, &M), STRATA_ERR_INVALID_ARGUMENT);
     assert_null(M);
+    o.threads_per_row = 128; /* above every backend's limit (the warp; 64 on host backends) */
+    t_expect_msg(strata_format_create(T_exec, A, STRATA_FORMAT_SELL_P, &o, &M), STRATA_ERR_INVALID_ARGUMENT,
+                 "threads_per_row 128", strata_exec_is_host(T_exec) ? "up to 64" : "up to");
+    assert_null(M);
     o.threads_per_row = 0;
     o.chunk_height = -1;
     T_ERR(strata_format_create(T_exec, A, STRATA_FORMAT_SELL_C_SIGMA, &o, &M), STRATA_ERR_INVALID_ARGUMENT);
@@ -259,10 +263,11 @@ static void test_sliced_footprints(void **state) {
     o.block_rows = 0;
     o.sigma = -1;
     T_ERR(strata_format_create(T_exec, A, STRATA_FORMAT_ELL, &o, &M), STRATA_ERR_INVALID_ARGUMENT);
-    assert_non_null(strstr(strata_error_message(), "sigma -1"));
+    assert_non_null(strstr(strata_error_message(), "sigma = -1")); /* the offending field, named */
     o.sigma = 0;
     o.hyb_strategy = 5;
     T_ERR(strata_format_create(T_exec, A, STRATA_FORMAT_HEC, &o, &M), STRATA_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(strata_error_message(), "hyb_strategy = 5"));
     T_ERR(strata_format_create(T_exec, A, STRATA_FORMAT_AUTO, &o, &M), STRATA_ERR_INVALID_ARGUMENT);
     assert_null(M);
     strata_format_destroy(&ref);

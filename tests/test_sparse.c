@@ -313,6 +313,12 @@ static void test_spmv_alpha0(void **state) {
   assert_true(y[0] == 0 && y[1] == 0);
   T_ERR(strata_crs_spmv(T_exec, 1.0, A, NULL, 0.0, dy), STRATA_ERR_INVALID_ARGUMENT);
   T_ERR(strata_crs_spmv(T_exec, 1.0, NULL, dx, 0.0, dy), STRATA_ERR_INVALID_ARGUMENT);
+  /* alpha == 0: x is not read, so it may be NULL (as the plan and the formats take it) */
+  T_OK(strata_mem_copy(T_exec, dy, y0, sizeof y0));
+  T_OK(strata_crs_spmv(T_exec, 0.0, A, NULL, -1.0, dy));
+  T_OK(strata_exec_fence(T_exec));
+  t_to_host(y, dy, sizeof y);
+  assert_true(y[0] == -3 && y[1] == 4);
   t_dev_free(dx);
   t_dev_free(dy);
   strata_crs_destroy(&A);

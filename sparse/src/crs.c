@@ -257,7 +257,7 @@ strata_status_t strata_crs_spmv(strata_exec_t *exec, double alpha, const strata_
   if (!A) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "crs_spmv: NULL matrix");
   strata_status_t st = strata_sparse_impl_exec(&exec, A->exec, "crs_spmv");
   if (st != STRATA_SUCCESS) return st;
-  if (!x && A->num_cols > 0)
+  if (!x && A->num_cols > 0 && alpha != 0.0) /* alpha == 0: x is not read (DESIGN §4) */
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "crs_spmv: NULL x with num_cols = %d",
                             (int)A->num_cols);
   if (!y && A->num_rows > 0)

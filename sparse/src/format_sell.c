@@ -28,9 +28,14 @@ static strata_status_t sell_build(strata_exec_t *exec, const strata_crs_matrix_t
   if (C < 1 || sigma < 1 || tpr < 1)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "format %s: chunk_height %lld, sigma %lld, threads_per_row %lld must be >= 1",
                             name, (long long)C, (long long)sigma, (long long)tpr);
-  if (tpr & (tpr - 1) || (warp > 1 && tpr > warp))
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "format %s: threads_per_row %lld is not a power of two up to the warp size %d",
-                            name, (long long)tpr, warp);
+  /* GPUs: lanes of one warp per row; host backends pad for it only (one lane), up to the widest
+   * GPU warp so that a host layout can match a GPU's */
+  const int64_t tpr_max = warp > 1 ? warp : 64;
+  if (tpr & (tpr - 1) || tpr > tpr_max)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "format %s: threads_per_row %lld is not a power of two up to %lld (%s)", name,
+                            (long long)tpr, (long long)tpr_max,
+                            warp > 1 ? "the warp size" : "host backends: the widest GPU warp");
   strata_impl_fmt_sliced_t *s = (strata_impl_fmt_sliced_t *)calloc(1, sizeof *s);
   if (!s) return strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "format %s: %zu bytes", name, sizeof *s);
   M->impl = s;

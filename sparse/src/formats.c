@@ -63,12 +63,15 @@ strata_status_t strata_format_create(strata_exec_t *exec, const strata_crs_matri
   memset(&o, 0, sizeof o);
   if (opts) o = *opts;
   /* every field is checked whatever the format, so that a bad value never passes unnoticed */
-  if (o.chunk_height < 0 || o.sigma < 0 || o.threads_per_row < 0 || o.block_rows < 0 || o.ell_width < 0 ||
-      o.hyb_strategy < 0 || o.hyb_strategy > 2)
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
-                            "format_create: options chunk_height %d, sigma %d, threads_per_row %d, block_rows %d, "
-                            "ell_width %lld must be >= 0 and hyb_strategy %d in 0..2",
-                            o.chunk_height, o.sigma, o.threads_per_row, o.block_rows, (long long)o.ell_width,
+  const struct { const char *name; int64_t v; } field[] = {
+      {"chunk_height", o.chunk_height}, {"sigma", o.sigma},        {"threads_per_row", o.threads_per_row},
+      {"block_rows", o.block_rows},     {"ell_width", o.ell_width}};
+  for (size_t q = 0; q < sizeof field / sizeof field[0]; ++q)
+    if (field[q].v < 0)
+      return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "format_create: option %s = %lld must be >= 0 (0: the default)",
+                              field[q].name, (long long)field[q].v);
+  if (o.hyb_strategy < 0 || o.hyb_strategy > 2)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "format_create: option hyb_strategy = %d is not in 0..2",
                             o.hyb_strategy);
   strata_sparse_format_t *m = (strata_sparse_format_t *)calloc(1, sizeof *m);
   if (!m) return strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "format_create: %zu bytes", sizeof *m);

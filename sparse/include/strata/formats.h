@@ -55,7 +55,9 @@ typedef enum strata_format {
 typedef struct strata_format_options {
   int chunk_height;     /**< SELL: rows per chunk C (default: the warp size on GPUs, 8 on host) */
   int sigma;            /**< SELL-C-σ: sorting window in rows (default 256; 1 = no sorting) */
-  int threads_per_row;  /**< SELL-P: threads per row the slices are padded for (default 1) */
+  int threads_per_row;  /**< SELL-P: threads per row the slices are padded for (default 1): a
+                             power of two up to the warp size on GPUs, up to 64 on host backends
+                             (which pad for it but sum a row with one lane) */
   int block_rows;       /**< pJDS: rows per padding block b_r (default: the warp size, 8 on host) */
   int64_t ell_width;    /**< HYB / HEC: ELL width; 0 = the strategy's choice */
   int hyb_strategy;     /**< HYB: 0 percentile of row lengths (80 %), 1 bounded, 2 minimal storage */
