@@ -24,13 +24,14 @@ typedef struct kl_reduce_args {
 
 /* Scans: vector scans of rows (row r*M+i: in[row*K + j], j < len[row]) into vex (exclusive) and
  * vinc (inclusive), the row total per lane into vtot[row*V + lane]; team-thread scan of
- * tin[r*K2 + i], i < tlen[r], into tex / tinc, the total per lane into ttot[r*P + tid]. */
+ * tin[r*K2 + i], i < tlen[r], into tex / tinc, the total per lane into ttot[r*P + tid]; and the
+ * team-vector scan of the same tin into tvex / tvinc, its total per lane into tvtot[r*P + tid]. */
 typedef struct kl_scan_args {
   int64_t M, K, K2;
   int P, V;
   const int64_t *len, *tlen;
   const void *in, *tin;
-  void *vex, *vinc, *vtot, *tex, *tinc, *ttot;
+  void *vex, *vinc, *vtot, *tex, *tinc, *ttot, *tvex, *tvinc, *tvtot;
 } kl_scan_args_t;
 
 /* single and broadcast: team_count[r] counts team-single executions, thread_count[r] thread-single

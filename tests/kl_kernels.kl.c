@@ -96,6 +96,15 @@ KL_REDUCE_KERNEL(f64, double)
       if (final && strata_thread_single(team)) tinc[i] = s;                                 \
     }                                                                                       \
     ((T *)a->ttot)[r * a->P + KL_LANE(team)] = s;                                           \
+    T *tvex = (T *)a->tvex + r * a->K2, *tvinc = (T *)a->tvinc + r * a->K2;                 \
+    T w;                                                                                    \
+    STRATA_TEAM_VECTOR_SCAN(team, i, 0, a->tlen[r], w, final) {                             \
+      const T v = tin[i];                                                                   \
+      if (final) tvex[i] = w;                                                               \
+      w += v;                                                                               \
+      if (final) tvinc[i] = w;                                                              \
+    }                                                                                       \
+    ((T *)a->tvtot)[r * a->P + KL_LANE(team)] = w;                                          \
   }
 KL_SCAN_KERNEL(i32, int32_t)
 KL_SCAN_KERNEL(i64, int64_t)

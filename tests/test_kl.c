@@ -231,6 +231,9 @@ static void check_scan(int t, shape_t s) {
   a.tex = t_dev_alloc((size_t)ntin * es);
   a.tinc = t_dev_alloc((size_t)ntin * es);
   a.ttot = t_dev_alloc((size_t)(league * P) * es);
+  a.tvex = t_dev_alloc((size_t)ntin * es);
+  a.tvinc = t_dev_alloc((size_t)ntin * es);
+  a.tvtot = t_dev_alloc((size_t)(league * P) * es);
   strata_team_policy_t p = strata_team_policy(league, s.ts, s.vl);
   T_OK(strata_parallel_for_team(T_exec, "kl scan", &p, scan_kernels[t], &a));
   T_OK(strata_exec_fence(T_exec));
@@ -261,9 +264,24 @@ static void check_scan(int t, shape_t s) {
     }
     for (int l = 0; l < P; ++l) check_val("TEAM_THREAD_SCAN total", t, -1, s, q, l, rd(t, ttot, q * P + l), acc);
   }
-  void *bufs[] = {(void *)a.len, (void *)a.tlen, (void *)a.in, (void *)a.tin, a.vex, a.vinc, a.vtot, a.tex, a.tinc, a.ttot};
+  void *tvex = t_malloc((size_t)ntin * es), *tvinc = t_malloc((size_t)ntin * es);
+  void *tvtot = t_malloc((size_t)(league * P) * es);
+  t_to_host(tvex, a.tvex, (size_t)ntin * es);
+  t_to_host(tvinc, a.tvinc, (size_t)ntin * es);
+  t_to_host(tvtot, a.tvtot, (size_t)(league * P) * es);
+  for (int64_t q = 0; q < league; ++q) {
+    double acc = 0;
+    for (int64_t j = 0; j < tlen[q]; ++j) {
+      check_val("TEAM_VECTOR_SCAN exclusive", t, -1, s, q, j, rd(t, tvex, q * K2 + j), acc);
+      acc += rd(t, tin, q * K2 + j);
+      check_val("TEAM_VECTOR_SCAN inclusive", t, -1, s, q, j, rd(t, tvinc, q * K2 + j), acc);
+    }
+    for (int l = 0; l < P; ++l) check_val("TEAM_VECTOR_SCAN total", t, -1, s, q, l, rd(t, tvtot, q * P + l), acc);
+  }
+  void *bufs[] = {(void *)a.len, (void *)a.tlen, (void *)a.in, (void *)a.tin, a.vex, a.vinc, a.vtot, a.tex, a.tinc,
+                  a.ttot, a.tvex, a.tvinc, a.tvtot};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i) t_dev_free(bufs[i]);
-  void *hb[] = {len, tlen, in, tin, vex, vinc, vtot, tex, tinc, ttot};
+  void *hb[] = {len, tlen, in, tin, vex, vinc, vtot, tex, tinc, ttot, tvex, tvinc, tvtot};
   for (size_t i = 0; i < sizeof hb / sizeof hb[0]; ++i) free(hb[i]);
 }
 

@@ -261,15 +261,17 @@ __device__ __forceinline__ T strata_gpu_vector_scan(const strata_team_t *t, T v,
 template <class T>
 struct strata_gpu_nested_scan {
   const strata_team_t *t;
-  int team_level; /* 0: the lanes of a thread; 1: the threads of the team */
+  int team_level; /* 0: the lanes of a thread; 1: the threads of the team; 2: threads x lanes */
   int live;
   int64_t jb, je;
   T total;
   __device__ strata_gpu_nested_scan(const strata_team_t *tm, int64_t b, int64_t e, int level)
       : t(tm), team_level(level), live(1), total((T)0) {
     const int64_t n = e > b ? e - b : 0;
-    const int parts = level ? tm->team_size : tm->vector_length;
-    const int rank = level ? tm->team_rank : tm->vector_rank;
+    const int parts = level == 2 ? tm->team_size * tm->vector_length : level ? tm->team_size : tm->vector_length;
+    const int rank = level == 2 ? tm->team_rank * tm->vector_length + tm->vector_rank
+                     : level    ? tm->team_rank
+                                : tm->vector_rank;
     const int64_t chunk = (n + parts - 1) / parts;
     jb = b + (int64_t)rank * chunk < b + n ? b + (int64_t)rank * chunk : b + n;
     je = jb + chunk < b + n ? jb + chunk : b + n;
@@ -285,8 +287,9 @@ struct strata_gpu_nested_scan {
     if (final == 0) {
       /* team level: all lanes of a thread hold the same block sum; count it once, from the last
        * lane, so that every lane of the thread receives the thread's exclusive prefix */
-      s = team_level ? strata_gpu_team_scan(t, t->vector_rank == t->vector_length - 1 ? s : (T)0, &total)
-                     : strata_gpu_vector_scan(t, s, &total);
+      s = team_level == 2 ? strata_gpu_team_scan(t, s, &total) /* each participant its own block */
+          : team_level    ? strata_gpu_team_scan(t, t->vector_rank == t->vector_length - 1 ? s : (T)0, &total)
+                          : strata_gpu_vector_scan(t, s, &total);
       final = 1;
       return true;
     }
@@ -590,6 +593,7 @@ static strata_status_t strata_gpu_team_launch(const strata_launch_t *L, const vo
       for (int64_t J = strata_scan_.jb; J < strata_scan_.je; ++J)
 #define STRATA_THREAD_VECTOR_SCAN(T, J, B, E, S, FINAL) STRATA_KL_GPU_SCAN_(T, J, B, E, S, FINAL, 0)
 #define STRATA_TEAM_THREAD_SCAN(T, I, B, E, S, FINAL) STRATA_KL_GPU_SCAN_(T, I, B, E, S, FINAL, 1)
+#define STRATA_TEAM_VECTOR_SCAN(T, J, B, E, S, FINAL) STRATA_KL_GPU_SCAN_(T, J, B, E, S, FINAL, 2)
 
 #define STRATA_KL_GPU_BROADCAST_(s, TYPE)                                                 \
   static __device__ __forceinline__ TYPE strata_team_broadcast_##s(const strata_team_t *t, TYPE v) { \

@@ -33,6 +33,7 @@
     for (int64_t J = (B); J < (E); ++J)
 #define STRATA_THREAD_VECTOR_SCAN(T, J, B, E, S, FINAL) STRATA_KL_HOST_SCAN_(J, B, E, S, FINAL)
 #define STRATA_TEAM_THREAD_SCAN(T, I, B, E, S, FINAL) STRATA_KL_HOST_SCAN_(I, B, E, S, FINAL)
+#define STRATA_TEAM_VECTOR_SCAN(T, J, B, E, S, FINAL) STRATA_KL_HOST_SCAN_(J, B, E, S, FINAL)
 
 /* --- broadcast from team rank 0: the team is that rank ------------------------------------ */
 #define STRATA_KL_HOST_BROADCAST_(s, TYPE)                                                  \

@@ -65,6 +65,10 @@
  *   STRATA_TEAM_THREAD_SCAN(team, i, b, e, s, final) { ... }
  *        over the team's threads (lanes of a thread redundant, as TEAM_THREAD_RANGE); every
  *        thread must call it (barriers).
+ *   STRATA_TEAM_VECTOR_SCAN(team, j, b, e, s, final) { ... }
+ *        over all the team's threads x lanes (as TEAM_VECTOR_RANGE: each index in one lane,
+ *        consecutive blocks of indices in thread-then-lane order); every thread must call it
+ *        (barriers). Kokkos parallel_scan over TeamVectorRange.
  *        The body is called for each index once or twice: when final is nonzero s holds the sum
  *        of the contributions of all earlier indices of [b, e) (the exclusive prefix); in every
  *        call the body adds its own contribution to s (read s then add: exclusive; add then read:
