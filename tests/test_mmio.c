@@ -644,6 +644,11 @@ static void test_malformed(void **state) {
       {"%%MatrixMarket matrix coordinate complex general\n2 2 1\n2 1 1\n", 3, "3 tokens, a coordinate complex entry has 4 (row column real imaginary)"},
       {"%%MatrixMarket matrix coordinate complex general\n2 2 1\n2 1 1 i\n", 3, "imaginary part 'i' is not a number"},
       {"%%MatrixMarket matrix array complex general\n1 1\n1 0\n", 1, "field 'complex' is not supported"},
+      /* an upper entry beside its lower twin: mirrored, the value would be doubled silently */
+      {"%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n2 1 5\n1 2 5\n", 4, "entry (1, 2) lies above the diagonal of a symmetric file"},
+      {"%%MatrixMarket matrix coordinate pattern symmetric\n3 3 1\n2 3\n", 3, "entry (2, 3) lies above the diagonal of a symmetric file"},
+      {"%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 9007199254740993\n", 3, "value 9007199254740993 is not exactly representable as a double (beyond 2^53"},
+      {"%%MatrixMarket matrix array integer general\n1 1\n-9007199254740993\n", 3, "value -9007199254740993 is not exactly representable"},
   };
 #undef B
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {

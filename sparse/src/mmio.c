@@ -325,6 +325,10 @@ static strata_status_t mm_value(const mm_in_t *in, const char *tok, strata_mm_fi
     const int r = parse_i64(tok, &v);
     if (r == 1) return mm_bad(in->path, in->line, "%s '%.40s' is not an integer (field integer)", part, tok);
     if (r == 2) return mm_bad(in->path, in->line, "%s %.40s is beyond the 64-bit integer range", part, tok);
+    const long long exact = 1LL << 53; /* integers beyond 2^53 would be rounded by the double */
+    if (v > exact || v < -exact)
+      return mm_bad(in->path, in->line, "%s %.40s is not exactly representable as a double (beyond 2^53 = %lld)",
+                    part, tok, exact);
     *out = (double)v;
     return STRATA_SUCCESS;
   }
@@ -372,6 +376,10 @@ static strata_status_t mm_read_entries(mm_in_t *in, strata_coo_t *c) {
       st = mm_index(in, t[0], "row", h->num_rows, "rows", h->size_line, &i);
       if (st == STRATA_SUCCESS) st = mm_index(in, t[1], "column", h->num_cols, "columns", h->size_line, &j);
       if (st != STRATA_SUCCESS) return st;
+      if (i < j && h->symmetry != STRATA_MM_GENERAL) /* its mirror would add to the stored twin */
+        return mm_bad(path, in->line, "entry (%d, %d) lies above the diagonal of a %s file (only the lower "
+                                      "triangle, row >= column, is stored; it is mirrored on reading)",
+                      i + 1, j + 1, k_symmetry[h->symmetry]);
     } else if (aoff < 0) { /* array general: column by column */
       if (++ai == h->num_rows) ai = 0, ++aj;
     } else { /* array symmetric kinds: the lower triangle column by column */

@@ -77,7 +77,10 @@ strata_status_t strata_mm_read_header(const char *path, strata_mm_header_t *head
  *  field, symmetry and their combination (pattern only with coordinate and not skew; symmetric
  *  kinds square), sizes (negative, beyond INT32_MAX for rows/cols), tokens per entry (too few or
  *  too many for the field), non-numeric or non-integer tokens, indices below 1 or above the
- *  declared size, fewer entries than declared (truncated file) or more, a nonzero skew-symmetric
+ *  declared size, fewer entries than declared (truncated file) or more, a coordinate entry above
+ *  the diagonal (row < column) of a symmetric kind (only the lower triangle is stored: an upper
+ *  entry beside its lower twin would be doubled by the mirroring), an integer-field value beyond
+ *  2^53 in magnitude (not exact as a double), a nonzero skew-symmetric
  *  diagonal, a nonzero imaginary Hermitian diagonal, and complex data (not supported).
  *  Errors also: IO, OUT_OF_MEMORY. Source: NIST Matrix Market format (Boisvert, Pozo, Remington
  *  1996), with SciPy / fast_matrix_market's expansion rules. */
@@ -91,19 +94,22 @@ strata_status_t strata_coo_destroy(strata_coo_t **coo);
 strata_status_t strata_mm_read_crs(strata_exec_t *exec, const char *path,
                                    struct strata_crs_matrix **A);
 
-/** Writes A as "coordinate real general", 1-based, values with %.17g (read back bit for bit),
+/** Writes A as "coordinate real general", 1-based, values with %.17g (read back bit for bit; a
+ *  NaN is written as nan or -nan, so a NaN's payload bits are not kept),
  *  rows in order and each row's entries as stored. A may live on any backend (a GPU matrix is
  *  copied to the serial backend first). A path ending in ".gz" is written gzip-compressed.
  *  Errors: INVALID_ARGUMENT (NULL), IO (open/write/close, named), OUT_OF_MEMORY. */
 strata_status_t strata_mm_write_crs(const char *path, const struct strata_crs_matrix *A);
 
-/** Reads a dense vector: an n x 1 real or integer matrix, "array general" (the usual form) or
- *  "coordinate general" (entries not stored are 0, duplicates summed). *x [*n] is host memory
+/** Reads a dense vector: an n x 1 matrix, "array general" (the usual form) or "coordinate"
+ *  (entries not stored are 0, duplicates summed; pattern entries are 1; a 1 x 1 may say any
+ *  symmetry), with every check of strata_mm_read_coo. *x [*n] is host memory
  *  allocated with malloc (free it with free(); NULL when n = 0). Errors: as strata_mm_read_coo,
  *  plus INVALID_DATA when the file is not n x 1 (path, size line, the declared shape). */
 strata_status_t strata_mm_read_vector(const char *path, int32_t *n, double **x);
 
-/** Writes x [n] (host memory) as an n x 1 "array real general" file, %.17g (exact round trip);
+/** Writes x [n] (host memory) as an n x 1 "array real general" file, %.17g (exact round trip
+ *  but for NaN payloads: nan / -nan);
  *  ".gz" paths compressed. Errors: INVALID_ARGUMENT (NULL path, n < 0, NULL x with n > 0), IO. */
 strata_status_t strata_mm_write_vector(const char *path, int32_t n, const double *x);
 
