@@ -548,6 +548,46 @@ static void test_roundtrip_values(void **state) {
   strata_crs_destroy(&A);
 }
 
+/* strata_mm_write_array: every value column by column, duplicates summed, -0 / subnormal / NaN
+ * kept (a NaN as NaN), zeros where nothing is stored; read back as "array real general" */
+static void test_write_array(void **state) {
+  (void)state;
+  enum { NR = 3, NC = 4, NNZ = 5 };
+  const int32_t r[NNZ] = {0, 0, 2, 1, 2}, c[NNZ] = {1, 1, 3, 0, 0};
+  const double v[NNZ] = {1.5, 2.25, -0.0, 4.9e-324, NAN};
+  double want[NR * NC] = {0}; /* column-major */
+  want[0 * NR + 1] = 4.9e-324;
+  want[0 * NR + 2] = NAN;
+  want[1 * NR + 0] = 3.75;
+  want[3 * NR + 2] = -0.0;
+  int32_t *dr = (int32_t *)t_to_dev(r, sizeof r), *dc = (int32_t *)t_to_dev(c, sizeof c);
+  double *dv = (double *)t_to_dev(v, sizeof v);
+  strata_crs_matrix_t *A = NULL;
+  T_OK(strata_crs_create_from_coo(T_exec, NR, NC, NNZ, dr, dc, dv, &A));
+  for (int gz = 0; gz < 2; ++gz) {
+    char *p = tmp_name(gz ? ".mtx.gz" : ".mtx");
+    T_OK(strata_mm_write_array(p, A));
+    strata_coo_t *coo = NULL;
+    T_OK(strata_mm_read_coo(p, &coo));
+    assert_true(coo->header.format == STRATA_MM_ARRAY && coo->num_rows == NR && coo->num_cols == NC);
+    assert_int_equal(coo->nnz, NR * NC);
+    for (int k = 0; k < NR * NC; ++k) {
+      assert_int_equal(coo->rows[k], k % NR);
+      assert_int_equal(coo->cols[k], k / NR);
+      if (isnan(want[k])) assert_true(isnan(coo->values[k]));
+      else assert_memory_equal(&coo->values[k], &want[k], sizeof(double));
+    }
+    strata_coo_destroy(&coo);
+    tmp_remove(p);
+  }
+  T_ERR(strata_mm_write_array(NULL, A), STRATA_ERR_INVALID_ARGUMENT);
+  T_ERR(strata_mm_write_array("x.mtx", NULL), STRATA_ERR_INVALID_ARGUMENT);
+  t_dev_free(dr);
+  t_dev_free(dc);
+  t_dev_free(dv);
+  strata_crs_destroy(&A);
+}
+
 static void test_vectors(void **state) {
   (void)state;
   const double x[6] = {1.0 / 3.0, -0.0, 4.9e-324, -1e300, 0.1, 7};
@@ -723,6 +763,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_array_formats),
       cmocka_unit_test(test_lexical),
       cmocka_unit_test(test_roundtrip_values),
+      cmocka_unit_test(test_write_array),
       cmocka_unit_test(test_vectors),
       cmocka_unit_test(test_malformed),
       cmocka_unit_test(test_io_errors),

@@ -563,21 +563,27 @@ static strata_status_t mm_out_close(mm_out_t *o) {
   return o->st;
 }
 
+/* *A readable on the host: a GPU matrix is copied to the serial backend (*copy, to destroy),
+ * a host one fenced. */
+static strata_status_t mm_host_matrix(const strata_crs_matrix_t **A, strata_crs_matrix_t **copy) {
+  *copy = NULL;
+  if ((*A)->exec && !strata_exec_is_host((*A)->exec)) {
+    strata_exec_t *serial = NULL;
+    strata_status_t st = strata_exec_default(STRATA_BACKEND_SERIAL, &serial);
+    if (st == STRATA_SUCCESS) st = strata_crs_copy(serial, *A, copy);
+    if (st != STRATA_SUCCESS) return st;
+    *A = *copy;
+    return STRATA_SUCCESS;
+  }
+  return (*A)->exec ? strata_exec_fence((*A)->exec) : STRATA_SUCCESS;
+}
+
 strata_status_t strata_mm_write_crs(const char *path, const strata_crs_matrix_t *A) {
   if (!path || !A)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mm_write_crs: NULL %s", path ? "matrix" : "path");
   strata_crs_matrix_t *copy = NULL;
-  strata_status_t st = STRATA_SUCCESS;
-  if (A->exec && !strata_exec_is_host(A->exec)) {
-    strata_exec_t *serial = NULL;
-    st = strata_exec_default(STRATA_BACKEND_SERIAL, &serial);
-    if (st == STRATA_SUCCESS) st = strata_crs_copy(serial, A, &copy);
-    if (st != STRATA_SUCCESS) return st;
-    A = copy;
-  } else if (A->exec) {
-    st = strata_exec_fence(A->exec);
-    if (st != STRATA_SUCCESS) return st;
-  }
+  strata_status_t st = mm_host_matrix(&A, &copy);
+  if (st != STRATA_SUCCESS) return st;
   mm_out_t *o = (mm_out_t *)malloc(sizeof *o);
   if (!o) st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "mm_write_crs: %zu bytes", sizeof *o);
   if (st == STRATA_SUCCESS) st = mm_out_open(o, path);
@@ -590,6 +596,49 @@ strata_status_t strata_mm_write_crs(const char *path, const strata_crs_matrix_t 
     st = mm_out_close(o);
   }
   free(o);
+  strata_crs_destroy(&copy);
+  return st;
+}
+
+strata_status_t strata_mm_write_array(const char *path, const strata_crs_matrix_t *A) {
+  if (!path || !A)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mm_write_array: NULL %s", path ? "matrix" : "path");
+  strata_crs_matrix_t *copy = NULL, *At = NULL;
+  strata_status_t st = mm_host_matrix(&A, &copy);
+  if (st != STRATA_SUCCESS) return st;
+  /* columns of A = rows of A^T (transposed on A's host exec); one column at a time, dense */
+  st = strata_crs_transpose(NULL, A, &At);
+  if (st == STRATA_SUCCESS) st = strata_exec_fence(At->exec);
+  const size_t m = (size_t)A->num_rows;
+  double *col = NULL;
+  int32_t *mark = NULL; /* mark[i] == j + 1: row i of column j holds a stored entry */
+  mm_out_t *o = NULL;
+  if (st == STRATA_SUCCESS) {
+    col = (double *)malloc((m + 1) * sizeof(double));
+    mark = (int32_t *)calloc(m + 1, sizeof(int32_t));
+    o = (mm_out_t *)malloc(sizeof *o);
+    if (!col || !mark || !o)
+      st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "mm_write_array: %zu bytes for a column of %zu rows",
+                            (m + 1) * (sizeof(double) + sizeof(int32_t)), m);
+  }
+  if (st == STRATA_SUCCESS) st = mm_out_open(o, path);
+  if (st == STRATA_SUCCESS) {
+    mm_out_printf(o, "%%%%MatrixMarket matrix array real general\n%d %d\n", (int)A->num_rows, (int)A->num_cols);
+    for (int32_t j = 0; j < A->num_cols && o->st == STRATA_SUCCESS; ++j) {
+      for (int64_t k = At->row_offsets[j]; k < At->row_offsets[j + 1]; ++k) {
+        const int32_t i = At->col_indices[k];
+        col[i] = mark[i] == j + 1 ? col[i] + At->values[k] : At->values[k]; /* duplicates summed; -0 kept */
+        mark[i] = j + 1;
+      }
+      for (size_t i = 0; i < m && o->st == STRATA_SUCCESS; ++i)
+        mm_out_printf(o, "%.17g\n", mark[i] == j + 1 ? col[i] : 0.0);
+    }
+    st = mm_out_close(o);
+  }
+  free(o);
+  free(col);
+  free(mark);
+  strata_crs_destroy(&At);
   strata_crs_destroy(&copy);
   return st;
 }

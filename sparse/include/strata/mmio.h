@@ -101,6 +101,13 @@ strata_status_t strata_mm_read_crs(strata_exec_t *exec, const char *path,
  *  Errors: INVALID_ARGUMENT (NULL), IO (open/write/close, named), OUT_OF_MEMORY. */
 strata_status_t strata_mm_write_crs(const char *path, const struct strata_crs_matrix *A);
 
+/** Writes A as "array real general": all num_rows x num_cols values, column by column (entries
+ *  not stored are 0, duplicates summed, a stored -0 kept), %.17g as strata_mm_write_crs. Meant for
+ *  small or dense matrices: the file holds every value. A may live on any backend; ".gz" paths are
+ *  compressed. Errors: INVALID_ARGUMENT (NULL), IO (open/write/close, named), OUT_OF_MEMORY (A^T on
+ *  the host and one column). */
+strata_status_t strata_mm_write_array(const char *path, const struct strata_crs_matrix *A);
+
 /** Reads a dense vector: an n x 1 matrix, "array general" (the usual form) or "coordinate"
  *  (entries not stored are 0, duplicates summed; pattern entries are 1; a 1 x 1 may say any
  *  symmetry), with every check of strata_mm_read_coo. *x [*n] is host memory
