@@ -399,17 +399,18 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
                           "mesh: %s", msg);
     goto done;
   }
-  if (o->save_mesh && fem_mesh_save(&mesh, o->save_mesh, msg, sizeof msg) != 0) {
-    st = strata_error_set(STRATA_ERR_IO, "save mesh: %s", msg);
-    goto done;
-  }
   res->seconds[FEM_PHASE_MESH] = strata_timer_now() - t0;
   res->num_nodes = mesh.num_nodes;
   res->num_tets = mesh.num_tets;
   for (int64_t i = 0; i < mesh.num_nodes; ++i) res->num_boundary += mesh.on_boundary[i];
   const int64_t n = mesh.num_nodes;
   snprintf(res->mesh, sizeof res->mesh, "%s", o->mesh_path ? o->mesh_path : o->box > 0 ? "box" : "gmsh");
-  { /* a node in no element has an empty matrix row: singular unless it is a Dirichlet node */
+  if (mesh.num_tets == 0) { /* an empty mesh defines no problem (and gives bulk nodes no rows) */
+    st = strata_error_set(STRATA_ERR_INVALID_DATA, "mesh: %lld nodes and no tetrahedron: nothing to assemble",
+                          (long long)n);
+    goto done;
+  }
+  { /* a node in no element has an empty matrix row (no diagonal, Dirichlet or not): singular */
     uint8_t *used = (uint8_t *)calloc((size_t)n + 1, 1);
     if (!used) {
       st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "mesh: %lld bytes for the node check", (long long)n);
@@ -418,22 +419,28 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
     for (int64_t k = 0; k < 4 * mesh.num_tets; ++k) used[mesh.tets[k]] = 1;
     int64_t first = -1, count = 0;
     for (int64_t i = 0; i < n; ++i)
-      if (!used[i] && !mesh.on_boundary[i]) {
+      if (!used[i]) {
         if (first < 0) first = i;
         ++count;
       }
     free(used);
     if (count) {
       st = strata_error_set(STRATA_ERR_INVALID_DATA,
-                            "mesh: %lld interior node(s) belong to no tetrahedron (first: node %lld); their "
-                            "matrix rows would be empty", (long long)count, (long long)first);
+                            "mesh: %lld node(s) belong to no tetrahedron (first: node %lld, %s); their matrix "
+                            "rows would be empty", (long long)count, (long long)first,
+                            mesh.on_boundary[first] ? "a Dirichlet node" : "an interior node");
       goto done;
     }
   }
-  if (n > 0 && res->num_boundary == 0) {
+  if (res->num_boundary == 0) {
     st = strata_error_set(STRATA_ERR_INVALID_DATA,
                           "mesh: none of its %lld nodes lies on an outer face: without Dirichlet nodes the "
                           "Laplace problem is singular", (long long)n);
+    goto done;
+  }
+  /* saved only once the checks have passed: a refused mesh writes nothing */
+  if (o->save_mesh && fem_mesh_save(&mesh, o->save_mesh, msg, sizeof msg) != 0) {
+    st = strata_error_set(STRATA_ERR_IO, "save mesh: %s", msg);
     goto done;
   }
 

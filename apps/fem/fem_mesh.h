@@ -79,8 +79,8 @@ typedef struct fem_mesh {
  * the caller's omp_get_max_threads() is restored afterwards (Gmsh changes it).
  *
  * Tet count is about 3.2 / h^3 (Gmsh 4.8.4, HXT: h = 0.02 gives ~0.40e6 tets, h = 0.015 ~0.94e6,
- * h = 0.0147 ~1.0e6). Counts vary by ~0.5% from run to run: Gmsh meshes in parallel and is not
- * deterministic.
+ * h = 0.0147 ~1.0e6; measured while Gmsh still meshed in parallel, which varied the counts by
+ * ~0.5% from run to run).
  *
  * @param[in]  h        target element edge length (unit cube = 1); must be finite and
  *                      >= FEM_MESH_MIN_H (1e-3)
@@ -103,8 +103,9 @@ int fem_mesh_save(const fem_mesh_t *mesh, const char *path, char *msg, size_t ms
 /**
  * Read a "strata mesh v1" file. Validates magic, version, reserved = 0, counts non-negative
  * and consistent with the file size (checked before any allocation), exact file size, every
- * tet node id in [0, n), every boundary flag 0 or 1, and n <= INT32_MAX. Tet orientation is
- * not checked.
+ * tet node id in [0, n), every boundary flag 0 or 1, n <= INT32_MAX, every coordinate finite
+ * and every tet positively oriented (6·volume > 0: not inverted, not degenerate). strata fem
+ * also refuses a mesh without tets, a node in no tet, and no boundary node.
  * @param[out] mesh  filled on success (free with fem_mesh_destroy); zeroed on error.
  *                   Previous contents are overwritten, not freed.
  * @return 0, or FEM_MESH_ERR_INVALID_ARG, _IO, _FORMAT, _ALLOC, _UNSUPPORTED
