@@ -201,6 +201,26 @@ static const strata_kernel_t *const scan_kernels[NTYPES] = {&kl_scan_i32, &kl_sc
 static const int64_t scan_sizes[] = {0, 1, 31, 32, 33, 64, 65, 1000};
 #define NSCAN ((int64_t)(sizeof scan_sizes / sizeof scan_sizes[0]))
 
+/* One scan's outputs against a host prefix sum: for each of n rows (row q: len[q] inputs at
+ * in[q * stride]), ex / inc hold the exclusive / inclusive prefixes and tot[q * per + l] the row
+ * total for each of its per participants. */
+static void check_scan_out(const char *what, int t, shape_t s, int64_t n, const int64_t *len, int64_t stride,
+                           const void *in, const void *ex, const void *inc, const void *tot, int per) {
+  char ew[64], iw[64], tw[64];
+  snprintf(ew, sizeof ew, "%s exclusive", what);
+  snprintf(iw, sizeof iw, "%s inclusive", what);
+  snprintf(tw, sizeof tw, "%s total", what);
+  for (int64_t q = 0; q < n; ++q) {
+    double acc = 0;
+    for (int64_t j = 0; j < len[q]; ++j) {
+      check_val(ew, t, -1, s, q, j, rd(t, ex, q * stride + j), acc);
+      acc += rd(t, in, q * stride + j);
+      check_val(iw, t, -1, s, q, j, rd(t, inc, q * stride + j), acc);
+    }
+    for (int l = 0; l < per; ++l) check_val(tw, t, -1, s, q, l, rd(t, tot, q * per + l), acc);
+  }
+}
+
 static void check_scan(int t, shape_t s) {
   const int64_t league = NSCAN, M = 3, K = 1000, K2 = 1000;
   const strata_team_policy_t r = resolve(scan_kernels[t], league, s, 0);
@@ -246,38 +266,14 @@ static void check_scan(int t, shape_t s) {
   t_to_host(tex, a.tex, (size_t)ntin * es);
   t_to_host(tinc, a.tinc, (size_t)ntin * es);
   t_to_host(ttot, a.ttot, (size_t)(league * P) * es);
-  for (int64_t row = 0; row < nrow; ++row) {
-    double acc = 0;
-    for (int64_t j = 0; j < len[row]; ++j) {
-      check_val("THREAD_VECTOR_SCAN exclusive", t, -1, s, row, j, rd(t, vex, row * K + j), acc);
-      acc += rd(t, in, row * K + j);
-      check_val("THREAD_VECTOR_SCAN inclusive", t, -1, s, row, j, rd(t, vinc, row * K + j), acc);
-    }
-    for (int l = 0; l < V; ++l) check_val("THREAD_VECTOR_SCAN total", t, -1, s, row, l, rd(t, vtot, row * V + l), acc);
-  }
-  for (int64_t q = 0; q < league; ++q) {
-    double acc = 0;
-    for (int64_t j = 0; j < tlen[q]; ++j) {
-      check_val("TEAM_THREAD_SCAN exclusive", t, -1, s, q, j, rd(t, tex, q * K2 + j), acc);
-      acc += rd(t, tin, q * K2 + j);
-      check_val("TEAM_THREAD_SCAN inclusive", t, -1, s, q, j, rd(t, tinc, q * K2 + j), acc);
-    }
-    for (int l = 0; l < P; ++l) check_val("TEAM_THREAD_SCAN total", t, -1, s, q, l, rd(t, ttot, q * P + l), acc);
-  }
   void *tvex = t_malloc((size_t)ntin * es), *tvinc = t_malloc((size_t)ntin * es);
   void *tvtot = t_malloc((size_t)(league * P) * es);
   t_to_host(tvex, a.tvex, (size_t)ntin * es);
   t_to_host(tvinc, a.tvinc, (size_t)ntin * es);
   t_to_host(tvtot, a.tvtot, (size_t)(league * P) * es);
-  for (int64_t q = 0; q < league; ++q) {
-    double acc = 0;
-    for (int64_t j = 0; j < tlen[q]; ++j) {
-      check_val("TEAM_VECTOR_SCAN exclusive", t, -1, s, q, j, rd(t, tvex, q * K2 + j), acc);
-      acc += rd(t, tin, q * K2 + j);
-      check_val("TEAM_VECTOR_SCAN inclusive", t, -1, s, q, j, rd(t, tvinc, q * K2 + j), acc);
-    }
-    for (int l = 0; l < P; ++l) check_val("TEAM_VECTOR_SCAN total", t, -1, s, q, l, rd(t, tvtot, q * P + l), acc);
-  }
+  check_scan_out("THREAD_VECTOR_SCAN", t, s, nrow, len, K, in, vex, vinc, vtot, V);
+  check_scan_out("TEAM_THREAD_SCAN", t, s, league, tlen, K2, tin, tex, tinc, ttot, P);
+  check_scan_out("TEAM_VECTOR_SCAN", t, s, league, tlen, K2, tin, tvex, tvinc, tvtot, P);
   void *bufs[] = {(void *)a.len, (void *)a.tlen, (void *)a.in, (void *)a.tin, a.vex, a.vinc, a.vtot, a.tex, a.tinc,
                   a.ttot, a.tvex, a.tvinc, a.tvtot};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i) t_dev_free(bufs[i]);
