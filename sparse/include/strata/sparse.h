@@ -203,7 +203,12 @@ typedef struct strata_unpack_report {
  *    atomic per run). A packet above the scratch limit (max_scratch_bytes / 16 entries) takes
  *    the VERY_LONG path instead, also when LONG is forced;
  *  - VERY_LONG (three-level, split): the packet cut into chunks of `chunk` entries, a team per
- *    chunk, the team's threads x lanes over the chunk (a binary search each). */
+ *    chunk, the team's threads x lanes over the chunk (a binary search each).
+ *  Where a class searches per entry, it first probes the target position at the entry's
+ *  fraction of the packet (entry j of c in a row of n: position j * n / c), then searches in the
+ *  part of the row that probe leaves: one probe when a packet carries its row's whole pattern in
+ *  order (a pack of a matrix with the target's pattern), at most one more than a binary search
+ *  otherwise (H200, 2026-11-29: 27-point 0.503 -> 0.462 ms, power law 0.261 -> 0.207 ms). */
 typedef enum strata_unpack_class {
   STRATA_UNPACK_CLASS_AUTO = 0,     /**< by the thresholds */
   STRATA_UNPACK_CLASS_SHORT = 1,
