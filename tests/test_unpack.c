@@ -366,36 +366,71 @@ static void check_case(const char *what, const host_crs_t *H, const hpk_t *P, in
 
 /* ------------------------------------------------------------------ tests */
 
+/* A target of nr x nc, a col_lids map (ng global ids) and np packets (invalid: some invalid
+ * entries and rows). */
+typedef struct {
+  host_crs_t H;
+  int32_t *lids;
+  int64_t ng;
+  hpk_t P;
+} unpack_case_t;
+static unpack_case_t case_make(uint64_t *s, int32_t nr, int32_t nc, int64_t np, int invalid) {
+  unpack_case_t c;
+  c.H = gen_target(s, nr, nc);
+  c.lids = gen_lids(c.H.nc, &c.ng);
+  gen_packets(s, &c.H, np, invalid, &c.P);
+  return c;
+}
+static void case_free(unpack_case_t *c) {
+  pk_free(&c->P);
+  free(c->lids);
+  host_crs_free(&c->H);
+}
+
 /* ADD: each forced class and auto (small and default thresholds) against the reference; then
  * the entries of every packet permuted; a col_lids map throughout. */
 static void test_classes_add(void **state) {
   (void)state;
   uint64_t s = T_seed + 11;
-  host_crs_t H = gen_target(&s, 60, 600);
-  int64_t ng;
-  int32_t *lids = gen_lids(H.nc, &ng);
-  hpk_t P;
-  gen_packets(&s, &H, 300, 0, &P);
+  unpack_case_t u = case_make(&s, 60, 600, 300, 0);
   strata_unpack_report_t rep;
   for (int c = 0; c <= 4; ++c) {
     strata_unpack_options_t o = small_opts(c);
-    check_case("ADD", &H, &P, -1, lids, ng, STRATA_COMBINE_ADD, &o, &rep);
+    check_case("ADD", &u.H, &u.P, -1, u.lids, u.ng, STRATA_COMBINE_ADD, &o, &rep);
     if (c > 0) { /* every packet in the forced class (long: none above the scratch limit here) */
-      assert_int_equal(rep.class_packets[c - 1], P.np);
+      assert_int_equal(rep.class_packets[c - 1], u.P.np);
     } else { /* auto: every class populated */
       for (int k = 0; k < 4; ++k)
         if (rep.class_packets[k] == 0) fail_msg("auto: class %s empty", class_name(k + 1));
     }
   }
-  check_case("ADD defaults", &H, &P, -1, lids, ng, STRATA_COMBINE_ADD, NULL, NULL);
-  shuffle_entries(&s, &P);
+  check_case("ADD defaults", &u.H, &u.P, -1, u.lids, u.ng, STRATA_COMBINE_ADD, NULL, NULL);
+  shuffle_entries(&s, &u.P);
   for (int c = 0; c <= 4; ++c) {
     strata_unpack_options_t o = small_opts(c);
-    check_case("ADD permuted", &H, &P, -1, lids, ng, STRATA_COMBINE_ADD, &o, NULL);
+    check_case("ADD permuted", &u.H, &u.P, -1, u.lids, u.ng, STRATA_COMBINE_ADD, &o, NULL);
   }
-  pk_free(&P);
-  free(lids);
-  host_crs_free(&H);
+  case_free(&u);
+}
+
+/* More packets than one partition tile (2048), with invalid entries and rows: the very long
+ * packets of every tile get their chunks (first chunks from the tiles' scan), each class and
+ * auto (small and default thresholds: on GPUs the default puts the classes in one launch). */
+static void test_many_tiles(void **state) {
+  (void)state;
+  uint64_t s = T_seed + 71;
+  unpack_case_t u = case_make(&s, 300, 3000, 5000, 1);
+  strata_unpack_report_t rep;
+  for (int c = 0; c <= 4; c += 4) {
+    strata_unpack_options_t o = small_opts(c);
+    check_case("ADD, 3 tiles", &u.H, &u.P, -1, u.lids, u.ng, STRATA_COMBINE_ADD, &o, &rep);
+    if (rep.invalid_entries == 0 || rep.invalid_rows == 0) fail_msg("the input has invalid entries and rows");
+  }
+  check_case("ADD, 3 tiles, defaults", &u.H, &u.P, -1, u.lids, u.ng, STRATA_COMBINE_ADD, NULL, &rep);
+  /* GPU defaults: packets above 256 entries are very long (host: above 16384, none here) */
+  if (!strata_exec_is_host(T_exec) && rep.class_packets[3] == 0) fail_msg("defaults: no very long packet");
+  check_case("ABSMAX, 3 tiles, defaults", &u.H, &u.P, -1, u.lids, u.ng, STRATA_COMBINE_ABSMAX, NULL, NULL);
+  case_free(&u);
 }
 
 /* Duplicates within one packet and across packets (the same row from many senders), identity
@@ -883,6 +918,7 @@ static void test_insert(void **state) {
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_classes_add, t_setup),
+      cmocka_unit_test_setup(test_many_tiles, t_setup),
       cmocka_unit_test_setup(test_duplicates, t_setup),
       cmocka_unit_test_setup(test_invalid_counted, t_setup),
       cmocka_unit_test_setup(test_strict, t_setup),

@@ -239,13 +239,16 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_classify, strata_sparse_unpack_classify_
     if (invalid) strata_atomic_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_INVALID, invalid);
     if (entries) strata_atomic_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_ENTRIES, entries);
     if (longest > 0) strata_atomic_max_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_LONG_MAX, longest);
+    a->tile_counts[STRATA_SPARSE_UNPACK_NUM_CLASSES * a->ntiles + t] = chunks;
     if (chunks) strata_atomic_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_CHUNKS, chunks);
   }
 }
 
-/* Partition pass 2, the same tiles, after an exclusive scan of tile_counts (class-major: the first
- * position of tile t's class-c packets): pkts[position] = k, packets in index order within their
- * class (a stable partition, the same on every backend). */
+/* Partition pass 2, the same tiles, after one exclusive scan of tile_counts (class-major: the
+ * first position of tile t's class-c packets; then n + the very long chunks of the tiles before
+ * t): pkts[position] = k, packets in index order within their class (a stable partition, the
+ * same on every backend), and each very long packet's first chunk (its chunk count, then a scan
+ * of the tile's very long packets in place). */
 STRATA_TEAM_KERNEL(strata_sparse_unpack_scatter, strata_sparse_unpack_classify_args_t, a, team) {
   const int64_t t = team->league_rank, b = t * a->tile;
   const int64_t e = b + a->tile < a->n ? b + a->tile : a->n;
@@ -256,56 +259,61 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_scatter, strata_sparse_unpack_classify_a
       const int64_t at = a->tile_counts[c * a->ntiles + t] + STRATA_SPARSE_UNPACK_FIELD_GET(s, c);
       a->pkts[at] = k;
       if (c == STRATA_SPARSE_UNPACK_VERY_LONG)
-        a->nchunks[at - a->very_long_begin] = strata_sparse_unpack_chunks_of(a->counts[k], a->chunk);
+        a->first_chunk[at - a->very_long_begin] = strata_sparse_unpack_chunks_of(a->counts[k], a->chunk);
     }
     s += STRATA_SPARSE_UNPACK_FIELD(c);
+  }
+  if (a->nv == 0) return; /* uniform over the team */
+  if (t == a->ntiles - 1 && strata_team_single(team)) a->first_chunk[a->nv] = a->num_chunks;
+  const int64_t v0 = a->tile_counts[STRATA_SPARSE_UNPACK_VERY_LONG * a->ntiles + t] - a->very_long_begin;
+  const int64_t v1 = v0 + STRATA_SPARSE_UNPACK_FIELD_GET(s, STRATA_SPARSE_UNPACK_VERY_LONG); /* s: the tile's total */
+  const int64_t first = a->tile_counts[STRATA_SPARSE_UNPACK_NUM_CLASSES * a->ntiles + t] - a->n;
+  strata_team_barrier(team); /* the chunk counts written above */
+  int64_t q;
+  STRATA_TEAM_THREAD_SCAN(team, i, v0, v1, q, final) {
+    const int64_t m = a->first_chunk[i];
+    if (final) a->first_chunk[i] = first + q;
+    q += m;
   }
 }
 
 /* ----------------------------------------------------------------- the classes */
 
-/* short (one-level): a thread per packet, a binary search per entry in the target row. Also every
- * malformed packet and every packet with a target row out of range lands here. */
-STRATA_FOR_KERNEL(strata_sparse_unpack_one_level, strata_sparse_unpack_args_t, a, i) {
-  const int64_t k = strata_sparse_unpack_pkt(a, i);
+/* Packet k by `width` lanes, this one `lane` of them: entries lane, lane + width, ... (a probe and
+ * a binary search each). A malformed packet or one whose row is out of range is reported by lane
+ * 0; bad entries are counted by an atomic per lane that found any (they are rare, so it does not
+ * contend; no lane-level reduction, so that lanes may be any part of a team). */
+STRATA_KL_TEAM_FUNC void strata_sparse_unpack_lanes(const strata_sparse_unpack_args_t *a, int64_t k, int64_t lane,
+                                                    int64_t width) {
   int64_t row, count;
   const int64_t *gids = NULL;
   const double *vals = NULL;
   const int st = STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals);
   if (st != 0) {
-    strata_sparse_unpack_bad_packet(a->report, st, row);
+    if (lane == 0) strata_sparse_unpack_bad_packet(a->report, st, row);
     return;
   }
   const int64_t rb = a->row_offsets[row], re = a->row_offsets[row + 1];
-  int64_t bad = 0;
   const double scale = strata_sparse_unpack_scale(rb, re, count);
-  for (int64_t e = 0; e < count; ++e)
-    bad += strata_sparse_unpack_entry(a, row, rb, re, strata_sparse_unpack_guess(rb, scale, e), gids[e], vals[e]);
+  int64_t bad = 0;
+  for (int64_t j = lane; j < count; j += width)
+    bad += strata_sparse_unpack_entry(a, row, rb, re, strata_sparse_unpack_guess(rb, scale, j), gids[j], vals[j]);
   strata_sparse_unpack_count_bad(a, bad);
 }
 
+/* short (one-level): a thread per packet. Also every malformed packet and every packet with a
+ * target row out of range lands here. */
+STRATA_FOR_KERNEL(strata_sparse_unpack_one_level, strata_sparse_unpack_args_t, a, i) {
+  strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt(a, i), 0, 1);
+}
+
 /* medium (three-level): a team per block of per_team packets, a team thread per packet, its
- * vector lanes over the packet's entries (a binary search each). */
+ * vector lanes over the packet's entries. */
 STRATA_TEAM_KERNEL(strata_sparse_unpack_medium, strata_sparse_unpack_args_t, a, team) {
   const int64_t b = team->league_rank * a->per_team;
   const int64_t e = b + a->per_team < a->count ? b + a->per_team : a->count;
   STRATA_TEAM_THREAD_RANGE(team, i, b, e) {
-    const int64_t k = strata_sparse_unpack_pkt(a, i);
-    int64_t row, count;
-    const int64_t *gids = NULL;
-    const double *vals = NULL;
-    const int st = STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals);
-    if (st != 0) { /* not routed here by the classification; uniform over the thread's lanes */
-      if (strata_thread_single(team)) strata_sparse_unpack_bad_packet(a->report, st, row);
-      continue;
-    }
-    const int64_t rb = a->row_offsets[row], re = a->row_offsets[row + 1];
-    const double scale = strata_sparse_unpack_scale(rb, re, count);
-    int64_t bad;
-    STRATA_THREAD_VECTOR_SUM(team, j, 0, count, bad) {
-      bad += strata_sparse_unpack_entry(a, row, rb, re, strata_sparse_unpack_guess(rb, scale, j), gids[j], vals[j]);
-    }
-    if (strata_thread_single(team)) strata_sparse_unpack_count_bad(a, bad);
+    strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt(a, i), team->vector_rank, team->vector_length);
   }
 }
 
@@ -375,13 +383,14 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_long, strata_sparse_unpack_args_t, a, te
   strata_sparse_unpack_count_bad(a, bad + (strata_team_single(team) ? nolid : 0));
 }
 
-/* very long (three-level, split): a team per chunk of `chunk` entries of a packet, the team's
- * threads x lanes over the chunk, a binary search each. The chunk at entry 0 counts the packet. */
-STRATA_TEAM_KERNEL(strata_sparse_unpack_very_long, strata_sparse_unpack_args_t, a, team) {
-  const int64_t q = team->league_rank;
+/* very long (three-level, split): chunk q of the class's packets pkts[begin .. begin + n) (their
+ * first chunks in a->first_chunk), `chunk` entries, the team's threads x lanes over it (a probe
+ * and a binary search each). The chunk at entry 0 reports a bad packet. */
+STRATA_KL_TEAM_FUNC void strata_sparse_unpack_chunk(const strata_sparse_unpack_args_t *a, const strata_team_t *team,
+                                                    int64_t begin, int64_t n, int64_t q) {
   /* the class packet of chunk q: the last i with first_chunk[i] <= q */
-  const int64_t i = strata_kl_lower_bound_i64(a->first_chunk, 0, a->count + 1, q + 1) - 1;
-  const int64_t k = strata_sparse_unpack_pkt(a, i);
+  const int64_t i = strata_kl_lower_bound_i64(a->first_chunk, 0, n + 1, q + 1) - 1;
+  const int64_t k = a->pkts ? a->pkts[begin + i] : i;
   const int64_t b = (q - a->first_chunk[i]) * a->chunk;
   int64_t row, count;
   const int64_t *gids = NULL;
@@ -399,6 +408,31 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_very_long, strata_sparse_unpack_args_t, 
     bad += strata_sparse_unpack_entry(a, row, rb, re, strata_sparse_unpack_guess(rb, scale, j), gids[j], vals[j]);
   }
   if (strata_team_single(team)) strata_sparse_unpack_count_bad(a, bad);
+}
+
+STRATA_TEAM_KERNEL(strata_sparse_unpack_very_long, strata_sparse_unpack_args_t, a, team) {
+  strata_sparse_unpack_chunk(a, team, a->begin, a->count, team->league_rank);
+}
+
+/* GPUs, when very long packets exist: every class but LONG in one launch (f->end: the sections'
+ * cumulative team counts). The very long chunks come first, so that they run beside the other
+ * classes instead of alone at the end (the few nearly dense rows of bulk nodes); then the wide
+ * packets a team thread each, its lanes over the entries; then the medium packets f->narrow
+ * lanes each; then the short packets a lane each. */
+STRATA_TEAM_KERNEL(strata_sparse_unpack_fused, strata_sparse_unpack_fused_args_t, f, team) {
+  const strata_sparse_unpack_args_t *a = &f->u;
+  const int64_t t = team->league_rank;
+  if (t < f->end[0]) {
+    strata_sparse_unpack_chunk(a, team, f->begin[STRATA_SPARSE_UNPACK_VERY_LONG], f->count[STRATA_SPARSE_UNPACK_VERY_LONG], t);
+    return;
+  }
+  const int64_t vl = team->vector_length, me = (int64_t)team->team_rank * vl + team->vector_rank;
+  const int c = t < f->end[1] ? STRATA_SPARSE_UNPACK_MEDIUM_WIDE : t < f->end[2] ? STRATA_SPARSE_UNPACK_MEDIUM
+                                                                                : STRATA_SPARSE_UNPACK_SHORT;
+  const int64_t s = t - f->end[c == STRATA_SPARSE_UNPACK_MEDIUM_WIDE ? 0 : c == STRATA_SPARSE_UNPACK_MEDIUM ? 1 : 2];
+  const int64_t width = c == STRATA_SPARSE_UNPACK_MEDIUM_WIDE ? vl : c == STRATA_SPARSE_UNPACK_MEDIUM ? f->narrow : 1;
+  const int64_t i = s * ((int64_t)team->team_size * vl / width) + me / width;
+  if (i < f->count[c]) strata_sparse_unpack_lanes(a, a->pkts[f->begin[c] + i], me % width, width);
 }
 
 /* ----------------------------------------------------------------- INSERT (multi-pass) */

@@ -178,6 +178,18 @@ typedef struct strata_sparse_unpack_args {
   const int64_t *first_chunk; /* very long: [class count + 1] first chunk of each class packet */
 } strata_sparse_unpack_args_t;
 
+/** GPUs, when very long packets exist: the classes but LONG in one launch (team: warp lanes x
+ *  256/warp threads). Class c's packets are pkts[begin[c] .. begin[c] + count[c]); league ranks
+ *  [0, end[0]) are the very long chunks, [end[0], end[1]) the wide packets (a team thread each),
+ *  [end[1], end[2]) the medium packets (narrow lanes each), [end[2], end[3]) the short ones (a
+ *  lane each). */
+typedef struct strata_sparse_unpack_fused_args {
+  strata_sparse_unpack_args_t u;
+  int64_t begin[STRATA_SPARSE_UNPACK_NUM_CLASSES], count[STRATA_SPARSE_UNPACK_NUM_CLASSES];
+  int64_t end[4];
+  int64_t narrow;
+} strata_sparse_unpack_fused_args_t;
+
 /** INSERT (multi-pass, see strata_sparse_unpack_combine_opts): u's packet fields, col_lids and
  *  report as for the other modes (u.mode = INSERT counts packets and entries).
  *  count pass, a thread per packet k: cnt[k] = its entries with a local column id (the others are
@@ -199,9 +211,11 @@ typedef struct strata_sparse_unpack_insert_args {
  *  cls[k] = its class; tile_counts[c * ntiles + t] = tile t's packets of class c; stats (zeroed
  *  before) += the tile's totals (STRATA_SPARSE_UNPACK_STAT_*). The per-class counts of a tile are
  *  packed in one int64, FIELD_BITS bits per class, so that one team reduction or scan serves all
- *  classes: tile < 2^FIELD_BITS. Pass 2 (strata_sparse_unpack_scatter), after an exclusive scan
- *  of tile_counts: pkts[...] = k, and for a very long packet at class-local index i its chunk
- *  count in nchunks[i] (scanned afterwards into the first chunk of each).
+ *  classes: tile < 2^FIELD_BITS. Row NUM_CLASSES of tile_counts holds each tile's very long
+ *  chunks. Pass 2 (strata_sparse_unpack_scatter), after one exclusive scan of all of tile_counts
+ *  (so that row NUM_CLASSES holds n + the chunks of the tiles before): pkts[...] = k, and for a
+ *  very long packet at class-local index i its first chunk in first_chunk[i] (nv of them, then
+ *  first_chunk[nv] = the total).
  *  force >= 0: every valid packet in class force, except that long packets above long_cap (the
  *  scratch limit) go to very long. chunk: the very long class's entries per chunk. */
 #define STRATA_SPARSE_UNPACK_FIELD_BITS 12
@@ -228,11 +242,12 @@ typedef struct strata_sparse_unpack_classify_args {
   int64_t tile, ntiles;
   int64_t *counts;      /* [n] */
   unsigned char *cls;   /* [n] */
-  int64_t *tile_counts; /* [NUM_CLASSES * ntiles] */
+  int64_t *tile_counts; /* [(NUM_CLASSES + 1) * ntiles] */
   int64_t *stats;       /* [STAT_LEN] */
   int64_t *pkts;        /* [n] */
-  int64_t very_long_begin; /* the very long class's first position in pkts (pass 2) */
-  int64_t *nchunks;     /* [very long class count + 1] */
+  int64_t very_long_begin, nv, num_chunks; /* pass 2: the very long class's first position in
+                                              pkts, its packets and chunks */
+  int64_t *first_chunk; /* [nv + 1] */
 } strata_sparse_unpack_classify_args_t;
 
 #ifdef __cplusplus

@@ -14,6 +14,7 @@ STRATA_KERNEL_DECLARE(strata_sparse_unpack_one_level);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_medium);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_long);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_very_long);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_fused);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_classify);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_scatter);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_count);
@@ -174,11 +175,12 @@ typedef struct unpack_plan {
   int64_t *pkts;        /* [np] packet ids grouped by class */
   int64_t *counts;      /* [np] entries per packet (-1: invalid) */
   unsigned char *cls;   /* [np] class of each packet */
-  int64_t *tile_counts; /* [classes x tiles] */
+  int64_t *tile_counts; /* [(classes + 1) x tiles]: packets per class, then chunks */
   int64_t *stats;       /* [STRATA_SPARSE_UNPACK_STAT_LEN] */
-  int64_t *nchunks;     /* very long: [class count + 1] chunks, then (scanned) first chunks */
+  int64_t *nchunks;     /* very long: [class count + 1] first chunks, then the total */
   int64_t num_chunks, chunk, long_max_count;
   int medium_vl, medium_ts, medium_per_team, wide_vl, wide_ts, big_vl, big_ts;
+  int gpu; /* warp > 1: very long chunks share one launch with the short and medium classes */
   int64_t valid_packets, valid_entries; /* packets well formed with a row in range, their entries */
 } unpack_plan_t;
 
@@ -233,6 +235,7 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   p->wide_ts = gpu ? 256 / warp : 1;
   p->big_vl = gpu ? warp : 1;
   p->big_ts = gpu ? 256 / warp : 1;
+  p->gpu = gpu;
 
   strata_sparse_unpack_classify_args_t ca;
   memset(&ca, 0, sizeof ca);
@@ -241,7 +244,7 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   UCHECK(strata_mem_alloc_async(exec, (size_t)np * sizeof(int64_t), (void **)&p->pkts));
   UCHECK(strata_mem_alloc_async(exec, (size_t)np * sizeof(int64_t), (void **)&p->counts));
   UCHECK(strata_mem_alloc_async(exec, (size_t)np, (void **)&p->cls));
-  UCHECK(strata_mem_alloc_async(exec, (size_t)(ca.ntiles * STRATA_SPARSE_UNPACK_NUM_CLASSES) * sizeof(int64_t),
+  UCHECK(strata_mem_alloc_async(exec, (size_t)(ca.ntiles * (STRATA_SPARSE_UNPACK_NUM_CLASSES + 1)) * sizeof(int64_t),
                                 (void **)&p->tile_counts));
   UCHECK(strata_mem_alloc_async(exec, STRATA_SPARSE_UNPACK_STAT_LEN * sizeof(int64_t), (void **)&p->stats));
   UCHECK(strata_mem_set_async(exec, p->stats, 0, STRATA_SPARSE_UNPACK_STAT_LEN * sizeof(int64_t)));
@@ -282,31 +285,53 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   p->valid_entries = stats[STRATA_SPARSE_UNPACK_STAT_ENTRIES];
   p->long_max_count = stats[STRATA_SPARSE_UNPACK_STAT_LONG_MAX];
   p->num_chunks = stats[STRATA_SPARSE_UNPACK_STAT_CHUNKS];
-  /* the scatter pass also writes each very long packet's chunk count, scanned into its first chunk */
+  /* the scatter pass also writes each very long packet's first chunk (one scan of tile_counts,
+   * whose last row is the tiles' chunks, serves both) */
   const int64_t nv = p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG + 1] - p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
-  if (nv > 0) {
-    UCHECK(strata_mem_alloc_async(exec, (size_t)(nv + 1) * sizeof(int64_t), (void **)&p->nchunks));
-    UCHECK(strata_mem_set_async(exec, p->nchunks + nv, 0, sizeof(int64_t)));
-  }
-  ca.nchunks = p->nchunks;
+  if (nv > 0) UCHECK(strata_mem_alloc_async(exec, (size_t)(nv + 1) * sizeof(int64_t), (void **)&p->nchunks));
+  ca.first_chunk = p->nchunks;
+  ca.nv = nv;
+  ca.num_chunks = p->num_chunks;
   ca.very_long_begin = p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
-  UCHECK(strata_scan_exclusive_i64(exec, ca.ntiles * STRATA_SPARSE_UNPACK_NUM_CLASSES, p->tile_counts,
+  UCHECK(strata_scan_exclusive_i64(exec, ca.ntiles * (STRATA_SPARSE_UNPACK_NUM_CLASSES + 1), p->tile_counts,
                                    p->tile_counts, NULL));
   UCHECK(strata_parallel_for_team(exec, "strata_sparse_unpack_scatter", &tp, &strata_sparse_unpack_scatter, &ca));
-  if (nv > 0) UCHECK(strata_scan_exclusive_i64(exec, nv + 1, p->nchunks, p->nchunks, NULL));
   return STRATA_SUCCESS;
 }
 
-/* One launch per non-empty class, with a's mode (ZERO: the strict validation pass). */
+/* GPUs with very long packets: the very long, wide, medium and short classes in one launch
+ * (strata_sparse_unpack_fused; the very long chunks first). */
+static strata_status_t plan_run_fused(strata_exec_t *exec, const unpack_plan_t *p, const strata_sparse_unpack_args_t *a) {
+  strata_sparse_unpack_fused_args_t f;
+  memset(&f, 0, sizeof f);
+  f.u = *a;
+  for (int c = 0; c < STRATA_SPARSE_UNPACK_NUM_CLASSES; ++c) {
+    f.begin[c] = p->bounds[c];
+    f.count[c] = p->bounds[c + 1] - p->bounds[c];
+  }
+  const int64_t P = (int64_t)p->big_ts * p->big_vl;
+  f.narrow = p->medium_vl;
+  f.end[0] = p->num_chunks;
+  f.end[1] = f.end[0] + (f.count[STRATA_SPARSE_UNPACK_MEDIUM_WIDE] + p->big_ts - 1) / p->big_ts;
+  f.end[2] = f.end[1] + (f.count[STRATA_SPARSE_UNPACK_MEDIUM] * f.narrow + P - 1) / P;
+  f.end[3] = f.end[2] + (f.count[STRATA_SPARSE_UNPACK_SHORT] + P - 1) / P;
+  strata_team_policy_t pol = strata_team_policy(f.end[3], p->big_ts, p->big_vl);
+  return strata_parallel_for_team(exec, "strata_sparse_unpack_fused", &pol, &strata_sparse_unpack_fused, &f);
+}
+
+/* One launch per non-empty class, with a's mode (ZERO: the strict validation pass); on GPUs with
+ * very long packets, one launch for all classes but LONG (plan_run_fused). */
 static strata_status_t plan_run(strata_exec_t *exec, const unpack_plan_t *p, strata_sparse_unpack_args_t a) {
   strata_status_t st = STRATA_SUCCESS;
   a.pkts = p->pkts;
   a.chunk = p->chunk;
   a.first_chunk = p->nchunks;
+  const int fused = p->gpu && p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG + 1] > p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
+  if (fused) st = plan_run_fused(exec, p, &a);
   for (int c = 0; c < STRATA_SPARSE_UNPACK_NUM_CLASSES && st == STRATA_SUCCESS; ++c) {
     a.begin = p->bounds[c];
     a.count = p->bounds[c + 1] - p->bounds[c];
-    if (a.count == 0) continue;
+    if (a.count == 0 || (fused && c != STRATA_SPARSE_UNPACK_LONG)) continue;
     strata_team_policy_t pol;
     switch (c) {
       case STRATA_SPARSE_UNPACK_SHORT:

@@ -192,7 +192,10 @@ typedef struct strata_unpack_report {
 } strata_unpack_report_t;
 
 /** The row classes of unpack_combine, by the number of entries of an incoming packet
- *  (DESIGN §4; each class its own launch):
+ *  (DESIGN §4; each class its own launch, except on GPUs when very long packets exist: then the
+ *  very long chunks, the medium and the short packets share one launch, the chunks at its start,
+ *  so that the few nearly dense rows run beside the rest instead of alone after it; LONG keeps
+ *  its own launch):
  *  - SHORT (one-level): a thread per packet, a binary search per entry in the target row;
  *  - MEDIUM (three-level): a team per block of packets, a team thread per packet, its vector
  *    lanes over the entries (a binary search each);
@@ -233,7 +236,8 @@ typedef enum strata_unpack_class {
  *      teams of one thread, one lane (medium: 16 packets per team).
  *  The long class is also capped by the scratch limit (max_scratch_bytes / 16 entries).
  *  Packets are grouped by class on the device by a stable two-pass partition over tiles of 2048
- *  packets (packet order kept within a class); the call waits for the device twice (the class
+ *  packets (packet order kept within a class; one scan of the tiles' class counts and very long
+ *  chunks gives every packet's position and every very long packet's first chunk); the call waits for the device twice (the class
  *  totals, then the report) and its temporaries are stream-ordered (strata_mem_alloc_async). */
 typedef struct strata_unpack_options {
   strata_unpack_class_t force_class; /**< AUTO, or every valid packet in one class (tests;
