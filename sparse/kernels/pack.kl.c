@@ -279,24 +279,28 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_scatter, strata_sparse_unpack_classify_a
 
 /* ----------------------------------------------------------------- the classes */
 
-/* Packet k by `width` lanes, this one `lane` of them: entries lane, lane + width, ... (a probe and
- * a binary search each). A malformed packet or one whose row is out of range is reported by lane
- * 0; bad entries are counted by an atomic per lane that found any (they are rare, so it does not
- * contend; no lane-level reduction, so that lanes may be any part of a team). */
-STRATA_KL_TEAM_FUNC void strata_sparse_unpack_lanes(const strata_sparse_unpack_args_t *a, int64_t k, int64_t lane,
-                                                    int64_t width) {
+/* Entries [jb, je) of packet k (je clipped to its count) by `width` lanes, this one `lane` of
+ * them: entries jb + lane, jb + lane + width, ... (a probe and a binary search each). A malformed
+ * packet or one whose row is out of range is reported by lane 0 of the part at entry 0; bad
+ * entries are counted by an atomic per lane that found any (they are rare, so it does not
+ * contend). No reduction or barrier, so that lanes may be any part of a team, and a kernel that
+ * mixes classes holds no more registers than a thread per packet does (team reductions in the
+ * very long chunks cost the mixed launch a fifth of its resident warps on the H200). */
+STRATA_KL_TEAM_FUNC void strata_sparse_unpack_lanes(const strata_sparse_unpack_args_t *a, int64_t k, int64_t jb,
+                                                    int64_t je, int64_t lane, int64_t width) {
   int64_t row, count;
   const int64_t *gids = NULL;
   const double *vals = NULL;
   const int st = STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals);
   if (st != 0) {
-    if (lane == 0) strata_sparse_unpack_bad_packet(a->report, st, row);
+    if (jb == 0 && lane == 0) strata_sparse_unpack_bad_packet(a->report, st, row);
     return;
   }
+  if (je > count) je = count;
   const int64_t rb = a->row_offsets[row], re = a->row_offsets[row + 1];
   const double scale = strata_sparse_unpack_scale(rb, re, count);
   int64_t bad = 0;
-  for (int64_t j = lane; j < count; j += width)
+  for (int64_t j = jb + lane; j < je; j += width)
     bad += strata_sparse_unpack_entry(a, row, rb, re, strata_sparse_unpack_guess(rb, scale, j), gids[j], vals[j]);
   strata_sparse_unpack_count_bad(a, bad);
 }
@@ -304,7 +308,7 @@ STRATA_KL_TEAM_FUNC void strata_sparse_unpack_lanes(const strata_sparse_unpack_a
 /* short (one-level): a thread per packet. Also every malformed packet and every packet with a
  * target row out of range lands here. */
 STRATA_FOR_KERNEL(strata_sparse_unpack_one_level, strata_sparse_unpack_args_t, a, i) {
-  strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt(a, i), 0, 1);
+  strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt(a, i), 0, INT64_MAX, 0, 1);
 }
 
 /* medium (three-level): a team per block of per_team packets, a team thread per packet, its
@@ -313,7 +317,7 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_medium, strata_sparse_unpack_args_t, a, 
   const int64_t b = team->league_rank * a->per_team;
   const int64_t e = b + a->per_team < a->count ? b + a->per_team : a->count;
   STRATA_TEAM_THREAD_RANGE(team, i, b, e) {
-    strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt(a, i), team->vector_rank, team->vector_length);
+    strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt(a, i), 0, INT64_MAX, team->vector_rank, team->vector_length);
   }
 }
 
@@ -385,29 +389,15 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_long, strata_sparse_unpack_args_t, a, te
 
 /* very long (three-level, split): chunk q of the class's packets pkts[begin .. begin + n) (their
  * first chunks in a->first_chunk), `chunk` entries, the team's threads x lanes over it (a probe
- * and a binary search each). The chunk at entry 0 reports a bad packet. */
+ * and a binary search each). */
 STRATA_KL_TEAM_FUNC void strata_sparse_unpack_chunk(const strata_sparse_unpack_args_t *a, const strata_team_t *team,
                                                     int64_t begin, int64_t n, int64_t q) {
   /* the class packet of chunk q: the last i with first_chunk[i] <= q */
   const int64_t i = strata_kl_lower_bound_i64(a->first_chunk, 0, n + 1, q + 1) - 1;
-  const int64_t k = a->pkts ? a->pkts[begin + i] : i;
   const int64_t b = (q - a->first_chunk[i]) * a->chunk;
-  int64_t row, count;
-  const int64_t *gids = NULL;
-  const double *vals = NULL;
-  const int st = STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals);
-  if (st != 0) { /* uniform over the team */
-    if (b == 0 && strata_team_single(team)) strata_sparse_unpack_bad_packet(a->report, st, row);
-    return;
-  }
-  const int64_t e = b + a->chunk < count ? b + a->chunk : count;
-  const int64_t rb = a->row_offsets[row], re = a->row_offsets[row + 1];
-  const double scale = strata_sparse_unpack_scale(rb, re, count);
-  int64_t bad;
-  STRATA_TEAM_VECTOR_REDUCE(team, j, b, e, SUM, i64, bad) {
-    bad += strata_sparse_unpack_entry(a, row, rb, re, strata_sparse_unpack_guess(rb, scale, j), gids[j], vals[j]);
-  }
-  if (strata_team_single(team)) strata_sparse_unpack_count_bad(a, bad);
+  const int64_t vl = team->vector_length;
+  strata_sparse_unpack_lanes(a, a->pkts ? a->pkts[begin + i] : i, b, b + a->chunk,
+                             (int64_t)team->team_rank * vl + team->vector_rank, (int64_t)team->team_size * vl);
 }
 
 STRATA_TEAM_KERNEL(strata_sparse_unpack_very_long, strata_sparse_unpack_args_t, a, team) {
@@ -432,7 +422,7 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_fused, strata_sparse_unpack_fused_args_t
   const int64_t s = t - f->end[c == STRATA_SPARSE_UNPACK_MEDIUM_WIDE ? 0 : c == STRATA_SPARSE_UNPACK_MEDIUM ? 1 : 2];
   const int64_t width = c == STRATA_SPARSE_UNPACK_MEDIUM_WIDE ? vl : c == STRATA_SPARSE_UNPACK_MEDIUM ? f->narrow : 1;
   const int64_t i = s * ((int64_t)team->team_size * vl / width) + me / width;
-  if (i < f->count[c]) strata_sparse_unpack_lanes(a, a->pkts[f->begin[c] + i], me % width, width);
+  if (i < f->count[c]) strata_sparse_unpack_lanes(a, a->pkts[f->begin[c] + i], 0, INT64_MAX, me % width, width);
 }
 
 /* ----------------------------------------------------------------- INSERT (multi-pass) */
