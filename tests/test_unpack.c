@@ -849,6 +849,71 @@ static void check_insert(const char *what, const host_crs_t *H, const hpk_t *P, 
   free(r.inv);
 }
 
+/* The buffer as a whole: offsets[0] must be 0 and offsets[np] the buffer length (else the
+ * first / last packet is malformed: bytes outside every packet would be lost silently); NULL
+ * data with bytes is refused; INSERT with zero packets still makes the target fill-complete. */
+static void test_buffer_bounds(void **state) {
+  (void)state;
+  const int64_t ro[] = {0, 3};
+  const int32_t ci[] = {0, 1, 2};
+  const double v[] = {1, 1, 1};
+  host_crs_t H = {1, 3, 3, (int64_t *)ro, (int32_t *)ci, (double *)v};
+  hpk_t P;
+  pk_init(&P);
+  pk_begin(&P, 0);
+  pk_add(&P, 0, 5);
+  pk_begin(&P, 0);
+  pk_add(&P, 1, 7);
+  for (int shape = 0; shape < 3; ++shape) {
+    /* 0: num_rows 1 over a 2-packet buffer (tail lost); 1: offsets start at the second packet;
+     * 2: as built (valid) */
+    strata_crs_matrix_t *A = dev_target(&H);
+    dpk_t d;
+    dpk_make(&P, -1, NULL, 0, &d);
+    if (shape == 0) d.pk.num_rows = 1;
+    if (shape == 1) { /* packets {1}, then {1} again: offsets 24, 48, 48 */
+      const int64_t off[3] = {24, 48, 48};
+      t_dev_free(d.pk.offsets);
+      d.pk.offsets = (int64_t *)t_to_dev(off, sizeof off);
+    }
+    strata_unpack_report_t rep;
+    const strata_status_t st = strata_sparse_unpack_combine(T_exec, A, d.rows, &d.pk, NULL, 0, STRATA_COMBINE_ADD, &rep);
+    double got[3];
+    t_to_host(got, A->values, sizeof got);
+    if (shape == 2) {
+      T_OK(st);
+      assert_true(got[0] == 6 && got[1] == 8 && got[2] == 1);
+    } else {
+      T_ERR(st, STRATA_ERR_INVALID_DATA);
+      assert_int_equal(rep.malformed_packets, shape == 0 ? 1 : 2);
+      /* shape 0: packet 0 ends before the buffer does; shape 1: packet 0 starts after 0, and the
+       * last packet (empty offsets range) is malformed as any packet under 8 bytes */
+      if (shape == 0) assert_true(got[0] == 1 && got[1] == 1 && got[2] == 1);
+      if (shape == 1) assert_true(got[0] == 1 && got[1] == 1 && got[2] == 1 && rep.rows_unpacked == 0);
+    }
+    unsigned char *keep = d.pk.data;
+    d.pk.data = NULL; /* NULL data with num_bytes > 0 */
+    T_ERR(strata_sparse_unpack_combine(T_exec, A, d.rows, &d.pk, NULL, 0, STRATA_COMBINE_ADD, &rep),
+          STRATA_ERR_INVALID_ARGUMENT);
+    d.pk.data = keep;
+    strata_crs_destroy(&A);
+    dpk_free(&d);
+  }
+  pk_free(&P);
+  /* INSERT, zero packets, a target with unsorted columns and a duplicate: fill-complete after */
+  uint64_t s = T_seed + 91;
+  host_crs_t U = gen_insert_target(&s, 20, 30, 1);
+  strata_crs_matrix_t *A = dev_target(&U);
+  assert_int_equal(A->fill_complete, 0);
+  strata_packets_t none = {T_exec, 0, NULL, NULL, 0};
+  strata_unpack_report_t rep;
+  T_OK(strata_sparse_unpack_combine(T_exec, A, NULL, &none, NULL, 0, STRATA_COMBINE_INSERT, &rep));
+  assert_int_equal(A->fill_complete, 1);
+  assert_int_equal(rep.entries_inserted, 0);
+  strata_crs_destroy(&A);
+  host_crs_free(&U);
+}
+
 /* INSERT (issue 5 §2): into empty rows, into existing rows with new and existing columns and
  * duplicates within and across packets, the growth count exact, against a host reference; a
  * non-fill-complete target; invalid entries / rows / a malformed packet counted with nothing
@@ -925,6 +990,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_modes, t_setup),
       cmocka_unit_test_setup(test_edge_cases, t_setup),
       cmocka_unit_test_setup(test_empty, t_setup),
+      cmocka_unit_test_setup(test_buffer_bounds, t_setup),
       cmocka_unit_test_setup(test_huge_packet, t_setup),
       cmocka_unit_test_setup(test_insert, t_setup),
   };

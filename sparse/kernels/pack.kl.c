@@ -51,17 +51,20 @@ STRATA_TEAM_KERNEL(strata_sparse_pack_long, strata_sparse_pack_args_t, a, team) 
     }                                                                                         \
   } while (0)
 
-/* Packet k's header, checked against its offsets and the buffer: 0 = valid (*row, *count, *gids,
- * *vals set), 1 = malformed, 2 = target row outside [0, num_rows). */
+/* Packet k of np's header, checked against its offsets and the buffer: 0 = valid (*row, *count,
+ * *gids, *vals set), 1 = malformed (also packet 0 when offsets[0] != 0, and packet np - 1 when
+ * offsets[np] != num_bytes: bytes outside every packet would be lost without a word), 2 = target
+ * row outside [0, num_rows). */
 STRATA_KL_FUNC int strata_sparse_unpack_packet(const int32_t *import_rows, const int64_t *offsets,
                                                const unsigned char *data, int64_t num_bytes,
-                                               int64_t num_rows, int64_t k, int64_t *row,
+                                               int64_t num_rows, int64_t np, int64_t k, int64_t *row,
                                                int64_t *count, const int64_t **gids,
                                                const double **vals) {
   *row = (int64_t)import_rows[k];
   const int64_t o0 = offsets[k], o1 = offsets[k + 1];
   int64_t c = -1;
-  if (o0 >= 0 && o0 <= o1 && o1 <= num_bytes && o0 % 8 == 0 && o1 - o0 >= 8)
+  if (o0 >= 0 && o0 <= o1 && o1 <= num_bytes && o0 % 8 == 0 && o1 - o0 >= 8 && (k > 0 || o0 == 0) &&
+      (k < np - 1 || o1 == num_bytes))
     c = *(const int64_t *)(data + o0);
   *count = c;
   if (c < 0 || c > (o1 - o0) / 16 || STRATA_SPARSE_PACKET_BYTES(c) != o1 - o0) return 1;
@@ -73,7 +76,7 @@ STRATA_KL_FUNC int strata_sparse_unpack_packet(const int32_t *import_rows, const
 
 #define STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals)                                  \
   strata_sparse_unpack_packet((a)->import_rows, (a)->offsets, (a)->data, (a)->num_bytes,           \
-                              (a)->num_rows, (k), &(row), &(count), &(gids), &(vals))
+                              (a)->num_rows, (a)->num_packets, (k), &(row), &(count), &(gids), &(vals))
 
 /* Helpers with atomics are STRATA_KL_TEAM_FUNC: device-only on GPUs, where the atomics are. */
 
@@ -182,7 +185,7 @@ STRATA_KL_FUNC int strata_sparse_unpack_class_of(const strata_sparse_unpack_clas
   const int64_t *gids;
   const double *vals;
   const int st = strata_sparse_unpack_packet(a->import_rows, a->offsets, a->data, a->num_bytes,
-                                             a->num_rows, k, &row, count, &gids, &vals);
+                                             a->num_rows, a->n, k, &row, count, &gids, &vals);
   if (st != 0) { /* reported by the short class's kernel */
     *count = -1;
     return STRATA_SPARSE_UNPACK_SHORT;

@@ -165,7 +165,7 @@ typedef struct strata_sparse_unpack_args {
   const int32_t *import_rows;
   const int64_t *offsets;
   const unsigned char *data;
-  int64_t num_bytes;
+  int64_t num_bytes, num_packets;
   const int32_t *col_lids; /* [num_global], NULL: identity */
   int64_t num_global;
   int mode; /* strata_combine_mode_t: ADD, REPLACE, ABSMAX or ZERO */

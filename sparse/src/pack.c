@@ -161,6 +161,9 @@ static strata_status_t unpack_check(strata_exec_t **exec, strata_crs_matrix_t *A
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "sparse_unpack_combine: NULL %s with %lld packets",
                             import_rows ? "packet offsets" : "import_rows", (long long)packets->num_rows);
+  if (packets->num_bytes > 0 && !packets->data)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "sparse_unpack_combine: NULL packet data with num_bytes = %lld",
+                            (long long)packets->num_bytes);
   if (col_lids && num_global < 0)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "sparse_unpack_combine: num_global = %lld is negative", (long long)num_global);
@@ -404,6 +407,7 @@ static strata_status_t unpack_insert(strata_exec_t *exec, strata_crs_matrix_t *A
   a.u.offsets = packets->offsets;
   a.u.data = packets->data;
   a.u.num_bytes = packets->num_bytes;
+  a.u.num_packets = np;
   a.u.col_lids = col_lids;
   a.u.num_global = num_global;
   a.u.mode = (int)STRATA_COMBINE_INSERT;
@@ -484,14 +488,16 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "sparse_unpack_combine: force_class %d is not AUTO (0) .. VERY_LONG (4)",
                             (int)o.force_class);
-  if (o.short_max < 0 || o.medium_max < 0 || o.long_max < 0 || o.chunk < 0)
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
-                            "sparse_unpack_combine: negative option (short_max %lld, medium_max %lld, "
-                            "long_max %lld, chunk %lld)",
-                            (long long)o.short_max, (long long)o.medium_max, (long long)o.long_max,
-                            (long long)o.chunk);
+  const int64_t opt_val[4] = {o.short_max, o.medium_max, o.long_max, o.chunk};
+  static const char *const opt_name[4] = {"short_max", "medium_max", "long_max", "chunk"};
+  for (int i = 0; i < 4; ++i)
+    if (opt_val[i] < 0)
+      return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                              "sparse_unpack_combine: option %s = %lld is negative (0: the default, else >= 1)",
+                              opt_name[i], (long long)opt_val[i]);
   strata_status_t st = unpack_check(&exec, A, import_rows, packets, col_lids, num_global, mode);
-  if (st != STRATA_SUCCESS || packets->num_rows == 0) return st;
+  /* no packets: nothing to do, except that INSERT still makes A fill-complete */
+  if (st != STRATA_SUCCESS || (packets->num_rows == 0 && mode != STRATA_COMBINE_INSERT)) return st;
   /* profiling regions (NVTX ranges on CUDA), each popped only if its push succeeded */
   const int region = strata_profile_push_region("strata_sparse_unpack_combine") == STRATA_SUCCESS;
 
@@ -522,6 +528,7 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
   a.offsets = packets->offsets;
   a.data = packets->data;
   a.num_bytes = packets->num_bytes;
+  a.num_packets = packets->num_rows;
   a.col_lids = col_lids;
   a.num_global = num_global;
   a.report = drep;
@@ -561,7 +568,7 @@ report:;
       STRATA_ERR_INVALID_DATA,
       "sparse_unpack_combine (%s%s): %lld invalid entries (%s), "
       "%lld invalid rows (outside [0, %d)), %lld malformed packets (of %lld, buffer %lld bytes); "
-      "first example: row %lld, global column %lld (-1: whole row or packet); %s",
+      "for example row %lld, global column %lld (-1: whole row or packet); %s",
       mode_name(mode), o.strict ? ", strict" : "", (long long)r.invalid_entries,
       mode == STRATA_COMBINE_INSERT ? "global column with no local id" : "column not in the target row's pattern",
       (long long)r.invalid_rows, (int)A->num_rows, (long long)r.malformed_packets,

@@ -132,7 +132,9 @@ strata_status_t strata_crs_spmv(strata_exec_t *exec, double alpha, const strata_
 /** Packed rows (the "packet" format). For packed row k, the bytes at data + offsets[k] hold
  *    int64_t count; int64_t global_cols[count]; double values[count];
  *  every field naturally aligned (offsets are multiples of 8). offsets [num_rows + 1] are byte
- *  offsets, offsets[num_rows] = the buffer length. Both arrays in exec memory. */
+ *  offsets, offsets[0] = 0 and offsets[num_rows] = the buffer length num_bytes (unpack_combine
+ *  reports the first / last packet malformed otherwise: bytes outside every packet are not
+ *  dropped silently). Both arrays in exec memory; data may be NULL only when num_bytes = 0. */
 typedef struct strata_packets {
   strata_exec_t *exec;
   int64_t num_rows;
@@ -181,8 +183,10 @@ typedef struct strata_unpack_report {
   struct {
     int64_t row;             /**< target row (local) */
     int64_t col;             /**< global column id; -1 for a bad row or packet */
-  } examples[STRATA_UNPACK_MAX_EXAMPLES]; /**< some of the invalid entries (which ones may vary
-                                               from run to run on parallel backends) */
+  } examples[STRATA_UNPACK_MAX_EXAMPLES]; /**< some of the invalid entries, not necessarily the
+                                               first in packet order (the classes run in their
+                                               own launches; which ones may also vary from run
+                                               to run on parallel backends) */
   int64_t class_packets[4];  /**< packets per row class (short, medium, long, very long) as
                                   classified on the device, malformed and out-of-range ones
                                   counted as short (their kernel reports them); INSERT: all short */
@@ -243,6 +247,9 @@ typedef struct strata_unpack_options {
   strata_unpack_class_t force_class; /**< AUTO, or every valid packet in one class (tests;
                                           malformed / out-of-range packets always go to SHORT,
                                           LONG falls back to VERY_LONG above the scratch limit) */
+  /* Thresholds apply in order: a packet is short if its count <= short_max, else medium if
+   * <= medium_max, else long if <= long_max, else very long; a threshold at or below the one
+   * before it leaves its class empty. Negative values are refused. */
   int64_t short_max;  /**< most entries of a short packet (0: default) */
   int64_t medium_max; /**< most entries of a medium packet (0: default) */
   int64_t long_max;   /**< most entries of a long packet (0: default); beyond: very long */
@@ -263,9 +270,10 @@ typedef struct strata_unpack_options {
  *  non-empty row class is its own launch (strata_unpack_class_t; no host loop over rows). This is
  *  strata_sparse_unpack_combine_opts with the default options (auto classes, not strict).
  *  Nothing is dropped silently: every invalid entry is counted in *report (may be NULL) and the
- *  call then returns STRATA_ERR_INVALID_DATA with the counts and the first example in the message;
+ *  call then returns STRATA_ERR_INVALID_DATA with the counts and an example in the message;
  *  valid entries are applied all the same (unless strict). Errors also: INVALID_ARGUMENT (A not
- *  fill-complete with a mode other than INSERT). Synchronous.
+ *  fill-complete with a mode other than INSERT; NULL import_rows or offsets with packets, NULL
+ *  data with num_bytes > 0; a negative option). Synchronous.
  *  INSERT (Tpetra: insertGlobalValues into a matrix with room, then fillComplete): accepted with a
  *  fill-complete target or not. Incoming values are added (as ADD) and columns not in the row
  *  are merged into it, growth in report->entries_inserted. Implementation, device-only and
