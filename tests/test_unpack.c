@@ -207,7 +207,7 @@ static const char *class_name(int c) {
 }
 
 /* Compares a device run with the reference: values (bitwise, or |v| for ABSMAX), counts, and
- * that every example is one of the invalid (row, gid) pairs. */
+ * the examples: the first invalid (row, gid) items in packet and entry order. */
 static void expect_run(const char *what, int cls, const host_crs_t *want, const double *got, const ref_t *r,
                        const strata_unpack_report_t *rep, strata_status_t st, int absmax) {
   const int64_t invalid = r->bad_entries + r->bad_rows + r->malformed;
@@ -232,14 +232,11 @@ static void expect_run(const char *what, int cls, const host_crs_t *want, const 
   const int64_t want_ex = invalid < STRATA_UNPACK_MAX_EXAMPLES ? invalid : STRATA_UNPACK_MAX_EXAMPLES;
   if (rep->num_examples != want_ex)
     fail_msg("%s [%s]: %d examples, expected %lld", what, class_name(cls), rep->num_examples, (long long)want_ex);
-  for (int e = 0; e < rep->num_examples; ++e) {
-    int found = 0;
-    for (int64_t i = 0; i < r->n_inv && !found; ++i)
-      found = r->inv[2 * i] == rep->examples[e].row && r->inv[2 * i + 1] == rep->examples[e].col;
-    if (!found)
-      fail_msg("%s [%s]: example (row %lld, col %lld) is not an invalid entry", what, class_name(cls),
-               (long long)rep->examples[e].row, (long long)rep->examples[e].col);
-  }
+  for (int e = 0; e < rep->num_examples; ++e) /* the first invalid items, in packet and entry order */
+    if (r->inv[2 * e] != rep->examples[e].row || r->inv[2 * e + 1] != rep->examples[e].col)
+      fail_msg("%s [%s]: example %d is (row %lld, col %lld), expected the %d-th invalid item (row %lld, col %lld)",
+               what, class_name(cls), e, (long long)rep->examples[e].row, (long long)rep->examples[e].col, e,
+               (long long)r->inv[2 * e], (long long)r->inv[2 * e + 1]);
 }
 
 /* ------------------------------------------------------------------ generators */

@@ -41,16 +41,6 @@ STRATA_TEAM_KERNEL(strata_sparse_pack_long, strata_sparse_pack_args_t, a, team) 
   STRATA_TEAM_VECTOR_RANGE(team, j, 0, count) { strata_sparse_pack_entry(a, k, j); }
 }
 
-/* Records one invalid (row, global col) in the next example slot, if one is left. */
-#define STRATA_SPARSE_EXAMPLE(rep, row, col)                                                  \
-  do {                                                                                        \
-    const int64_t slot_ = strata_atomic_fetch_add_i64((rep) + STRATA_SPARSE_REP_NEXT, 1);     \
-    if (slot_ < STRATA_SPARSE_REP_MAX_EXAMPLES) {                                             \
-      (rep)[STRATA_SPARSE_REP_EXAMPLES + 2 * slot_] = (row);                                  \
-      (rep)[STRATA_SPARSE_REP_EXAMPLES + 2 * slot_ + 1] = (col);                              \
-    }                                                                                         \
-  } while (0)
-
 /* Packet k of np's header, checked against its offsets and the buffer: 0 = valid (*row, *count,
  * *gids, *vals set), 1 = malformed (also packet 0 when offsets[0] != 0, and packet np - 1 when
  * offsets[np] != num_bytes: bytes outside every packet would be lost without a word), 2 = target
@@ -80,10 +70,11 @@ STRATA_KL_FUNC int strata_sparse_unpack_packet(const int32_t *import_rows, const
 
 /* Helpers with atomics are STRATA_KL_TEAM_FUNC: device-only on GPUs, where the atomics are. */
 
-/* Reports a malformed packet (st 1) or one whose row is out of range (st 2). */
-STRATA_KL_TEAM_FUNC void strata_sparse_unpack_bad_packet(int64_t *rep, int st, int64_t row) {
+/* Counts a malformed packet (st 1) or one whose row is out of range (st 2). The class kernels
+ * only count; the examples come afterwards, in packet order (strata_sparse_unpack_bad_count and
+ * _bad_list, run only when something was invalid). */
+STRATA_KL_TEAM_FUNC void strata_sparse_unpack_bad_packet(int64_t *rep, int st) {
   strata_atomic_add_i64(rep + (st == 1 ? STRATA_SPARSE_REP_MALFORMED : STRATA_SPARSE_REP_BAD_ROW), 1);
-  STRATA_SPARSE_EXAMPLE(rep, row, (int64_t)-1);
 }
 
 /* Global column id -> local column id in [0, num_cols), -1 when it has none (a map value outside
@@ -126,31 +117,29 @@ STRATA_KL_FUNC int64_t strata_sparse_unpack_guess(int64_t rb, double scale, int6
   return rb + (int64_t)((double)j * scale);
 }
 
-/* One incoming entry (gid, v) of target row `row` (entries [rb, re)): the column is looked for
- * at `guess` first, then by a binary search in the part of the fill-complete row (unique sorted
- * columns) that the probe leaves; then the combine. Returns 1 (and records an example) when the
- * column is not in the row's pattern, else 0. */
-STRATA_KL_TEAM_FUNC int64_t strata_sparse_unpack_entry(const strata_sparse_unpack_args_t *a, int64_t row,
-                                                  int64_t rb, int64_t re, int64_t guess, int64_t gid, double v) {
-  const int64_t lid = strata_sparse_unpack_lid(a, gid);
-  int64_t pos = -1;
-  if (lid >= 0) {
-    int64_t lo = rb, hi = re;
-    if (guess >= rb && guess < re) {
-      const int64_t c = (int64_t)a->col_indices[guess];
-      if (c == lid) pos = guess;
-      else if (c < lid) lo = guess + 1;
-      else hi = guess;
-    }
-    if (pos < 0) {
-      lo = strata_kl_lower_bound_i32(a->col_indices, lo, hi, lid);
-      if (lo < hi && (int64_t)a->col_indices[lo] == lid) pos = lo;
-    }
+/* The position of local column lid (-1: none) in a target row's entries [rb, re): looked for at
+ * `guess` first, then by a binary search in the part of the fill-complete row (unique sorted
+ * columns) that the probe leaves. -1 when the column is not in the row's pattern. */
+STRATA_KL_FUNC int64_t strata_sparse_unpack_pos(const strata_sparse_unpack_args_t *a, int64_t rb, int64_t re,
+                                                int64_t guess, int64_t lid) {
+  if (lid < 0) return -1;
+  int64_t lo = rb, hi = re;
+  if (guess >= rb && guess < re) {
+    const int64_t c = (int64_t)a->col_indices[guess];
+    if (c == lid) return guess;
+    if (c < lid) lo = guess + 1;
+    else hi = guess;
   }
-  if (pos < 0) {
-    STRATA_SPARSE_EXAMPLE(a->report, row, gid);
-    return 1;
-  }
+  lo = strata_kl_lower_bound_i32(a->col_indices, lo, hi, lid);
+  return lo < hi && (int64_t)a->col_indices[lo] == lid ? lo : -1;
+}
+
+/* One incoming entry (gid, v) of a target row (entries [rb, re)): its position (above), then the
+ * combine. Returns 1 when the column is not in the row's pattern (counted by the caller), else 0. */
+STRATA_KL_TEAM_FUNC int64_t strata_sparse_unpack_entry(const strata_sparse_unpack_args_t *a, int64_t rb, int64_t re,
+                                                       int64_t guess, int64_t gid, double v) {
+  const int64_t pos = strata_sparse_unpack_pos(a, rb, re, guess, strata_sparse_unpack_lid(a, gid));
+  if (pos < 0) return 1;
   strata_sparse_unpack_combine1(a->mode, a->values + pos, v);
   return 0;
 }
@@ -296,7 +285,7 @@ STRATA_KL_TEAM_FUNC void strata_sparse_unpack_lanes(const strata_sparse_unpack_a
   const double *vals = NULL;
   const int st = STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals);
   if (st != 0) {
-    if (jb == 0 && lane == 0) strata_sparse_unpack_bad_packet(a->report, st, row);
+    if (jb == 0 && lane == 0) strata_sparse_unpack_bad_packet(a->report, st);
     return;
   }
   if (je > count) je = count;
@@ -304,7 +293,7 @@ STRATA_KL_TEAM_FUNC void strata_sparse_unpack_lanes(const strata_sparse_unpack_a
   const double scale = strata_sparse_unpack_scale(rb, re, count);
   int64_t bad = 0;
   for (int64_t j = jb + lane; j < je; j += width)
-    bad += strata_sparse_unpack_entry(a, row, rb, re, strata_sparse_unpack_guess(rb, scale, j), gids[j], vals[j]);
+    bad += strata_sparse_unpack_entry(a, rb, re, strata_sparse_unpack_guess(rb, scale, j), gids[j], vals[j]);
   strata_sparse_unpack_count_bad(a, bad);
 }
 
@@ -330,7 +319,7 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_medium, strata_sparse_unpack_args_t, a, 
  * team's threads x lanes takes a contiguous block of the sorted entries, finds its block's first
  * column with one binary search and walks the row from there. Duplicates within the packet are
  * neighbours after the sort; ADD sums each run locally and adds it with one atomic. Columns with
- * no local id sort to the end (NO_LID) and were reported while loading. */
+ * no local id sort to the end (NO_LID) and were counted while loading. */
 STRATA_TEAM_KERNEL(strata_sparse_unpack_long, strata_sparse_unpack_args_t, a, team) {
   const int64_t k = strata_sparse_unpack_pkt(a, team->league_rank);
   int64_t row, count;
@@ -338,7 +327,7 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_long, strata_sparse_unpack_args_t, a, te
   const double *vals = NULL;
   const int st = STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals);
   if (st != 0) { /* uniform over the team: no barrier is skipped by some threads only */
-    if (strata_team_single(team)) strata_sparse_unpack_bad_packet(a->report, st, row);
+    if (strata_team_single(team)) strata_sparse_unpack_bad_packet(a->report, st);
     return;
   }
   int64_t *keys = (int64_t *)team->scratch;
@@ -348,7 +337,6 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_long, strata_sparse_unpack_args_t, a, te
     int64_t lid = strata_sparse_unpack_lid(a, gids[e]);
     if (lid < 0) {
       nolid += 1;
-      STRATA_SPARSE_EXAMPLE(a->report, row, gids[e]);
       lid = STRATA_SPARSE_UNPACK_NO_LID;
     }
     keys[e] = (lid << 32) | e;
@@ -366,7 +354,7 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_long, strata_sparse_unpack_args_t, a, te
   int64_t pos = lo < hi ? strata_kl_lower_bound_i32(a->col_indices, rb, re, keys[lo] >> 32) : re;
   for (int64_t e = lo; e < hi; ++e) {
     const int64_t lid = keys[e] >> 32;
-    if (lid == STRATA_SPARSE_UNPACK_NO_LID) break; /* the rest: no local id, already reported */
+    if (lid == STRATA_SPARSE_UNPACK_NO_LID) break; /* the rest: no local id, already counted */
     while (pos < re && (int64_t)a->col_indices[pos] < lid) ++pos;
     if (pos < re && (int64_t)a->col_indices[pos] == lid) {
       ++applied;
@@ -382,7 +370,6 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_long, strata_sparse_unpack_args_t, a, te
       }
     } else {
       ++bad;
-      STRATA_SPARSE_EXAMPLE(a->report, row, gids[keys[e] & 0xffffffff]);
     }
   }
   if (cur >= 0) strata_atomic_add_f64(a->values + cur, acc);
@@ -428,6 +415,53 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_fused, strata_sparse_unpack_fused_args_t
   if (i < f->count[c]) strata_sparse_unpack_lanes(a, a->pkts[f->begin[c] + i], 0, INT64_MAX, me % width, width);
 }
 
+/* ----------------------------------------------------------------- examples (error path) */
+
+/* The invalid items of packet k in entry order: a malformed packet, or one whose row is out of
+ * range, is one item (row, -1); else each entry whose column has no local id (INSERT) or is not
+ * in the target row's pattern (the other modes) is one (row, global column). Returns how many;
+ * with rep, those of rank first + i below the example slots are written there: the report's
+ * first examples in packet order. */
+STRATA_KL_FUNC int64_t strata_sparse_unpack_items(const strata_sparse_unpack_args_t *a, int64_t k, int64_t first,
+                                                  int64_t *rep) {
+  int64_t row, count;
+  const int64_t *gids = NULL;
+  const double *vals = NULL;
+  if (STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals) != 0) {
+    if (rep && first < STRATA_SPARSE_REP_MAX_EXAMPLES) {
+      rep[STRATA_SPARSE_REP_EXAMPLES + 2 * first] = row;
+      rep[STRATA_SPARSE_REP_EXAMPLES + 2 * first + 1] = -1;
+    }
+    return 1;
+  }
+  const int insert = a->mode == STRATA_COMBINE_INSERT; /* INSERT: the target's pattern is not used */
+  const int64_t rb = insert ? 0 : a->row_offsets[row], re = insert ? 0 : a->row_offsets[row + 1];
+  const double scale = strata_sparse_unpack_scale(rb, re, count);
+  int64_t n = 0;
+  for (int64_t j = 0; j < count && (!rep || first + n < STRATA_SPARSE_REP_MAX_EXAMPLES); ++j) {
+    const int64_t lid = strata_sparse_unpack_lid(a, gids[j]);
+    if (insert ? lid >= 0 : strata_sparse_unpack_pos(a, rb, re, strata_sparse_unpack_guess(rb, scale, j), lid) >= 0)
+      continue;
+    if (rep) {
+      rep[STRATA_SPARSE_REP_EXAMPLES + 2 * (first + n)] = row;
+      rep[STRATA_SPARSE_REP_EXAMPLES + 2 * (first + n) + 1] = gids[j];
+    }
+    ++n;
+  }
+  return n;
+}
+
+/* a thread per packet: bad_first[k] = its invalid items (then scanned into the rank of its first) */
+STRATA_FOR_KERNEL(strata_sparse_unpack_bad_count, strata_sparse_unpack_args_t, a, k) {
+  a->bad_first[k] = strata_sparse_unpack_items(a, k, 0, NULL);
+}
+
+/* a thread per packet whose first item ranks below the example slots: its items into them */
+STRATA_FOR_KERNEL(strata_sparse_unpack_bad_list, strata_sparse_unpack_args_t, a, k) {
+  const int64_t first = a->bad_first[k];
+  if (first < STRATA_SPARSE_REP_MAX_EXAMPLES) strata_sparse_unpack_items(a, k, first, a->report);
+}
+
 /* ----------------------------------------------------------------- INSERT (multi-pass) */
 
 /* count pass: a thread per packet; its entries with a local column id (see
@@ -438,16 +472,12 @@ STRATA_FOR_KERNEL(strata_sparse_unpack_insert_count, strata_sparse_unpack_insert
   const double *vals = NULL;
   const int st = STRATA_SPARSE_UNPACK_PACKET(&a->u, k, row, count, gids, vals);
   if (st != 0) {
-    strata_sparse_unpack_bad_packet(a->u.report, st, row);
+    strata_sparse_unpack_bad_packet(a->u.report, st);
     a->cnt[k] = 0;
     return;
   }
   int64_t bad = 0;
-  for (int64_t e = 0; e < count; ++e)
-    if (strata_sparse_unpack_lid(&a->u, gids[e]) < 0) {
-      ++bad;
-      STRATA_SPARSE_EXAMPLE(a->u.report, row, gids[e]);
-    }
+  for (int64_t e = 0; e < count; ++e) bad += strata_sparse_unpack_lid(&a->u, gids[e]) < 0;
   a->cnt[k] = count - bad;
   strata_sparse_unpack_count(&a->u, 1, count - bad, bad);
 }

@@ -132,7 +132,7 @@ enum {
   STRATA_SPARSE_REP_BAD_ENTRY = 2, /* column not in the target row's pattern */
   STRATA_SPARSE_REP_BAD_ROW = 3,   /* target row out of range */
   STRATA_SPARSE_REP_MALFORMED = 4, /* packet inconsistent with its offsets / the buffer */
-  STRATA_SPARSE_REP_NEXT = 5,      /* next example slot (may exceed the slots) */
+  STRATA_SPARSE_REP_NEXT = 5,      /* invalid items (examples: the first of them in packet order) */
   STRATA_SPARSE_REP_EXAMPLES = 6,  /* example e at [6 + 2e] (row) and [7 + 2e] (global col) */
   STRATA_SPARSE_REP_MAX_EXAMPLES = 8
 };
@@ -176,6 +176,7 @@ typedef struct strata_sparse_unpack_args {
   int64_t per_team;        /* medium: packets per team */
   int64_t chunk;           /* very long: entries per chunk */
   const int64_t *first_chunk; /* very long: [class count + 1] first chunk of each class packet */
+  int64_t *bad_first;         /* examples (error path): [num_packets] invalid items, then ranks */
 } strata_sparse_unpack_args_t;
 
 /** GPUs, when very long packets exist: the classes but LONG in one launch (team: warp lanes x

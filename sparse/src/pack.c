@@ -15,6 +15,8 @@ STRATA_KERNEL_DECLARE(strata_sparse_unpack_medium);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_long);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_very_long);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_fused);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_bad_count);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_bad_list);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_classify);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_scatter);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_count);
@@ -168,6 +170,33 @@ static strata_status_t unpack_check(strata_exec_t **exec, strata_crs_matrix_t *A
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "sparse_unpack_combine: num_global = %lld is negative", (long long)num_global);
   return STRATA_SUCCESS;
+}
+
+/* The report's examples when something was invalid: the first invalid items in packet order
+ * (a thread per packet counts its items, a device scan ranks them, a thread per packet whose
+ * first item ranks below the slots writes its items; error path only), into rep (host) from the
+ * device report a.report; rep[NEXT] = every invalid item. a.mode says what is invalid (INSERT: a
+ * column with no local id; else a column not in the row's pattern). */
+static strata_status_t unpack_examples(strata_exec_t *exec, strata_sparse_unpack_args_t a, int64_t np, int64_t *rep) {
+  int64_t total = 0;
+  strata_status_t st = strata_mem_alloc_async(exec, (size_t)np * sizeof(int64_t), (void **)&a.bad_first);
+  if (st == STRATA_SUCCESS)
+    st = strata_parallel_for(exec, "strata_sparse_unpack_bad_count", strata_range(0, np),
+                             &strata_sparse_unpack_bad_count, &a);
+  if (st == STRATA_SUCCESS) st = strata_scan_exclusive_i64(exec, np, a.bad_first, a.bad_first, &total);
+  if (st == STRATA_SUCCESS)
+    st = strata_parallel_for(exec, "strata_sparse_unpack_bad_list", strata_range(0, np),
+                             &strata_sparse_unpack_bad_list, &a);
+  if (st == STRATA_SUCCESS)
+    st = strata_mem_copy(exec, rep + STRATA_SPARSE_REP_EXAMPLES, a.report + STRATA_SPARSE_REP_EXAMPLES,
+                         2 * STRATA_SPARSE_REP_MAX_EXAMPLES * sizeof(int64_t));
+  if (st == STRATA_SUCCESS) rep[STRATA_SPARSE_REP_NEXT] = total;
+  strata_mem_free_async(exec, (void **)&a.bad_first);
+  return st;
+}
+
+static int rep_invalid(const int64_t *rep) {
+  return rep[STRATA_SPARSE_REP_BAD_ENTRY] + rep[STRATA_SPARSE_REP_BAD_ROW] + rep[STRATA_SPARSE_REP_MALFORMED] > 0;
 }
 
 /* The class plan of one call: packets grouped by class on the device, each class's launch shape.
@@ -421,8 +450,8 @@ static strata_status_t unpack_insert(strata_exec_t *exec, strata_crs_matrix_t *A
     st = strata_parallel_for(exec, "strata_sparse_unpack_insert_count", strata_range(0, np),
                              &strata_sparse_unpack_insert_count, &a);
   if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, rep, drep, (size_t)STRATA_SPARSE_REP_LEN * sizeof(int64_t));
-  const int bad = st == STRATA_SUCCESS && rep[STRATA_SPARSE_REP_BAD_ENTRY] + rep[STRATA_SPARSE_REP_BAD_ROW] +
-                                                  rep[STRATA_SPARSE_REP_MALFORMED] > 0;
+  const int bad = st == STRATA_SUCCESS && rep_invalid(rep);
+  if (bad) st = unpack_examples(exec, a.u, np, rep);
   if (bad && o->strict) { /* all or nothing: A untouched */
     rep[STRATA_SPARSE_REP_ROWS] = rep[STRATA_SPARSE_REP_ENTRIES] = 0;
     goto done;
@@ -538,15 +567,15 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
     st = plan_run(exec, &plan, a);
     if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, rep, drep, sizeof rep);
     if (st == STRATA_SUCCESS) {
-      validated_bad = rep[STRATA_SPARSE_REP_BAD_ENTRY] + rep[STRATA_SPARSE_REP_BAD_ROW] +
-                      rep[STRATA_SPARSE_REP_MALFORMED] > 0;
-      if (!validated_bad) st = strata_mem_set_async(exec, drep, 0, sizeof rep);
+      validated_bad = rep_invalid(rep);
+      st = validated_bad ? unpack_examples(exec, a, packets->num_rows, rep) : strata_mem_set_async(exec, drep, 0, sizeof rep);
     }
   }
   if (st == STRATA_SUCCESS && !validated_bad) {
     a.mode = (int)mode;
     st = plan_run(exec, &plan, a);
     if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, rep, drep, sizeof rep);
+    if (st == STRATA_SUCCESS && rep_invalid(rep)) st = unpack_examples(exec, a, packets->num_rows, rep);
     if (st == STRATA_SUCCESS && mode != STRATA_COMBINE_ZERO) { /* every valid entry not counted bad */
       rep[STRATA_SPARSE_REP_ROWS] = plan.valid_packets;
       rep[STRATA_SPARSE_REP_ENTRIES] = plan.valid_entries - rep[STRATA_SPARSE_REP_BAD_ENTRY];
@@ -568,7 +597,7 @@ report:;
       STRATA_ERR_INVALID_DATA,
       "sparse_unpack_combine (%s%s): %lld invalid entries (%s), "
       "%lld invalid rows (outside [0, %d)), %lld malformed packets (of %lld, buffer %lld bytes); "
-      "for example row %lld, global column %lld (-1: whole row or packet); %s",
+      "first: row %lld, global column %lld (-1: whole row or packet); %s",
       mode_name(mode), o.strict ? ", strict" : "", (long long)r.invalid_entries,
       mode == STRATA_COMBINE_INSERT ? "global column with no local id" : "column not in the target row's pattern",
       (long long)r.invalid_rows, (int)A->num_rows, (long long)r.malformed_packets,

@@ -183,10 +183,11 @@ typedef struct strata_unpack_report {
   struct {
     int64_t row;             /**< target row (local) */
     int64_t col;             /**< global column id; -1 for a bad row or packet */
-  } examples[STRATA_UNPACK_MAX_EXAMPLES]; /**< some of the invalid entries, not necessarily the
-                                               first in packet order (the classes run in their
-                                               own launches; which ones may also vary from run
-                                               to run on parallel backends) */
+  } examples[STRATA_UNPACK_MAX_EXAMPLES]; /**< the first invalid items in packet order, then
+                                               entry order (a bad packet is one item), the same
+                                               on every backend: found after the combine by a
+                                               thread per packet and a device scan, only when
+                                               something was invalid */
   int64_t class_packets[4];  /**< packets per row class (short, medium, long, very long) as
                                   classified on the device, malformed and out-of-range ones
                                   counted as short (their kernel reports them); INSERT: all short */
@@ -270,7 +271,7 @@ typedef struct strata_unpack_options {
  *  non-empty row class is its own launch (strata_unpack_class_t; no host loop over rows). This is
  *  strata_sparse_unpack_combine_opts with the default options (auto classes, not strict).
  *  Nothing is dropped silently: every invalid entry is counted in *report (may be NULL) and the
- *  call then returns STRATA_ERR_INVALID_DATA with the counts and an example in the message;
+ *  call then returns STRATA_ERR_INVALID_DATA with the counts and the first example in the message;
  *  valid entries are applied all the same (unless strict). Errors also: INVALID_ARGUMENT (A not
  *  fill-complete with a mode other than INSERT; NULL import_rows or offsets with packets, NULL
  *  data with num_bytes > 0; a negative option). Synchronous.
