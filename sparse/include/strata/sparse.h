@@ -242,8 +242,10 @@ typedef enum strata_unpack_class {
  *  The long class is also capped by the scratch limit (max_scratch_bytes / 16 entries).
  *  Packets are grouped by class on the device by a stable two-pass partition over tiles of 2048
  *  packets (packet order kept within a class; one scan of the tiles' class counts and very long
- *  chunks gives every packet's position and every very long packet's first chunk); the call waits for the device twice (the class
- *  totals, then the report) and its temporaries are stream-ordered (strata_mem_alloc_async). */
+ *  chunks gives every packet's position and every very long packet's first chunk). The call
+ *  waits for the device twice (the class totals, then the report; twice more when something was
+ *  invalid: the examples' rank scan and copy), and its temporaries are stream-ordered
+ *  (strata_mem_alloc_async). */
 typedef struct strata_unpack_options {
   strata_unpack_class_t force_class; /**< AUTO, or every valid packet in one class (tests;
                                           malformed / out-of-range packets always go to SHORT,
