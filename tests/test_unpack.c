@@ -902,8 +902,20 @@ static void test_buffer_bounds(void **state) {
   host_crs_t U = gen_insert_target(&s, 20, 30, 1);
   strata_crs_matrix_t *A = dev_target(&U);
   assert_int_equal(A->fill_complete, 0);
-  strata_packets_t none = {T_exec, 0, NULL, NULL, 0};
   strata_unpack_report_t rep;
+  unsigned char *bytes = (unsigned char *)t_to_dev(ro, sizeof ro); /* any 16 bytes */
+  strata_packets_t stray = {T_exec, 0, NULL, bytes, 16}; /* 0 packets but bytes: refused, every mode */
+  strata_crs_matrix_t *F = dev_target(&H);                 /* fill-complete: only the bytes are wrong */
+  for (int m = 0; m <= 4; ++m) {
+    T_ERR(strata_sparse_unpack_combine(T_exec, m == STRATA_COMBINE_INSERT ? A : F, NULL, &stray, NULL, 0,
+                                       (strata_combine_mode_t)m, &rep),
+          STRATA_ERR_INVALID_ARGUMENT);
+    if (!strstr(strata_error_message(), "num_bytes = 16")) fail_msg("message: %s", strata_error_message());
+  }
+  assert_int_equal(A->fill_complete, 0); /* refused before anything ran */
+  strata_crs_destroy(&F);
+  t_dev_free(bytes);
+  strata_packets_t none = {T_exec, 0, NULL, NULL, 0};
   T_OK(strata_sparse_unpack_combine(T_exec, A, NULL, &none, NULL, 0, STRATA_COMBINE_INSERT, &rep));
   assert_int_equal(A->fill_complete, 1);
   assert_int_equal(rep.entries_inserted, 0);

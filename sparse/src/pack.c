@@ -163,6 +163,11 @@ static strata_status_t unpack_check(strata_exec_t **exec, strata_crs_matrix_t *A
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "sparse_unpack_combine: NULL %s with %lld packets",
                             import_rows ? "packet offsets" : "import_rows", (long long)packets->num_rows);
+  if (packets->num_rows == 0 && packets->num_bytes > 0) /* offsets[0] = 0 = offsets[num_rows] = num_bytes */
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "sparse_unpack_combine: 0 packets but num_bytes = %lld (offsets[num_rows] must be the "
+                            "buffer length: these bytes would be ignored)",
+                            (long long)packets->num_bytes);
   if (packets->num_bytes > 0 && !packets->data)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "sparse_unpack_combine: NULL packet data with num_bytes = %lld",
                             (long long)packets->num_bytes);
