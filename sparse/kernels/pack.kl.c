@@ -273,7 +273,7 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_scatter, strata_sparse_unpack_classify_a
 
 /* Entries [jb, je) of packet k (je clipped to its count) by `width` lanes, this one `lane` of
  * them: entries jb + lane, jb + lane + width, ... (a probe and a binary search each). A malformed
- * packet or one whose row is out of range is reported by lane 0 of the part at entry 0; bad
+ * packet or one whose row is out of range is counted by lane 0 of the part at entry 0; bad
  * entries are counted by an atomic per lane that found any (they are rare, so it does not
  * contend). No reduction or barrier, so that lanes may be any part of a team, and a kernel that
  * mixes classes holds no more registers than a thread per packet does (team reductions in the
