@@ -161,8 +161,12 @@ STRATA_KL_TEAM_FUNC void strata_sparse_unpack_count_bad(const strata_sparse_unpa
   if (bad) strata_atomic_add_i64(a->report + STRATA_SPARSE_REP_BAD_ENTRY, bad);
 }
 
+/* Packet id of entry i of a class that starts at pkts[begin] (pkts NULL: i) */
+STRATA_KL_FUNC int64_t strata_sparse_unpack_pkt_at(const strata_sparse_unpack_args_t *a, int64_t begin, int64_t i) {
+  return a->pkts ? a->pkts[begin + i] : i;
+}
 STRATA_KL_FUNC int64_t strata_sparse_unpack_pkt(const strata_sparse_unpack_args_t *a, int64_t i) {
-  return a->pkts ? a->pkts[a->begin + i] : i;
+  return strata_sparse_unpack_pkt_at(a, a->begin, i);
 }
 
 /* ----------------------------------------------------------------- classification */
@@ -386,7 +390,7 @@ STRATA_KL_TEAM_FUNC void strata_sparse_unpack_chunk(const strata_sparse_unpack_a
   const int64_t i = strata_kl_lower_bound_i64(a->first_chunk, 0, n + 1, q + 1) - 1;
   const int64_t b = (q - a->first_chunk[i]) * a->chunk;
   const int64_t vl = team->vector_length;
-  strata_sparse_unpack_lanes(a, a->pkts ? a->pkts[begin + i] : i, b, b + a->chunk,
+  strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt_at(a, begin, i), b, b + a->chunk,
                              (int64_t)team->team_rank * vl + team->vector_rank, (int64_t)team->team_size * vl);
 }
 
@@ -412,7 +416,7 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_fused, strata_sparse_unpack_fused_args_t
   const int64_t s = t - f->end[c == STRATA_SPARSE_UNPACK_MEDIUM_WIDE ? 0 : c == STRATA_SPARSE_UNPACK_MEDIUM ? 1 : 2];
   const int64_t width = c == STRATA_SPARSE_UNPACK_MEDIUM_WIDE ? vl : c == STRATA_SPARSE_UNPACK_MEDIUM ? f->narrow : 1;
   const int64_t i = s * ((int64_t)team->team_size * vl / width) + me / width;
-  if (i < f->count[c]) strata_sparse_unpack_lanes(a, a->pkts[f->begin[c] + i], 0, INT64_MAX, me % width, width);
+  if (i < f->count[c]) strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt_at(a, f->begin[c], i), 0, INT64_MAX, me % width, width);
 }
 
 /* ----------------------------------------------------------------- examples (error path) */
