@@ -1,7 +1,9 @@
 /* strata — the options of the load-balanced and hybrid formats against csr, bit for bit with
  * quarter-integer data: coo and csr-lb on a matrix whose entries are nearly all in one row (the
- * load balancing splits it over many teams, rows crossing team boundaries combined), hyb with
- * strategies 0 / 1 / 2 and a forced ell_width, hec with its default and a forced boundary.
+ * load balancing splits it over many teams, rows crossing pieces summed in the team and team
+ * boundaries combined), on rows of every length up to 300 and on long rows between runs of
+ * empty ones; hyb with strategies 0 / 1 / 2 and a forced ell_width, hec with its default and a
+ * forced boundary.
  * A format not implemented yet (UNSUPPORTED) is skipped. */
 #include "strata/sparse.h"
 #include "formats_check.h"
@@ -21,13 +23,16 @@ static void add(mat_t *g, int32_t r, int32_t c, uint64_t *s) {
 }
 
 /* kind 0: 7 x 70000, row 3 dense, rows 0 and 5 short, the others empty;
- * kind 1: 3000 rows of lengths 0..40 plus every 97th row of 300 entries (hyb / hec splits) */
+ * kind 1: 3000 rows of lengths 0..40 plus every 97th row of 300 entries (hyb / hec splits);
+ * kind 2: 200000 rows of one entry, every 997th of 0..2999 and every 40000th of 5000: the
+ *         hec / hyb remainders are a few rows between tens of thousands of empty ones, and
+ *         rows run across many pieces and team boundaries at every offset */
 static mat_t make(int kind, uint64_t *s) {
   mat_t g;
   memset(&g, 0, sizeof g);
-  g.m = kind == 0 ? 7 : 3000;
-  g.n = kind == 0 ? 70000 : 3000;
-  const int64_t cap = kind == 0 ? 70010 : 3000 * 300;
+  g.m = kind == 0 ? 7 : kind == 1 ? 3000 : 200000;
+  g.n = kind == 0 ? 70000 : kind == 1 ? 3000 : 200000;
+  const int64_t cap = kind == 0 ? 70010 : kind == 1 ? 3000 * 300 : 200000 + 5 * 5000 + 201 * 3000;
   g.r = (int32_t *)malloc((size_t)cap * sizeof(int32_t));
   g.c = (int32_t *)malloc((size_t)cap * sizeof(int32_t));
   g.v = (double *)malloc((size_t)cap * sizeof(double));
@@ -35,8 +40,10 @@ static mat_t make(int kind, uint64_t *s) {
     int64_t len;
     if (kind == 0)
       len = i == 3 ? g.n : i == 0 ? 3 : i == 5 ? 2 : 0;
-    else
+    else if (kind == 1)
       len = i % 97 == 0 ? 300 : (int64_t)(t_rand(s) % 41);
+    else
+      len = i % 40000 == 7 ? 5000 : i % 997 == 0 ? (int64_t)(t_rand(s) % 3000) : 1;
     const int64_t start = (int64_t)(t_rand(s) % (uint64_t)g.n);
     for (int64_t k = 0; k < len; ++k) add(&g, i, (int32_t)((start + k) % g.n), s);
   }
@@ -67,7 +74,7 @@ static void check(strata_crs_matrix_t *A, const mat_t *g, strata_format_t f, con
 static void test_options(void **state) {
   (void)state;
   uint64_t s = T_seed;
-  for (int kind = 0; kind <= 1; ++kind) {
+  for (int kind = 0; kind <= 2; ++kind) {
     mat_t g = make(kind, &s);
     int32_t *dr = (int32_t *)t_to_dev(g.r, (size_t)g.nnz * sizeof(int32_t));
     int32_t *dc = (int32_t *)t_to_dev(g.c, (size_t)g.nnz * sizeof(int32_t));

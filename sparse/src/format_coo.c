@@ -2,8 +2,10 @@
  * the CSR offsets by strata_sparse_impl_row_ids), applied by the load-balanced segmented SpMV of
  * format_lb.h: y = beta·y first, then every team takes an equal tile of entries, each of its
  * participants a contiguous piece; a row held whole by one piece is added with a plain store,
- * a row crossing piece or team boundaries with atomic adds (not a carry-out pass: the order of
- * those adds is not fixed, so y is exact for exactly representable partial sums only). */
+ * a row crossing pieces is summed inside the team (a segmented reduction over the pieces) and
+ * added once: a plain store when the row lies inside the team, an atomic add per team it touches
+ * otherwise (not a carry-out pass: the order of those adds is not fixed, so y is exact for
+ * exactly representable partial sums only). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +29,8 @@ strata_status_t strata_fmt_lb_apply(strata_exec_t *exec, strata_fmt_lb_args_t a,
   a.y = y;
   const int threads = (int)(a.tile / a.per);
   strata_team_policy_t pol = strata_team_policy(a.num_teams, threads, 1);
+  /* the team's row sums (format_coo.kl.c), then its staged products */
+  pol.scratch_team = STRATA_FMT_LB_SCRATCH(threads, a.tile);
   return strata_parallel_for_team(exec, "strata_fmt_lb_spmv", &pol, &strata_fmt_lb_spmv, &a);
 }
 

@@ -12,8 +12,9 @@
 void strata_fmt_lb_tiling(strata_exec_t *exec, int64_t nnz, int64_t *tile, int64_t *per, int64_t *num_teams);
 
 /** y += alpha · M x through strata_fmt_lb_spmv (a holds the arrays, nnz, tile, per, num_teams;
- *  x, y and alpha are set here). Rows crossing piece or team boundaries are combined by atomic
- *  adds, so y must already hold beta·y. Asynchronous. */
+ *  x, y and alpha are set here). Rows crossing pieces are summed within the team first; rows
+ *  crossing team boundaries are then combined by one atomic add per team, so y must already hold
+ *  beta·y. Asynchronous. */
 strata_status_t strata_fmt_lb_apply(strata_exec_t *exec, strata_fmt_lb_args_t a, double alpha,
                                     const double *x, double *y);
 

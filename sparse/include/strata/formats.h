@@ -9,10 +9,11 @@
  *   pjds          pJDS (Kreutzer et al. 2011): rows sorted by length, padded per block of b_r rows
  *   sell-c-sigma  SELL-C-σ: chunks of C rows, rows sorted by length within windows of σ rows
  *   sell-p        SELL-P: SELL-C-σ with each slice padded to a multiple of the threads per row
- *   coo           COO with a load-balanced kernel (equal entries per team, segmented reduction)
+ *   coo           COO with a load-balanced kernel (equal entries per team; rows crossing a
+ *                 thread's piece summed inside the team, one atomic add per team a row spans)
  *   hyb           ELL + COO, split by a Ginkgo-style strategy
  *   hec           ELL + CSR (the HEC boundary)
- *   csr-lb        load-balanced CSR (equal entries per team, row-start map)
+ *   csr-lb        load-balanced CSR (the coo kernel over CSR offsets with a row-start map)
  *   merge         merge-path CSR
  *   auto          a documented heuristic picks one of the above per matrix (sparse/src/format_auto.c:
  *                 on GPUs ell, ellpack-r or csr by the padding ELL would need; csr on host)
