@@ -200,6 +200,20 @@ static void test_huge_row(void **state) {
   coo_free(&h);
 }
 
+/* rows of 8 beside three of 70000 (the dense-row matrix of the benchmarks, small): one-level and
+ * split rows only, which GPUs run in one launch (strata_spmv_fused_one) */
+static void test_dense_rows(void **state) {
+  (void)state;
+  host_coo_t h = {0};
+  h.n = 70003;
+  h.m = 20000;
+  uint64_t s = T_seed + 3;
+  for (int32_t r = 0; r < h.m; ++r) add_row(&h, r, r % 6000 == 17 ? 70000 : r % 97 == 5 ? 0 : 8, &s);
+  strata_spmv_options_t o = {0};
+  check_all(&h, &o, L_ONE | L_SPLIT);
+  coo_free(&h);
+}
+
 /* power-law row lengths (exponent about 2.1) */
 static void test_power_law(void **state) {
   (void)state;
@@ -384,7 +398,8 @@ static void test_transpose(void **state) {
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_class_boundaries), cmocka_unit_test(test_huge_row),
-      cmocka_unit_test(test_power_law), cmocka_unit_test(test_one_class_and_small_thresholds),
+      cmocka_unit_test(test_dense_rows), cmocka_unit_test(test_power_law),
+      cmocka_unit_test(test_one_class_and_small_thresholds),
       cmocka_unit_test(test_edges), cmocka_unit_test(test_transpose),
   };
   return T_RUN("spmv_plan", tests);
