@@ -72,7 +72,7 @@ static void test_fem_saved_mesh(void **state) {
   assert_true(r1.error < 1e-7);
 }
 
-/* issue 5 §4: bulk nodes tied by springs to every 2nd boundary node: nearly dense rows whose
+/* issue 5 §4: bulk nodes tied by springs to half the boundary nodes: nearly dense rows whose
  * incoming packets are long, assembled in the same pack + unpack_combine(ADD) call */
 static void test_fem_bulk_nodes(void **state) {
   (void)state;
@@ -90,6 +90,19 @@ static void test_fem_bulk_nodes(void **state) {
   /* each bulk node adds its diagonal, and two entries per tie */
   assert_int_equal(r.nnz, r0.nnz + 2 * (1 + 2 * r.bulk_ties));
   assert_int_equal(r.num_nodes, r0.num_nodes);
+  /* the ties are round(f x boundary nodes), at least one, for any f in (0, 1] (they were every
+   * round(1/f)-th node: f = 0.75 tied them all, and a tiny f overflowed the stride) */
+  const double fs[] = {0.75, 0.3, 1.0, 1e-300};
+  o.bulk_nodes = 1;
+  for (size_t i = 0; i < sizeof fs / sizeof fs[0]; ++i) {
+    o.bulk_fraction = fs[i];
+    T_OK(fem_run(&o, &r));
+    long long want = llround(fs[i] * (double)r.num_boundary);
+    if (want < 1) want = 1;
+    assert_int_equal(r.bulk_ties, want);
+    assert_int_equal(r.nnz, r0.nnz + 1 + 2 * r.bulk_ties);
+    assert_true(r.converged);
+  }
 }
 
 static void test_fem_bulk_bad_options(void **state) {

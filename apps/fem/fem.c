@@ -444,12 +444,17 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
     goto done;
   }
 
-  /* bulk nodes: K nodes appended after the mesh's, each tied to every stride-th boundary node */
+  /* bulk nodes: K nodes appended after the mesh's, each tied to the same m = round(f x boundary
+   * nodes) boundary nodes (at least one), spread evenly over their order: the c-th boundary node
+   * is tied when (c m) mod nb < m, which holds for exactly m of them (f = 0.5: every other one) */
   int32_t *sel = NULL;
   int64_t nsel = 0;
   const int64_t K = o->bulk_nodes;
   if (K > 0) {
-    const int64_t stride = (int64_t)floor(1.0 / o->bulk_fraction + 0.5);
+    const int64_t nb = res->num_boundary;
+    int64_t m = (int64_t)llround(o->bulk_fraction * (double)nb);
+    if (m < 1) m = 1;
+    if (m > nb) m = nb;
     sel = (int32_t *)malloc((size_t)res->num_boundary * sizeof(int32_t));
     double *xyz2 = (double *)realloc(mesh.xyz, (size_t)(n + K) * 3 * sizeof(double));
     if (xyz2) mesh.xyz = xyz2;
@@ -461,7 +466,7 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
       goto done;
     }
     for (int64_t i = 0, c = 0; i < n; ++i)
-      if (mesh.on_boundary[i] && c++ % stride == 0) sel[nsel++] = (int32_t)i;
+      if (mesh.on_boundary[i] && (c++ * m) % nb < m) sel[nsel++] = (int32_t)i;
     for (int64_t q = 0; q < K; ++q) { /* near the cube's centre, finite and distinct */
       mesh.xyz[3 * (n + q)] = 0.5;
       mesh.xyz[3 * (n + q) + 1] = 0.5;

@@ -19,7 +19,8 @@ typedef struct fem_options {
   int compare;           /* assemble on serial too and report the largest relative difference */
   int bulk_nodes;        /* K extra "bulk" nodes (issue 5 §4), 0..FEM_MAX_BULK_NODES */
   double bulk_fraction;  /* each bulk node is tied by springs to this fraction (0, 1] of the
-                            boundary nodes: every round(1/f)-th one in node order */
+                            boundary nodes: round(f x their number), at least one, spread evenly
+                            in node order (fem_result_t.bulk_ties: how many) */
   int verbose;
 } fem_options_t;
 
