@@ -923,6 +923,52 @@ static void test_buffer_bounds(void **state) {
   host_crs_free(&U);
 }
 
+/* Offsets that decrease somewhere let a packet whose own offsets look right read another
+ * packet's bytes (a newcomer review: offsets {0, 24, 16, 40} applied bytes [16, 40)). Here
+ * {0, 24, 48, 24, 48} over a 48-byte buffer: packet 2 runs backwards, and packet 3 is packet 1's
+ * bytes again, which would be combined twice. Refused in every mode, strict or not: INVALID_DATA
+ * naming the place, the report counting it, the matrix bitwise unchanged. */
+static void test_offsets_decrease(void **state) {
+  (void)state;
+  const int64_t ro[] = {0, 3};
+  const int32_t ci[] = {0, 1, 2};
+  const double v[] = {1, 2, 3};
+  host_crs_t H = {1, 3, 3, (int64_t *)ro, (int32_t *)ci, (double *)v};
+  hpk_t P;
+  pk_init(&P);
+  for (int k = 0; k < 4; ++k) {
+    pk_begin(&P, 0);
+    pk_add(&P, k % 3, 10.0 + k);
+  }
+  const int64_t off[5] = {0, 24, 48, 24, 48};
+  for (int strict = 0; strict <= 1; ++strict)
+    for (int m = 0; m <= 4; ++m) {
+      strata_crs_matrix_t *A = dev_target(&H);
+      dpk_t d;
+      dpk_make(&P, -1, NULL, 0, &d);
+      t_dev_free(d.pk.offsets);
+      d.pk.offsets = (int64_t *)t_to_dev(off, sizeof off);
+      d.pk.num_bytes = 48;
+      strata_unpack_options_t o;
+      memset(&o, 0, sizeof o);
+      o.strict = strict;
+      strata_unpack_report_t rep;
+      T_ERR(strata_sparse_unpack_combine_opts(T_exec, A, d.rows, &d.pk, NULL, 0, (strata_combine_mode_t)m, &o, &rep),
+            STRATA_ERR_INVALID_DATA);
+      if (!strstr(strata_error_message(), "decrease at packet 2"))
+        fail_msg("mode %d strict %d: message: %s", m, strict, strata_error_message());
+      assert_int_equal(rep.malformed_packets, 1);
+      assert_int_equal(rep.rows_unpacked + rep.entries_combined + rep.entries_inserted, 0);
+      assert_int_equal(A->nnz, 3);
+      double got[3];
+      t_to_host(got, A->values, sizeof got);
+      assert_memory_equal(got, v, sizeof got);
+      strata_crs_destroy(&A);
+      dpk_free(&d);
+    }
+  pk_free(&P);
+}
+
 /* INSERT (issue 5 §2): into empty rows, into existing rows with new and existing columns and
  * duplicates within and across packets, the growth count exact, against a host reference; a
  * non-fill-complete target; invalid entries / rows / a malformed packet counted with nothing
@@ -1000,6 +1046,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_edge_cases, t_setup),
       cmocka_unit_test_setup(test_empty, t_setup),
       cmocka_unit_test_setup(test_buffer_bounds, t_setup),
+      cmocka_unit_test_setup(test_offsets_decrease, t_setup),
       cmocka_unit_test_setup(test_huge_packet, t_setup),
       cmocka_unit_test_setup(test_insert, t_setup),
   };

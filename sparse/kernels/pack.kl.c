@@ -216,8 +216,11 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_classify, strata_sparse_unpack_classify_
   STRATA_TEAM_THREAD_REDUCE(team, k, b, e, SUM, i64, entries) {
     if (a->counts[k] > 0) entries += a->counts[k];
   }
+  /* invalid packets, and (from bit 20: a tile holds fewer packets) places where the offsets
+   * decrease: packets would overlap, so the call is refused (pack.c) */
   STRATA_TEAM_THREAD_REDUCE(team, k, b, e, SUM, i64, invalid) {
     if (a->counts[k] < 0) invalid += 1;
+    if (a->offsets[k + 1] < a->offsets[k]) invalid += (int64_t)1 << 20;
   }
   STRATA_TEAM_THREAD_REDUCE(team, k, b, e, MAX, i64, longest) {
     if (a->cls[k] == STRATA_SPARSE_UNPACK_LONG && a->counts[k] > longest) longest = a->counts[k];
@@ -232,7 +235,10 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_classify, strata_sparse_unpack_classify_
       a->tile_counts[c * a->ntiles + t] = m;
       if (m) strata_atomic_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_CLASS + c, m);
     }
+    const int64_t descents = invalid >> 20;
+    invalid &= ((int64_t)1 << 20) - 1;
     if (invalid) strata_atomic_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_INVALID, invalid);
+    if (descents) strata_atomic_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_DESCENTS, descents);
     if (entries) strata_atomic_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_ENTRIES, entries);
     if (longest > 0) strata_atomic_max_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_LONG_MAX, longest);
     a->tile_counts[STRATA_SPARSE_UNPACK_NUM_CLASSES * a->ntiles + t] = chunks;
@@ -421,6 +427,11 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_fused, strata_sparse_unpack_fused_args_t
 
 /* ----------------------------------------------------------------- examples (error path) */
 
+/* The first k with offsets[k + 1] < offsets[k] (MIN reduce over [0, n); INT64_MAX: none) */
+STRATA_REDUCE_KERNEL(strata_sparse_unpack_first_descent, strata_sparse_unpack_classify_args_t, a, k, i64, acc) {
+  if (a->offsets[k + 1] < a->offsets[k] && k < *acc) *acc = k;
+}
+
 /* The invalid items of packet k in entry order: a malformed packet, or one whose row is out of
  * range, is one item (row, -1); else each entry whose column has no local id (INSERT) or is not
  * in the target row's pattern (the other modes) is one (row, global column). Returns how many;
@@ -474,6 +485,7 @@ STRATA_FOR_KERNEL(strata_sparse_unpack_insert_count, strata_sparse_unpack_insert
   int64_t row, count;
   const int64_t *gids = NULL;
   const double *vals = NULL;
+  if (a->u.offsets[k + 1] < a->u.offsets[k]) strata_atomic_add_i64(a->u.report + STRATA_SPARSE_REP_DESCENTS, 1);
   const int st = STRATA_SPARSE_UNPACK_PACKET(&a->u, k, row, count, gids, vals);
   if (st != 0) {
     strata_sparse_unpack_bad_packet(a->u.report, st);

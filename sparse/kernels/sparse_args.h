@@ -136,7 +136,9 @@ enum {
   STRATA_SPARSE_REP_EXAMPLES = 6,  /* example e at [6 + 2e] (row) and [7 + 2e] (global col) */
   STRATA_SPARSE_REP_MAX_EXAMPLES = 8
 };
-#define STRATA_SPARSE_REP_LEN (STRATA_SPARSE_REP_EXAMPLES + 2 * STRATA_SPARSE_REP_MAX_EXAMPLES)
+/* INSERT's count pass: places k where offsets[k + 1] < offsets[k] (the call is refused) */
+#define STRATA_SPARSE_REP_DESCENTS (STRATA_SPARSE_REP_EXAMPLES + 2 * STRATA_SPARSE_REP_MAX_EXAMPLES)
+#define STRATA_SPARSE_REP_LEN (STRATA_SPARSE_REP_DESCENTS + 1)
 
 /* Unpack classes by incoming entries: short (one-level), medium (three-level: a team per block
  * of packets, a thread per packet, its lanes over the entries) in two launches — MEDIUM with 8
@@ -227,7 +229,8 @@ enum {
   STRATA_SPARSE_UNPACK_STAT_ENTRIES = STRATA_SPARSE_UNPACK_NUM_CLASSES + 1,     /* of valid packets */
   STRATA_SPARSE_UNPACK_STAT_LONG_MAX = STRATA_SPARSE_UNPACK_NUM_CLASSES + 2,    /* long class's largest */
   STRATA_SPARSE_UNPACK_STAT_CHUNKS = STRATA_SPARSE_UNPACK_NUM_CLASSES + 3,      /* very long chunks */
-  STRATA_SPARSE_UNPACK_STAT_LEN = STRATA_SPARSE_UNPACK_NUM_CLASSES + 4
+  STRATA_SPARSE_UNPACK_STAT_DESCENTS = STRATA_SPARSE_UNPACK_NUM_CLASSES + 4,    /* offsets[k+1] < offsets[k] */
+  STRATA_SPARSE_UNPACK_STAT_LEN = STRATA_SPARSE_UNPACK_NUM_CLASSES + 5
 };
 typedef struct strata_sparse_unpack_classify_args {
   const int32_t *import_rows;

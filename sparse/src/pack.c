@@ -22,6 +22,7 @@ STRATA_KERNEL_DECLARE(strata_sparse_unpack_scatter);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_count);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_fill);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_copy);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_first_descent);
 
 /* pack: rows above this many entries are written by a team each on GPUs (strata_sparse_pack_long) */
 #define STRATA_SPARSE_PACK_LONG_MIN 128
@@ -134,6 +135,31 @@ static const char *mode_name(strata_combine_mode_t m) {
   return "?";
 }
 
+/* Packet offsets that decrease anywhere (descents > 0 places, counted on the device) would let
+ * packets overlap: a packet whose own offsets look right could read another's bytes. Nothing is
+ * combined; INVALID_DATA names the first place. */
+static strata_status_t unpack_refuse_descents(strata_exec_t *exec, const strata_packets_t *packets,
+                                              int64_t descents, strata_combine_mode_t mode) {
+  strata_sparse_unpack_classify_args_t ca;
+  memset(&ca, 0, sizeof ca);
+  ca.offsets = packets->offsets;
+  ca.n = packets->num_rows;
+  int64_t k = INT64_MAX, v[2] = {0, 0};
+  strata_status_t st = strata_parallel_reduce(exec, "strata_sparse_unpack_first_descent", strata_range(0, ca.n),
+                                              &strata_sparse_unpack_first_descent, &ca, STRATA_REDUCE_MIN, &k);
+  if (st == STRATA_SUCCESS && k == INT64_MAX)
+    return strata_error_set(STRATA_ERR_INTERNAL, "sparse_unpack_combine: %lld offset descents counted, none found",
+                            (long long)descents);
+  if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, v, packets->offsets + k, sizeof v);
+  if (st != STRATA_SUCCESS) return st;
+  return strata_error_set(STRATA_ERR_INVALID_DATA,
+                          "sparse_unpack_combine (%s): packet offsets decrease at packet %lld: offsets[%lld] = "
+                          "%lld < offsets[%lld] = %lld (%lld such places; offsets must be non-decreasing, else "
+                          "packets overlap); nothing was combined, the matrix is unchanged",
+                          mode_name(mode), (long long)k, (long long)(k + 1), (long long)v[1], (long long)k,
+                          (long long)v[0], (long long)descents);
+}
+
 /* Validates the arguments of unpack_combine (everything that lives on the host). */
 static strata_status_t unpack_check(strata_exec_t **exec, strata_crs_matrix_t *A,
                                     const int32_t *import_rows, const strata_packets_t *packets,
@@ -219,6 +245,7 @@ typedef struct unpack_plan {
   int medium_vl, medium_ts, medium_per_team, wide_vl, wide_ts, big_vl, big_ts;
   int gpu; /* warp > 1: very long chunks share one launch with the short and medium classes */
   int64_t valid_packets, valid_entries; /* packets well formed with a row in range, their entries */
+  int64_t descents; /* places where the packet offsets decrease: the call is refused */
 } unpack_plan_t;
 
 static void plan_free(strata_exec_t *exec, unpack_plan_t *p) {
@@ -325,6 +352,8 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   p->valid_entries = stats[STRATA_SPARSE_UNPACK_STAT_ENTRIES];
   p->long_max_count = stats[STRATA_SPARSE_UNPACK_STAT_LONG_MAX];
   p->num_chunks = stats[STRATA_SPARSE_UNPACK_STAT_CHUNKS];
+  p->descents = stats[STRATA_SPARSE_UNPACK_STAT_DESCENTS];
+  if (p->descents > 0) return STRATA_SUCCESS; /* the call is refused (unpack_refuse_descents) */
   /* the scatter pass also writes each very long packet's first chunk (one scan of tile_counts,
    * whose last row is the tiles' chunks, serves both) */
   const int64_t nv = p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG + 1] - p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
@@ -458,6 +487,13 @@ static strata_status_t unpack_insert(strata_exec_t *exec, strata_crs_matrix_t *A
     st = strata_parallel_for(exec, "strata_sparse_unpack_insert_count", strata_range(0, np),
                              &strata_sparse_unpack_insert_count, &a);
   if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, rep, drep, (size_t)STRATA_SPARSE_REP_LEN * sizeof(int64_t));
+  if (st == STRATA_SUCCESS && rep[STRATA_SPARSE_REP_DESCENTS] > 0) { /* refused: A untouched */
+    const int64_t descents = rep[STRATA_SPARSE_REP_DESCENTS];
+    memset(rep, 0, (size_t)STRATA_SPARSE_REP_LEN * sizeof(int64_t));
+    rep[STRATA_SPARSE_REP_MALFORMED] = descents;
+    st = unpack_refuse_descents(exec, packets, descents, STRATA_COMBINE_INSERT);
+    goto done;
+  }
   const int bad = st == STRATA_SUCCESS && rep_invalid(rep);
   if (bad) st = unpack_examples(exec, a.u, np, rep);
   if (bad && o->strict) { /* all or nothing: A untouched */
@@ -552,6 +588,11 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
   const int plan_region = strata_profile_push_region("strata_sparse_unpack_combine: plan") == STRATA_SUCCESS;
   st = plan_create(exec, A, import_rows, packets, &o, &plan);
   if (plan_region) strata_profile_pop_region();
+  if (st == STRATA_SUCCESS && plan.descents > 0) {
+    rep[STRATA_SPARSE_REP_MALFORMED] = plan.descents;
+    st = unpack_refuse_descents(exec, packets, plan.descents, mode);
+    goto report;
+  }
   if (st == STRATA_SUCCESS) st = strata_mem_alloc_async(exec, sizeof rep, (void **)&drep);
   if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, drep, 0, sizeof rep);
   strata_sparse_unpack_args_t a;
@@ -598,7 +639,10 @@ report:;
   r.entries_inserted = inserted;
   plan_free(exec, &plan); /* stream-ordered frees: nothing to time */
   if (region) strata_profile_pop_region();
-  if (st != STRATA_SUCCESS) return st;
+  if (st != STRATA_SUCCESS) {
+    if (st == STRATA_ERR_INVALID_DATA && report) *report = r; /* decreasing offsets: counted there */
+    return st;
+  }
   if (report) *report = r;
   if (r.invalid_entries + r.invalid_rows + r.malformed_packets == 0) return STRATA_SUCCESS;
   return strata_error_set(
