@@ -1,5 +1,9 @@
-/* strata fem — the main job (see fem.h). Host code orchestrates; every loop over nodes, elements,
- * rows or entries runs in a kernel (fem_kernels.kl.c) or in the sparse module. */
+/* strata fem — the main job (see fem.h). Host code orchestrates: the graph, the element matrices,
+ * pack, unpack_combine, the Dirichlet rows and every CG step run in kernels (fem_kernels.kl.c) or
+ * in the sparse module. The host also walks the mesh as read, before anything is uploaded: the
+ * box mesh of --box, the checks that every node is used and some node is on the boundary, the
+ * boundary count and the bulk nodes' ties; and --compare's matrix difference reads both matrices
+ * back and compares them on the host (a check, not part of the timed phases). */
 #include "fem.h"
 
 #include <math.h>

@@ -80,7 +80,9 @@ typedef struct fem_mesh {
  *
  * Tet count is about 3.2 / h^3 (Gmsh 4.8.4, HXT: h = 0.02 gives ~0.40e6 tets, h = 0.015 ~0.94e6,
  * h = 0.0147 ~1.0e6; measured while Gmsh still meshed in parallel, which varied the counts by
- * ~0.5% from run to run).
+ * ~0.5% from run to run). Even on one thread the mesh is not the same from run to run (Gmsh
+ * 4.8.4, h = 0.04: 52809 .. 53036 tets over three runs, 98 .. 101 CG iterations): for a
+ * reproducible job, mesh once with --save-mesh and run on that file with --mesh.
  *
  * @param[in]  h        target element edge length (unit cube = 1); must be finite and
  *                      >= FEM_MESH_MIN_H (1e-3)

@@ -132,9 +132,12 @@ strata_status_t strata_crs_spmv(strata_exec_t *exec, double alpha, const strata_
 /** Packed rows (the "packet" format). For packed row k, the bytes at data + offsets[k] hold
  *    int64_t count; int64_t global_cols[count]; double values[count];
  *  every field naturally aligned (offsets are multiples of 8). offsets [num_rows + 1] are byte
- *  offsets, offsets[0] = 0 and offsets[num_rows] = the buffer length num_bytes (unpack_combine
- *  reports the first / last packet malformed otherwise: bytes outside every packet are not
- *  dropped silently). Both arrays in exec memory; data may be NULL only when num_bytes = 0. */
+ *  offsets, non-decreasing, offsets[0] = 0 and offsets[num_rows] = the buffer length num_bytes
+ *  (unpack_combine reports the first / last packet malformed otherwise: bytes outside every
+ *  packet are not dropped silently; offsets that decrease anywhere would let packets overlap, and
+ *  the call is refused: INVALID_DATA naming the first place, report.malformed_packets = the
+ *  number of places, nothing combined). Both arrays in exec memory; data may be NULL only when
+ *  num_bytes = 0. */
 typedef struct strata_packets {
   strata_exec_t *exec;
   int64_t num_rows;
@@ -161,7 +164,11 @@ typedef enum strata_combine_mode {
   STRATA_COMBINE_ADD = 0,     /**< target += incoming */
   STRATA_COMBINE_REPLACE = 1, /**< target = incoming (several packets for one entry: one wins) */
   STRATA_COMBINE_ABSMAX = 2,  /**< target = the value of larger magnitude, sign kept (a tie
-                                   keeps the target; Tpetra stores max(|a|, |b|) instead) */
+                                   keeps the target; Tpetra stores max(|a|, |b|) instead). NaN
+                                   compares false: an incoming NaN never replaces the target and
+                                   a NaN target stays (both counted as combined). Equal
+                                   magnitudes of either sign from several packets for one entry:
+                                   the first to land wins, an order parallel backends do not fix */
   STRATA_COMBINE_INSERT = 3,  /**< target += incoming, columns not yet in the row inserted (the
                                    row grows; Tpetra's insertGlobalValues + fillComplete). The
                                    target may be fill-complete or not; it is fill-complete after */
@@ -203,7 +210,8 @@ typedef struct strata_unpack_report {
  *  its own launch):
  *  - SHORT (one-level): a thread per packet, a binary search per entry in the target row;
  *  - MEDIUM (three-level): a team per block of packets, a team thread per packet, its vector
- *    lanes over the entries (a binary search each);
+ *    lanes over the entries (a binary search each); on GPUs packets above 32 entries get a
+ *    warp of lanes, those up to 32 get 8 (two launches, or two sections of the shared one);
  *  - LONG (two-level): a team per packet; the packet's (local column, value) pairs are sorted
  *    in team scratch (strata_team_sort) and merged against the target row in one sorted-sorted
  *    pass (one binary search per team thread x lane, for the start of its block); duplicates
@@ -266,7 +274,9 @@ typedef struct strata_unpack_options {
  *  [packets->num_rows]); global column ids map to local ones by col_lids [num_global] (exec memory;
  *  NULL = identity, global id == local column id; a global id outside [0, num_global), or one
  *  whose col_lids value is outside [0, A->num_cols) (-1 by convention), has no local id: its entry
- *  is invalid, counted and reported in every mode). The same target row may arrive in many packets
+ *  is invalid, counted and reported in every mode). The map is a dense table, one int32 per
+ *  global id: a global numbering with large gaps (ids near 10^12, as Tpetra's non-contiguous maps
+ *  allow) must be compacted first; there is no hashed map. The same target row may arrive in many packets
  *  (several senders): ADD stays correct (atomic adds); ABSMAX is atomic too (a CAS loop);
  *  REPLACE: when several packets (or duplicates within one) name the same entry, which value
  *  wins is unspecified. Packets are classified on the device by their entry counts and each
