@@ -17,7 +17,11 @@ typedef struct fem_options {
   double tol;            /* relative residual ||r|| / ||b|| */
   int max_iter;
   int compare;           /* assemble on serial too and report the largest relative difference */
-  int bulk_nodes;        /* K extra "bulk" nodes (issue 5 §4), 0..FEM_MAX_BULK_NODES */
+  int bulk_nodes;        /* K extra "bulk" nodes (issue 5 §4), 0..FEM_MAX_BULK_NODES. Their ties
+                            are boundary (Dirichlet) nodes, so once the Dirichlet columns are
+                            eliminated a bulk row keeps only its diagonal: the bulk rows load
+                            pack, unpack_combine and SpMV through their pattern (the values
+                            stay stored, zeros included), not CG's convergence */
   double bulk_fraction;  /* each bulk node is tied by springs to this fraction (0, 1] of the
                             boundary nodes: round(f x their number), at least one, spread evenly
                             in node order (fem_result_t.bulk_ties: how many) */
