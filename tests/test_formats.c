@@ -564,9 +564,66 @@ static void test_permuted_errors(void **state) {
   t_dev_free(dy);
 }
 
+/* x and y that overlap are refused by every SpMV entry point while x is read (a newcomer review:
+ * spmv(1, v, 0, v) returned SUCCESS with wrong rows in every format); with alpha == 0 x is not
+ * read and the same array is fine. alpha infinite or NaN: an empty row's y is alpha * 0 = NaN in
+ * every format, also when the matrix has no entries (coo and csr-lb gave 0 there). A plan's
+ * transpose option other than 0 / 1 is refused. */
+static void test_spmv_arguments(void **state) {
+  (void)state;
+  /* 4 x 4, row 1 empty */
+  int32_t r[5] = {0, 0, 2, 3, 3}, c[5] = {0, 3, 2, 1, 3};
+  double v[5] = {1, 2, 3, 4, 5};
+  const gen_t g = {4, 4, 5, r, c, v}, g0 = {4, 4, 0, NULL, NULL, NULL};
+  strata_crs_matrix_t *A = gen_crs(&g), *Z = gen_crs(&g0);
+  double *dv = dev_vec(8);
+  const double ones[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+  for (int f = 0; f < STRATA_NUM_FORMATS; ++f)
+    for (int z = 0; z <= 1; ++z) {
+      strata_sparse_format_t *M = NULL;
+      const char *name = strata_format_name((strata_format_t)f);
+      strata_status_t st = strata_format_create(T_exec, z ? Z : A, (strata_format_t)f, NULL, &M);
+      if (st == STRATA_ERR_UNSUPPORTED) continue;
+      T_OK(st);
+      if (!z) {
+        t_expect_msg(strata_format_spmv(T_exec, M, 1.0, dv, 0.0, dv), STRATA_ERR_INVALID_ARGUMENT, "overlap", NULL);
+        t_expect_msg(strata_format_spmv(T_exec, M, 1.0, dv + 2, 0.0, dv), STRATA_ERR_INVALID_ARGUMENT, "overlap", NULL);
+        T_OK(strata_format_spmv(T_exec, M, 1.0, dv + 4, 0.0, dv)); /* adjacent, not overlapping */
+      }
+      T_OK(strata_mem_copy(T_exec, dv, ones, sizeof ones));
+      T_OK(strata_format_spmv(T_exec, M, 0.0, dv, 2.0, dv)); /* alpha == 0: x not read */
+      double y[4];
+      vec_to_host(y, dv, 4);
+      for (int i = 0; i < 4; ++i)
+        if (y[i] != 2.0) fail_msg("format %s: alpha 0, beta 2: y[%d] = %g", name, i, y[i]);
+      const double bad[2] = {NAN, INFINITY};
+      for (int b = 0; b < 2; ++b) {
+        T_OK(strata_mem_copy(T_exec, dv, ones, sizeof ones));
+        T_OK(strata_format_spmv(T_exec, M, bad[b], dv + 4, 0.0, dv));
+        vec_to_host(y, dv, 4);
+        if (!isnan(y[1])) fail_msg("format %s%s, alpha %g: empty row y[1] = %g, expected NaN (alpha * 0)", name,
+                                   z ? " (no entries)" : "", bad[b], y[1]);
+      }
+      T_OK(strata_format_destroy(&M));
+    }
+  t_expect_msg(strata_crs_spmv(T_exec, 1.0, A, dv, 0.0, dv + 3), STRATA_ERR_INVALID_ARGUMENT, "overlap", NULL);
+  strata_spmv_plan_t *P = NULL;
+  T_OK(strata_spmv_plan_create(T_exec, A, NULL, &P));
+  t_expect_msg(strata_spmv_plan_apply(T_exec, P, 1.0, A, dv, 0.0, dv), STRATA_ERR_INVALID_ARGUMENT, "overlap", NULL);
+  T_OK(strata_spmv_plan_destroy(&P));
+  strata_spmv_options_t o;
+  memset(&o, 0, sizeof o);
+  o.transpose = 2;
+  t_expect_msg(strata_spmv_plan_create(T_exec, A, &o, &P), STRATA_ERR_INVALID_ARGUMENT, "transpose = 2", NULL);
+  t_dev_free(dv);
+  strata_crs_destroy(&A);
+  strata_crs_destroy(&Z);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_every_format),       cmocka_unit_test(test_names),
                                      cmocka_unit_test(test_sliced_footprints),  cmocka_unit_test(test_permuted_basis),
-                                     cmocka_unit_test(test_permuted_basis_shared), cmocka_unit_test(test_permuted_errors)};
+                                     cmocka_unit_test(test_permuted_basis_shared), cmocka_unit_test(test_permuted_errors),
+                                     cmocka_unit_test(test_spmv_arguments)};
   return T_RUN("formats", tests);
 }

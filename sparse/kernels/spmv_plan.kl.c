@@ -225,7 +225,9 @@ STRATA_FOR_KERNEL(strata_spmv_blocks, strata_spmv_blocks_args_t, a, b) {
   a->block_row[b] = (int32_t)lo;
 }
 
-/* alpha == 0: y = beta * y (beta == 0: y = 0 without reading y) */
+/* y = beta * y (beta == 0: y = 0 without reading y); y = NaN when alpha * 0 is NaN (alpha infinite
+ * or NaN: an empty row's alpha * 0, as the row-wise kernels compute it) */
 STRATA_FOR_KERNEL(strata_spmv_scale, strata_spmv_apply_args_t, a, r) {
-  a->y[r] = a->beta == 0.0 ? 0.0 : a->beta * a->y[r];
+  const double z = a->alpha * 0.0;
+  a->y[r] = z != z ? z : a->beta == 0.0 ? 0.0 : a->beta * a->y[r];
 }

@@ -15,6 +15,20 @@ STRATA_KERNEL_DECLARE(strata_sparse_spmv_rows);
 
 /* ------------------------------------------------------------------ helpers (sparse_impl.h) */
 
+strata_status_t strata_sparse_impl_check_xy(const char *what, double alpha, const double *x, int64_t nx,
+                                            const double *y, int64_t ny) {
+  if (!y && ny > 0) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL y with %lld rows", what, (long long)ny);
+  if (alpha == 0.0 || nx == 0 || ny == 0) return STRATA_SUCCESS; /* x is not read */
+  if (!x) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL x with %lld columns", what, (long long)nx);
+  const uintptr_t xb = (uintptr_t)x, xe = (uintptr_t)(x + nx), yb = (uintptr_t)y, ye = (uintptr_t)(y + ny);
+  if (xb < ye && yb < xe)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "%s: x [%lld doubles at %p] and y [%lld doubles at %p] overlap: y is written while "
+                            "x is read; give y its own array",
+                            what, (long long)nx, (const void *)x, (long long)ny, (const void *)y);
+  return STRATA_SUCCESS;
+}
+
 strata_status_t strata_sparse_impl_exec(strata_exec_t **exec, strata_exec_t *owner,
                                         const char *what) {
   if (!*exec) *exec = owner;
@@ -257,12 +271,8 @@ strata_status_t strata_crs_spmv(strata_exec_t *exec, double alpha, const strata_
   if (!A) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "crs_spmv: NULL matrix");
   strata_status_t st = strata_sparse_impl_exec(&exec, A->exec, "crs_spmv");
   if (st != STRATA_SUCCESS) return st;
-  if (!x && A->num_cols > 0 && alpha != 0.0) /* alpha == 0: x is not read (DESIGN §4) */
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "crs_spmv: NULL x with num_cols = %d",
-                            (int)A->num_cols);
-  if (!y && A->num_rows > 0)
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "crs_spmv: NULL y with num_rows = %d",
-                            (int)A->num_rows);
+  st = strata_sparse_impl_check_xy("crs_spmv", alpha, x, A->num_cols, y, A->num_rows);
+  if (st != STRATA_SUCCESS) return st;
   strata_sparse_spmv_args_t a;
   a.row_offsets = A->row_offsets;
   a.col_indices = A->col_indices;

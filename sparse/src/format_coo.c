@@ -93,7 +93,7 @@ static strata_status_t coo_create(strata_exec_t *exec, const strata_crs_matrix_t
 static strata_status_t coo_spmv(strata_exec_t *exec, const strata_sparse_format_t *M, double alpha,
                                 const double *x, double beta, double *y) {
   const coo_impl_t *c = (const coo_impl_t *)M->impl;
-  strata_status_t st = strata_sparse_impl_scale(exec, M->num_rows, beta, y);
+  strata_status_t st = strata_sparse_impl_scale(exec, M->num_rows, alpha, beta, y);
   if (st != STRATA_SUCCESS) return st;
   return strata_fmt_lb_apply(exec, c->lb, alpha, x, y);
 }

@@ -74,6 +74,15 @@ strata_status_t strata_impl_fmt_fill(strata_exec_t *exec, const strata_crs_matri
     return strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "format %s: %lld stored entries", name, (long long)stored);
   strata_status_t st = strata_sparse_impl_alloc(exec, (size_t)stored * sizeof(int32_t), (void **)cols);
   if (st == STRATA_SUCCESS) st = strata_sparse_impl_alloc(exec, (size_t)stored * sizeof(double), (void **)vals);
+  if (st == STRATA_ERR_OUT_OF_MEMORY) { /* say which format asked for how much, and why */
+    char prev[200];
+    snprintf(prev, sizeof prev, "%s", strata_error_message());
+    return strata_error_set(st, "format %s: %lld stored entries (%.4g per row over %d rows, for %lld entries: "
+                            "padding %.3gx), %zu bytes: %s", name, (long long)stored,
+                            A->num_rows > 0 ? (double)stored / A->num_rows : 0.0, (int)A->num_rows,
+                            (long long)A->nnz, A->nnz > 0 ? (double)(stored - A->nnz) / (double)A->nnz : 0.0,
+                            (size_t)stored * (sizeof(int32_t) + sizeof(double)), prev);
+  }
   *acols = *cols;
   *avals = *vals;
   if (st == STRATA_SUCCESS && A->num_rows > 0)

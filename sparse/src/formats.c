@@ -97,13 +97,11 @@ static strata_status_t format_apply(strata_exec_t *exec, const strata_sparse_for
   if (!M) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL matrix", what);
   strata_status_t st = strata_sparse_impl_exec(&exec, M->exec, what);
   if (st != STRATA_SUCCESS) return st;
-  if (!y && M->num_rows > 0)
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL y with %d rows", what, M->num_rows);
-  if (!x && M->num_cols > 0 && alpha != 0.0)
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL x with %d columns", what, M->num_cols);
+  st = strata_sparse_impl_check_xy(what, alpha, x, M->num_cols, y, M->num_rows);
+  if (st != STRATA_SUCCESS) return st;
   if (M->num_rows == 0) return STRATA_SUCCESS;
   if (alpha == 0.0 || M->nnz == 0) { /* y = beta y (0 when beta == 0): M and x are not read */
-    return strata_sparse_impl_scale(exec, M->num_rows, beta, y);
+    return strata_sparse_impl_scale(exec, M->num_rows, alpha, beta, y);
   }
   if (permuted && M->spmv_permuted) return M->spmv_permuted(exec, M, alpha, x, beta, y);
   return M->ops->spmv(exec, M, alpha, x, beta, y);

@@ -46,7 +46,17 @@ strata_status_t strata_sparse_impl_group_by_class(strata_exec_t *exec, int64_t n
                                                   int64_t *keys, int64_t *perm, int64_t *bounds);
 
 /** y[0..n) = beta * y (beta == 0: y = 0 without reading y), asynchronous: the alpha == 0 case of
- *  every SpMV (DESIGN §4: A and x are not read). */
-strata_status_t strata_sparse_impl_scale(strata_exec_t *exec, int64_t n, double beta, double *y);
+ *  every SpMV (DESIGN §4: A and x are not read), and the first step of the formats that only add
+ *  into y. When alpha · 0 is NaN (alpha infinite or NaN), y = NaN instead: an empty row's
+ *  alpha · (A x)_i = alpha · 0, as every row-wise SpMV computes it (the same result in every
+ *  format; alpha == 0 keeps its meaning). */
+strata_status_t strata_sparse_impl_scale(strata_exec_t *exec, int64_t n, double alpha, double beta, double *y);
+
+/** The x and y arguments of an SpMV (what: the caller's name): INVALID_ARGUMENT for a NULL y with
+ *  ny > 0, a NULL x with nx > 0 when alpha != 0 (x is read), and for x and y that overlap when x is
+ *  read (y is written while x is read: the result would depend on the schedule; cuSPARSE and
+ *  Kokkos leave that undefined). */
+strata_status_t strata_sparse_impl_check_xy(const char *what, double alpha, const double *x, int64_t nx,
+                                            const double *y, int64_t ny);
 
 #endif

@@ -106,6 +106,9 @@ static void add_class(strata_spmv_plan_t *p, strata_spmv_level_t level, int vl, 
  * and where the stream level can run (GPU auto, or forced) its team scratch against the device's.
  * The thresholds' order is checked with the class table (make_classes). */
 static strata_status_t check_options(const strata_spmv_options_t *o, int gpu, size_t max_scratch) {
+  if (o->transpose != 0 && o->transpose != 1)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan: transpose = %d (0: op(A) = A, 1: A^T)",
+                            (int)o->transpose);
   const int64_t lim = (int64_t)1 << 40;
   const int64_t given[6] = {o->one_level_max, o->two_level_max, o->three_level_max, o->split_chunk, o->stream_max,
                             o->stream_block};
@@ -352,10 +355,8 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
                             A->num_rows, A->num_cols, (long long)A->nnz, p->num_rows, p->num_cols, (long long)p->nnz);
   if (p->inner) /* op(A) = A^T */
     return strata_spmv_plan_apply(exec, p->inner, alpha, p->At, x, beta, y);
-  if (!x && A->num_cols > 0 && alpha != 0.0) /* alpha == 0: x is not read (DESIGN §4) */
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv apply: NULL x, op(A) has %d columns", A->num_cols);
-  if (!y && A->num_rows > 0)
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv apply: NULL y, op(A) has %d rows", A->num_rows);
+  st = strata_sparse_impl_check_xy("spmv apply", alpha, x, A->num_cols, y, A->num_rows);
+  if (st != STRATA_SUCCESS) return st;
   strata_spmv_apply_args_t a;
   memset(&a, 0, sizeof a);
   a.row_offsets = A->row_offsets;
@@ -366,7 +367,7 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
   a.alpha = alpha;
   a.beta = beta;
   if (alpha == 0.0) /* DESIGN §4: A and x are not read */
-    return strata_sparse_impl_scale(exec, A->num_rows, beta, y);
+    return strata_sparse_impl_scale(exec, A->num_rows, alpha, beta, y);
   a.rows = p->identity ? NULL : p->rows;
   /* the stream level with three-level or split rows: one launch (strata_spmv_fused; H200, power
    * law: 0.248 -> 0.243 ms). The stream level alone keeps its own kernel: the fused one, with the
@@ -453,10 +454,11 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
   return st;
 }
 
-strata_status_t strata_sparse_impl_scale(strata_exec_t *exec, int64_t n, double beta, double *y) {
+strata_status_t strata_sparse_impl_scale(strata_exec_t *exec, int64_t n, double alpha, double beta, double *y) {
   strata_spmv_apply_args_t a;
   memset(&a, 0, sizeof a);
   a.y = y;
+  a.alpha = alpha;
   a.beta = beta;
   return strata_parallel_for(exec, "strata_spmv_scale", strata_range(0, n), &strata_spmv_scale, &a);
 }

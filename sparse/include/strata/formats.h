@@ -60,8 +60,10 @@ typedef struct strata_format_options {
                              power of two up to the warp size on GPUs, up to 64 on host backends
                              (which pad for it but sum a row with one lane) */
   int block_rows;       /**< pJDS: rows per padding block b_r (default: the warp size, 8 on host) */
-  int64_t ell_width;    /**< HYB / HEC: ELL width; 0 = the strategy's choice */
-  int hyb_strategy;     /**< HYB: 0 percentile of row lengths (80 %), 1 bounded, 2 minimal storage */
+  int64_t ell_width;    /**< HYB / HEC: ELL width; 0 = HYB: hyb_strategy's choice, HEC: 20 (the
+                             HEC boundary); a width beyond the longest row is cut to it */
+  int hyb_strategy;     /**< HYB only: 0 percentile of row lengths (80 %), 1 bounded, 2 minimal
+                             storage (sparse/src/format_hyb.c); HEC ignores it */
 } strata_format_options_t;
 
 /** Memory footprint of a converted matrix (the pJDS paper's table). csr (and auto when it picks
@@ -89,8 +91,13 @@ strata_status_t strata_format_create(strata_exec_t *exec, const struct strata_cr
                                      strata_sparse_format_t **M);
 
 /** y = alpha·M·x + beta·y in the original row and column order (DESIGN §4 semantics: beta == 0
- *  does not read y, alpha == 0 reads neither M nor x). x [num_cols], y [num_rows], exec memory.
- *  Asynchronous on exec's stream. */
+ *  does not read y, alpha == 0 reads neither M nor x). x [num_cols], y [num_rows], exec memory;
+ *  x and y must not overlap when x is read (INVALID_ARGUMENT naming both). alpha infinite or NaN:
+ *  an empty row's y is alpha·0 = NaN, in every format. Reproducibility: the same call gives the
+ *  same bits every time, except in coo, csr-lb, hyb and hec, whose rows spanning several teams
+ *  are combined by atomic adds in no fixed order (last-bit differences from run to run).
+ *  Errors: INVALID_ARGUMENT (NULL M, x or y with a nonzero size, overlapping x and y, an exec of
+ *  another backend). Asynchronous on exec's stream. */
 strata_status_t strata_format_spmv(strata_exec_t *exec, const strata_sparse_format_t *M,
                                    double alpha, const double *x, double beta, double *y);
 

@@ -121,9 +121,9 @@ strata_status_t strata_crs_destroy(strata_crs_matrix_t **A);
 
 /** y = alpha·A·x + beta·y (DESIGN §4): beta == 0 means y is not read (NaN in y never leaks);
  *  alpha == 0 means A and x are not read. x [num_cols], y [num_rows], exec memory.
- *  One plain kernel, a thread per row (the row-class plan is a later issue).
+ *  One plain kernel, a thread per row (the row-class plan: <strata/spmv.h>).
  *  Errors: INVALID_ARGUMENT (NULL matrix; NULL y with a nonzero extent; NULL x with a nonzero
- *  extent unless alpha == 0). Asynchronous. */
+ *  extent unless alpha == 0; x and y overlapping unless alpha == 0). Asynchronous. */
 strata_status_t strata_crs_spmv(strata_exec_t *exec, double alpha, const strata_crs_matrix_t *A,
                                 const double *x, double beta, double *y);
 

@@ -114,7 +114,8 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const struct strata
 /** y = alpha·op(A)·x + beta·y with the plan of A, op(A) = A or A^T as the plan was built (DESIGN §4 semantics: beta == 0 does not read y,
  *  alpha == 0 reads neither A nor x). A must be the matrix (or one with the same row offsets)
  *  the plan was built for: its num_rows, num_cols and nnz are checked. x [num_cols], y [num_rows]
- *  exec memory. Errors: INVALID_ARGUMENT (mismatch named), DEVICE. Asynchronous on exec's stream. */
+ *  exec memory, not overlapping when x is read. Errors: INVALID_ARGUMENT (mismatch named,
+ *  overlapping x and y), DEVICE. Asynchronous on exec's stream. */
 strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_plan_t *plan,
                                        double alpha, const struct strata_crs_matrix *A,
                                        const double *x, double beta, double *y);
