@@ -923,6 +923,144 @@ static void test_buffer_bounds(void **state) {
   host_crs_free(&U);
 }
 
+/* The hashed column map: global ids G(g) = 10^12 + 1000003 g (a numbering with gaps the dense
+ * col_lids table cannot hold) for local column c at g = 2 c + 1. With invalid entries and rows:
+ * the same values, counts and examples (their columns mapped through G) as the dense table on g: ADD in every class, ABSMAX, INSERT; pack through the
+ * map's gids; lookups; bad maps. */
+static int64_t big_gid(int64_t g) { return g < 0 ? g : 1000000000000LL + 1000003LL * g; }
+static void test_col_map(void **state) {
+  (void)state;
+  uint64_t s = T_seed + 131;
+  unpack_case_t u = case_make(&s, 60, 600, 400, 1);
+  const int32_t nc = u.H.nc;
+  int64_t *hg = (int64_t *)t_malloc(sizeof(int64_t) * (size_t)nc);
+  for (int32_t c = 0; c < nc; ++c) hg[c] = big_gid(2 * (int64_t)c + 1);
+  int64_t *dg = (int64_t *)t_to_dev(hg, sizeof(int64_t) * (size_t)nc);
+  strata_col_map_t *map = NULL;
+  T_OK(strata_col_map_create(T_exec, nc, dg, &map));
+  assert_int_equal(strata_col_map_size(map), nc);
+  hpk_t Q = u.P; /* the packets with mapped ids (same rows and values) */
+  Q.gid = (int64_t *)t_malloc(sizeof(int64_t) * (size_t)(u.P.ne > 0 ? u.P.ne : 1));
+  for (int64_t e = 0; e < u.P.ne; ++e) Q.gid[e] = big_gid(u.P.gid[e]);
+  const strata_combine_mode_t modes[3] = {STRATA_COMBINE_ADD, STRATA_COMBINE_ABSMAX, STRATA_COMBINE_INSERT};
+  for (int mi = 0; mi < 3; ++mi)
+    for (int c = 0; c <= 4; ++c) {
+      if (modes[mi] == STRATA_COMBINE_ABSMAX && c != 0) continue;
+      if (modes[mi] == STRATA_COMBINE_INSERT && c != 0) continue;  /* INSERT: no classes */
+      strata_unpack_options_t o = small_opts(c);
+      o.col_map = map;
+      host_crs_t W = hmat_copy(&u.H);
+      ref_t r;
+      ref_unpack(&W, &u.P, -1, u.lids, u.ng, modes[mi], &r);
+      for (int64_t e = 0; e < r.n_inv; ++e) r.inv[2 * e + 1] = big_gid(r.inv[2 * e + 1]);
+      strata_unpack_report_t rep;
+      if (modes[mi] == STRATA_COMBINE_INSERT) { /* the same run through the dense table on g */
+        strata_crs_matrix_t *A = dev_target(&u.H), *B = dev_target(&u.H);
+        dpk_t d, e;
+        dpk_make(&Q, -1, NULL, 0, &d);
+        dpk_make(&u.P, -1, u.lids, u.ng, &e);
+        strata_unpack_report_t rb;
+        T_ERR(strata_sparse_unpack_combine_opts(T_exec, A, d.rows, &d.pk, NULL, 0, modes[mi], &o, &rep),
+              STRATA_ERR_INVALID_DATA);
+        T_ERR(strata_sparse_unpack_combine_opts(T_exec, B, e.rows, &e.pk, e.lids, u.ng, modes[mi], NULL, &rb),
+              STRATA_ERR_INVALID_DATA);
+        assert_int_equal(rep.invalid_entries, rb.invalid_entries);
+        assert_int_equal(rep.invalid_rows, rb.invalid_rows);
+        assert_int_equal(rep.malformed_packets, rb.malformed_packets);
+        assert_int_equal(rep.entries_inserted, rb.entries_inserted);
+        assert_int_equal(A->nnz, B->nnz);
+        double *va = (double *)t_malloc(sizeof(double) * (size_t)A->nnz), *vb = (double *)t_malloc(sizeof(double) * (size_t)A->nnz);
+        t_to_host(va, A->values, sizeof(double) * (size_t)A->nnz);
+        t_to_host(vb, B->values, sizeof(double) * (size_t)A->nnz);
+        assert_memory_equal(va, vb, sizeof(double) * (size_t)A->nnz);
+        for (int ex = 0; ex < rep.num_examples; ++ex) {
+          assert_int_equal(rep.examples[ex].row, rb.examples[ex].row);
+          assert_int_equal(rep.examples[ex].col, big_gid(rb.examples[ex].col));
+        }
+        free(va);
+        free(vb);
+        strata_crs_destroy(&A);
+        strata_crs_destroy(&B);
+        dpk_free(&d);
+        dpk_free(&e);
+      } else {
+        double *got = (double *)t_malloc(sizeof(double) * (size_t)u.H.nnz);
+        const strata_status_t st = dev_unpack(&u.H, &Q, -1, NULL, 0, modes[mi], &o, &rep, got);
+        expect_run(modes[mi] == STRATA_COMBINE_ADD ? "col_map ADD" : "col_map ABSMAX", c, &W, got, &r, &rep, st,
+                   modes[mi] == STRATA_COMBINE_ABSMAX);
+        free(got);
+      }
+      free(W.v);
+      free(r.inv);
+    }
+  /* lookups: every local column, absent and negative ids */
+  const int64_t probe[5] = {hg[0], hg[nc - 1], big_gid(2), -5, 0};
+  const int32_t want[5] = {0, nc - 1, -1, -1, -1};
+  int64_t *dp = (int64_t *)t_to_dev(probe, sizeof probe);
+  int32_t *dl = (int32_t *)t_dev_alloc(sizeof want), hl[5];
+  T_OK(strata_col_map_lids(T_exec, map, 5, dp, dl));
+  t_to_host(hl, dl, sizeof hl);
+  assert_memory_equal(hl, want, sizeof want);
+  int32_t *all = (int32_t *)t_dev_alloc(sizeof(int32_t) * (size_t)nc), *hall = (int32_t *)t_malloc(sizeof(int32_t) * (size_t)nc);
+  T_OK(strata_col_map_lids(T_exec, map, nc, dg, all));
+  t_to_host(hall, all, sizeof(int32_t) * (size_t)nc);
+  for (int32_t c = 0; c < nc; ++c)
+    if (hall[c] != c) fail_msg("col_map: gid %lld -> %d, expected %d", (long long)hg[c], hall[c], c);
+  /* pack through the map's gids, unpack through the map: A + A */
+  strata_crs_matrix_t *A = dev_target(&u.H);
+  strata_packets_t *pk = NULL;
+  T_OK(strata_sparse_pack(T_exec, A, A->num_rows, NULL, strata_col_map_gids(map), &pk));
+  int32_t *hr = (int32_t *)t_malloc(sizeof(int32_t) * (size_t)(u.H.nr > 0 ? u.H.nr : 1));
+  for (int32_t i = 0; i < u.H.nr; ++i) hr[i] = i;
+  int32_t *dr = (int32_t *)t_to_dev(hr, sizeof(int32_t) * (size_t)u.H.nr);
+  strata_unpack_options_t o;
+  memset(&o, 0, sizeof o);
+  o.col_map = map;
+  strata_unpack_report_t rep;
+  T_OK(strata_sparse_unpack_combine_opts(T_exec, A, dr, pk, NULL, 0, STRATA_COMBINE_ADD, &o, &rep));
+  double *got = (double *)t_malloc(sizeof(double) * (size_t)u.H.nnz);
+  t_to_host(got, A->values, sizeof(double) * (size_t)u.H.nnz);
+  for (int64_t k = 0; k < u.H.nnz; ++k)
+    if (got[k] != 2 * u.H.v[k]) fail_msg("pack + unpack through the map: entry %lld = %g, expected %g", (long long)k, got[k], 2 * u.H.v[k]);
+  /* both maps given; bad maps */
+  const int32_t zero = 0;
+  int32_t *dz = (int32_t *)t_to_dev(&zero, sizeof zero);
+  t_expect_msg(strata_sparse_unpack_combine_opts(T_exec, A, dr, pk, dz, 1, STRATA_COMBINE_ADD, &o, &rep),
+               STRATA_ERR_INVALID_ARGUMENT, "col_map", NULL);
+  t_dev_free(dz);
+  strata_col_map_t *bad = NULL;
+  hg[7] = hg[3];
+  int64_t *dd = (int64_t *)t_to_dev(hg, sizeof(int64_t) * (size_t)nc);
+  t_expect_msg(strata_col_map_create(T_exec, nc, dd, &bad), STRATA_ERR_INVALID_DATA, "repeated", NULL);
+  assert_null(bad);
+  hg[7] = -3;
+  t_dev_free(dd);
+  dd = (int64_t *)t_to_dev(hg, sizeof(int64_t) * (size_t)nc);
+  t_expect_msg(strata_col_map_create(T_exec, nc, dd, &bad), STRATA_ERR_INVALID_DATA, "local id 7: -3", NULL);
+  T_ERR(strata_col_map_create(T_exec, -1, dd, &bad), STRATA_ERR_INVALID_ARGUMENT);
+  T_OK(strata_col_map_create(T_exec, 0, NULL, &bad)); /* empty: every lookup -1 */
+  T_OK(strata_col_map_lids(T_exec, bad, 5, dp, dl));
+  t_to_host(hl, dl, sizeof hl);
+  for (int i = 0; i < 5; ++i) assert_int_equal(hl[i], -1);
+  T_OK(strata_col_map_destroy(&bad));
+  T_OK(strata_col_map_destroy(&bad)); /* NULL-safe */
+  t_dev_free(dd);
+  free(got);
+  free(hr);
+  t_dev_free(dr);
+  strata_packets_destroy(&pk);
+  strata_crs_destroy(&A);
+  t_dev_free(all);
+  free(hall);
+  t_dev_free(dp);
+  t_dev_free(dl);
+  T_OK(strata_col_map_destroy(&map));
+  free(Q.gid);
+  t_dev_free(dg);
+  free(hg);
+  case_free(&u);
+}
+
 /* Offsets that decrease somewhere let a packet whose own offsets look right read another
  * packet's bytes (a newcomer review: offsets {0, 24, 16, 40} applied bytes [16, 40)). Here
  * {0, 24, 48, 24, 48} over a 48-byte buffer: packet 2 runs backwards, and packet 3 is packet 1's
@@ -1047,6 +1185,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_empty, t_setup),
       cmocka_unit_test_setup(test_buffer_bounds, t_setup),
       cmocka_unit_test_setup(test_offsets_decrease, t_setup),
+      cmocka_unit_test_setup(test_col_map, t_setup),
       cmocka_unit_test_setup(test_huge_packet, t_setup),
       cmocka_unit_test_setup(test_insert, t_setup),
   };

@@ -77,10 +77,63 @@ STRATA_KL_TEAM_FUNC void strata_sparse_unpack_bad_packet(int64_t *rep, int st) {
   strata_atomic_add_i64(rep + (st == 1 ? STRATA_SPARSE_REP_MALFORMED : STRATA_SPARSE_REP_BAD_ROW), 1);
 }
 
+/* ----------------------------------------------------------------- column map (hash table) */
+
+/* The slot a global id starts probing at: a 64-bit mix (MurmurHash3's finalizer), so that ids
+ * in arithmetic progressions spread over the table */
+STRATA_KL_FUNC int64_t strata_col_map_slot(int64_t gid, int64_t mask) {
+  uint64_t z = (uint64_t)gid;
+  z ^= z >> 33;
+  z *= 0xff51afd7ed558ccdULL;
+  z ^= z >> 33;
+  z *= 0xc4ceb9fe1a85ec53ULL;
+  z ^= z >> 33;
+  return (int64_t)(z & (uint64_t)mask);
+}
+
+/* The local id of gid, -1 when the map has none (the table is never full: a probe ends at an
+ * empty slot) */
+STRATA_KL_FUNC int64_t strata_col_map_find(const int64_t *keys, const int32_t *vals, int64_t mask, int64_t gid) {
+  if (gid < 0) return -1;
+  for (int64_t h = strata_col_map_slot(gid, mask);; h = (h + 1) & mask) {
+    const int64_t k = keys[h];
+    if (k == gid) return vals[h];
+    if (k < 0) return -1;
+  }
+}
+
+STRATA_FOR_KERNEL(strata_col_map_build, strata_col_map_args_t, a, l) {
+  const int64_t gid = a->gids[l];
+  if (gid < 0) {
+    strata_atomic_add_i64(a->stats, 1);
+    strata_atomic_min_i64(a->stats + 1, l);
+    return;
+  }
+  for (int64_t h = strata_col_map_slot(gid, a->mask);; h = (h + 1) & a->mask) {
+    const int64_t prev = strata_atomic_cas_i64(a->keys + h, -1, gid);
+    if (prev == -1) { /* the slot is ours; lookups run in later launches */
+      a->vals[h] = (int32_t)l;
+      return;
+    }
+    if (prev == gid) {
+      strata_atomic_add_i64(a->stats + 2, 1);
+      strata_atomic_min_i64(a->stats + 3, l);
+      return;
+    }
+  }
+}
+
+STRATA_FOR_KERNEL(strata_col_map_lookup, strata_col_map_args_t, a, i) {
+  a->lids[i] = (int32_t)strata_col_map_find(a->keys, a->vals, a->mask, a->gids[i]);
+}
+
 /* Global column id -> local column id in [0, num_cols), -1 when it has none (a map value outside
  * that range included: INSERT would otherwise build entries outside the matrix). */
 STRATA_KL_FUNC int64_t strata_sparse_unpack_lid(const strata_sparse_unpack_args_t *a, int64_t gid) {
-  const int64_t lid = !a->col_lids ? gid : gid >= 0 && gid < a->num_global ? (int64_t)a->col_lids[gid] : -1;
+  const int64_t lid = a->map_keys ? strata_col_map_find(a->map_keys, a->map_vals, a->map_mask, gid)
+                      : !a->col_lids ? gid
+                      : gid >= 0 && gid < a->num_global ? (int64_t)a->col_lids[gid]
+                                                        : -1;
   return lid >= 0 && lid < a->num_cols ? lid : -1;
 }
 

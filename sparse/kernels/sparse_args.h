@@ -170,6 +170,11 @@ typedef struct strata_sparse_unpack_args {
   int64_t num_bytes, num_packets;
   const int32_t *col_lids; /* [num_global], NULL: identity */
   int64_t num_global;
+  /* or a hashed column map (strata_col_map_t): keys [map_mask + 1] global ids (-1: empty slot),
+   * vals the local ids; map_keys NULL: not used */
+  const int64_t *map_keys;
+  const int32_t *map_vals;
+  int64_t map_mask;
   int mode; /* strata_combine_mode_t: ADD, REPLACE, ABSMAX or ZERO */
   int64_t *report;
   /* classes */
@@ -192,6 +197,20 @@ typedef struct strata_sparse_unpack_fused_args {
   int64_t end[4];
   int64_t narrow;
 } strata_sparse_unpack_fused_args_t;
+
+/** The column map's hash table (strata_col_map_t): capacity mask + 1 (a power of two, at least
+ *  twice the ids), open addressing with linear probing; keys -1 = empty. Build: a thread per
+ *  local id l inserts gids[l] -> l by CAS; stats[0] += negative ids, stats[1] = the smallest such
+ *  l, stats[2] += duplicates, stats[3] = the smallest l that found its id already there. Lookup:
+ *  lids[i] = the local id of gids[i], -1 when it has none. */
+typedef struct strata_col_map_args {
+  const int64_t *gids;
+  int32_t *lids;
+  int64_t *keys;
+  int32_t *vals;
+  int64_t mask;
+  int64_t *stats;
+} strata_col_map_args_t;
 
 /** INSERT (multi-pass, see strata_sparse_unpack_combine_opts): u's packet fields, col_lids and
  *  report as for the other modes (u.mode = INSERT counts packets and entries).

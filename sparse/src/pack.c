@@ -23,6 +23,8 @@ STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_count);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_fill);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_copy);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_first_descent);
+STRATA_KERNEL_DECLARE(strata_col_map_build);
+STRATA_KERNEL_DECLARE(strata_col_map_lookup);
 
 /* pack: rows above this many entries are written by a team each on GPUs (strata_sparse_pack_long) */
 #define STRATA_SPARSE_PACK_LONG_MIN 128
@@ -124,6 +126,107 @@ strata_status_t strata_packets_destroy(strata_packets_t **p) {
   return STRATA_SUCCESS;
 }
 
+/* ------------------------------------------------------------------ column map */
+
+struct strata_col_map {
+  strata_exec_t *exec;
+  int64_t num_local, mask; /* capacity mask + 1 */
+  int64_t *gids;           /* [num_local] */
+  int64_t *keys;           /* [capacity], -1: empty */
+  int32_t *vals;           /* [capacity] */
+};
+
+strata_status_t strata_col_map_destroy(strata_col_map_t **map) {
+  if (!map || !*map) return STRATA_SUCCESS;
+  strata_sparse_impl_free((*map)->exec, (*map)->gids);
+  strata_sparse_impl_free((*map)->exec, (*map)->keys);
+  strata_sparse_impl_free((*map)->exec, (*map)->vals);
+  free(*map);
+  *map = NULL;
+  return STRATA_SUCCESS;
+}
+
+strata_status_t strata_col_map_create(strata_exec_t *exec, int64_t num_local, const int64_t *gids,
+                                      strata_col_map_t **map) {
+  if (!map) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "col_map_create: NULL output");
+  *map = NULL;
+  if (!exec) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "col_map_create: NULL execution space");
+  if (num_local < 0 || num_local > INT32_MAX)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "col_map_create: num_local = %lld outside [0, %d]",
+                            (long long)num_local, INT32_MAX);
+  if (!gids && num_local > 0)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "col_map_create: NULL gids with num_local = %lld",
+                            (long long)num_local);
+  strata_col_map_t *m = (strata_col_map_t *)calloc(1, sizeof *m);
+  if (!m) return strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "col_map_create: %zu bytes", sizeof *m);
+  m->exec = exec;
+  m->num_local = num_local;
+  int64_t cap = 1;
+  while (cap < 2 * num_local) cap *= 2;
+  m->mask = cap - 1;
+  int64_t *stats = NULL;
+  const int64_t init[4] = {0, INT64_MAX, 0, INT64_MAX};
+  int64_t got[4];
+  strata_status_t st = strata_sparse_impl_alloc(exec, (size_t)cap * sizeof(int64_t), (void **)&m->keys);
+  if (st == STRATA_SUCCESS) st = strata_sparse_impl_alloc(exec, (size_t)cap * sizeof(int32_t), (void **)&m->vals);
+  if (st == STRATA_SUCCESS && num_local > 0)
+    st = strata_sparse_impl_alloc(exec, (size_t)num_local * sizeof(int64_t), (void **)&m->gids);
+  if (st == STRATA_SUCCESS) st = strata_sparse_impl_alloc(exec, sizeof init, (void **)&stats);
+  if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, m->keys, 0xFF, (size_t)cap * sizeof(int64_t)); /* -1 */
+  if (st == STRATA_SUCCESS && num_local > 0) st = strata_mem_copy(exec, m->gids, gids, (size_t)num_local * sizeof(int64_t));
+  if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, stats, init, sizeof init);
+  strata_col_map_args_t a = {m->gids, NULL, m->keys, m->vals, m->mask, stats};
+  if (st == STRATA_SUCCESS && num_local > 0)
+    st = strata_parallel_for(exec, "strata_col_map_build", strata_range(0, num_local), &strata_col_map_build, &a);
+  if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, got, stats, sizeof got);
+  strata_sparse_impl_free(exec, stats);
+  if (st == STRATA_SUCCESS && (got[0] > 0 || got[2] > 0)) {
+    const int neg = got[0] > 0;
+    const int64_t l = neg ? got[1] : got[3];
+    int64_t g = 0;
+    st = strata_mem_copy(exec, &g, m->gids + l, sizeof g);
+    if (st == STRATA_SUCCESS)
+      st = neg ? strata_error_set(STRATA_ERR_INVALID_DATA,
+                                  "col_map_create: %lld negative global ids (global ids are >= 0); the first at "
+                                  "local id %lld: %lld",
+                                  (long long)got[0], (long long)l, (long long)g)
+               : strata_error_set(STRATA_ERR_INVALID_DATA,
+                                  "col_map_create: %lld global ids repeated (each local id needs its own); "
+                                  "global id %lld again at local id %lld",
+                                  (long long)got[2], (long long)g, (long long)l);
+  }
+  if (st != STRATA_SUCCESS) {
+    strata_col_map_destroy(&m);
+    return st;
+  }
+  *map = m;
+  return STRATA_SUCCESS;
+}
+
+strata_status_t strata_col_map_lids(strata_exec_t *exec, const strata_col_map_t *map, int64_t n,
+                                    const int64_t *gids, int32_t *lids) {
+  if (!map) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "col_map_lids: NULL map");
+  strata_status_t st = strata_sparse_impl_exec(&exec, map->exec, "col_map_lids");
+  if (st != STRATA_SUCCESS) return st;
+  if (n < 0) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "col_map_lids: n = %lld is negative", (long long)n);
+  if (n > 0 && (!gids || !lids))
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "col_map_lids: NULL %s with n = %lld", gids ? "lids" : "gids",
+                            (long long)n);
+  strata_col_map_args_t a = {gids, lids, map->keys, map->vals, map->mask, NULL};
+  return n > 0 ? strata_parallel_for(exec, "strata_col_map_lookup", strata_range(0, n), &strata_col_map_lookup, &a)
+               : STRATA_SUCCESS;
+}
+
+const int64_t *strata_col_map_gids(const strata_col_map_t *map) { return map ? map->gids : NULL; }
+int64_t strata_col_map_size(const strata_col_map_t *map) { return map ? map->num_local : 0; }
+
+/* The map's table in the unpack arguments (NULL map: the dense col_lids, or the identity) */
+static void unpack_set_map(strata_sparse_unpack_args_t *a, const strata_col_map_t *map) {
+  a->map_keys = map ? map->keys : NULL;
+  a->map_vals = map ? map->vals : NULL;
+  a->map_mask = map ? map->mask : 0;
+}
+
 static const char *mode_name(strata_combine_mode_t m) {
   switch (m) {
     case STRATA_COMBINE_ADD: return "ADD";
@@ -164,7 +267,7 @@ static strata_status_t unpack_refuse_descents(strata_exec_t *exec, const strata_
 static strata_status_t unpack_check(strata_exec_t **exec, strata_crs_matrix_t *A,
                                     const int32_t *import_rows, const strata_packets_t *packets,
                                     const int32_t *col_lids, int64_t num_global,
-                                    strata_combine_mode_t mode) {
+                                    strata_combine_mode_t mode, const strata_col_map_t *map) {
   if (!A || !packets)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "sparse_unpack_combine: NULL %s",
                             A ? "packets" : "matrix");
@@ -200,7 +303,11 @@ static strata_status_t unpack_check(strata_exec_t **exec, strata_crs_matrix_t *A
   if (col_lids && num_global < 0)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "sparse_unpack_combine: num_global = %lld is negative", (long long)num_global);
-  return STRATA_SUCCESS;
+  if (map && col_lids)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "sparse_unpack_combine: both col_lids and options.col_map given (one column map)");
+  if (map) st = strata_sparse_impl_exec(exec, map->exec, "sparse_unpack_combine (col_map)");
+  return st;
 }
 
 /* The report's examples when something was invalid: the first invalid items in packet order
@@ -476,6 +583,7 @@ static strata_status_t unpack_insert(strata_exec_t *exec, strata_crs_matrix_t *A
   a.u.num_packets = np;
   a.u.col_lids = col_lids;
   a.u.num_global = num_global;
+  unpack_set_map(&a.u, o->col_map);
   a.u.mode = (int)STRATA_COMBINE_INSERT;
   int64_t *drep = NULL, total = 0;
   strata_crs_matrix_t *B = NULL;
@@ -568,7 +676,7 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
       return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                               "sparse_unpack_combine: option %s = %lld is negative (0: the default, else >= 1)",
                               opt_name[i], (long long)opt_val[i]);
-  strata_status_t st = unpack_check(&exec, A, import_rows, packets, col_lids, num_global, mode);
+  strata_status_t st = unpack_check(&exec, A, import_rows, packets, col_lids, num_global, mode, o.col_map);
   /* no packets: nothing to do, except that INSERT still makes A fill-complete */
   if (st != STRATA_SUCCESS || (packets->num_rows == 0 && mode != STRATA_COMBINE_INSERT)) return st;
   /* profiling regions (NVTX ranges on CUDA), each popped only if its push succeeded */
@@ -609,6 +717,7 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
   a.num_packets = packets->num_rows;
   a.col_lids = col_lids;
   a.num_global = num_global;
+  unpack_set_map(&a, o.col_map);
   a.report = drep;
   int validated_bad = 0;
   if (st == STRATA_SUCCESS && o.strict) { /* validation pass: no writes */

@@ -146,6 +146,32 @@ typedef struct strata_packets {
   int64_t num_bytes;
 } strata_packets_t;
 
+/** A column map: each local column id l in [0, num_local) has the global id gids[l] (int64,
+ *  >= 0, unique), and global ids are looked up on the device in a hash table (open addressing
+ *  with linear probing, capacity the power of two at least twice num_local: 8 bytes of key and 4
+ *  of value per slot; Kokkos UnorderedMap and Tpetra's non-contiguous maps serve the same need).
+ *  For global numberings with gaps, where the dense col_lids table of unpack_combine would need
+ *  one int32 per global id (ids near 10^12). Use strata_col_map_gids as pack's col_gids and pass
+ *  the map to unpack_combine in strata_unpack_options_t.col_map. */
+typedef struct strata_col_map strata_col_map_t;
+
+/** Builds the map of gids [num_local] (exec memory, copied). Errors: INVALID_ARGUMENT (NULL
+ *  arguments, num_local < 0 or above INT32_MAX), INVALID_DATA (a negative or a repeated global
+ *  id: how many, and the first local id and its global id named), OUT_OF_MEMORY. Synchronous.
+ *  num_local = 0 is valid (every lookup gives -1). */
+strata_status_t strata_col_map_create(strata_exec_t *exec, int64_t num_local, const int64_t *gids,
+                                      strata_col_map_t **map);
+/** lids[i] = the local id of global id gids[i], -1 when the map has none (negative ids
+ *  included); gids, lids [n] exec memory. Errors: INVALID_ARGUMENT (NULL map, NULL arrays with
+ *  n > 0, n < 0, an exec of another backend). Asynchronous. */
+strata_status_t strata_col_map_lids(strata_exec_t *exec, const strata_col_map_t *map, int64_t n,
+                                    const int64_t *gids, int32_t *lids);
+/** The map's global ids [num_local] (exec memory, owned by the map; pack's col_gids), and its size. */
+const int64_t *strata_col_map_gids(const strata_col_map_t *map);
+int64_t strata_col_map_size(const strata_col_map_t *map);
+/** NULL-safe; sets *map to NULL. */
+strata_status_t strata_col_map_destroy(strata_col_map_t **map);
+
 /** Packs rows `rows[0..num_rows)` (int32 local row ids, exec memory; NULL = rows 0..num_rows-1)
  *  of A: counts, a device scan for the offsets, then a copy per row: a thread per row, and on
  *  GPUs a team per row for rows of more than 128 entries (a bulk node's row written by one thread
@@ -268,6 +294,9 @@ typedef struct strata_unpack_options {
   int strict;         /**< nonzero: a validation pass first (the same kernels in ZERO mode, no
                            writes); A is changed only if it finds no invalid entry, row or
                            packet: all or nothing */
+  const strata_col_map_t *col_map; /**< non-NULL: global column ids are looked up in this map
+                                        (col_lids must then be NULL); its local ids must lie in
+                                        [0, A->num_cols), others are invalid as any unknown id */
 } strata_unpack_options_t;
 
 /** Combines packets into A: packet k goes into local row import_rows[k] (exec memory,
