@@ -57,6 +57,16 @@ typedef struct kl_atomic_args {
   void *fadd_old, *xch_old;               /* [n] */
 } kl_atomic_args_t;
 
+/* Atomic min / max on special values: case i applies op[i] (0 min, 1 max) with v to cell i,
+ * f64 and f32 side by side; old[i] gets the returned value. */
+typedef struct kl_minmax_args {
+  double *c64, *old64;
+  const double *v64;
+  float *c32, *old32;
+  const float *v32;
+  const int32_t *op;
+} kl_minmax_args_t;
+
 /* Team sort: team r copies n pairs keys/values[r*stride + j] into team scratch (keys at 0, values
  * at byte voff), sorts them with strata_team_sort_*, copies them back. */
 typedef struct kl_sort_args {

@@ -156,6 +156,16 @@ KL_ATOMIC_KERNEL(i64, int64_t)
 KL_ATOMIC_KERNEL(f32, float)
 KL_ATOMIC_KERNEL(f64, double)
 
+STRATA_FOR_KERNEL(kl_atomic_minmax_special, kl_minmax_args_t, a, i) {
+  if (a->op[i]) {
+    a->old64[i] = strata_atomic_max_f64(a->c64 + i, a->v64[i]);
+    a->old32[i] = strata_atomic_max_f32(a->c32 + i, a->v32[i]);
+  } else {
+    a->old64[i] = strata_atomic_min_f64(a->c64 + i, a->v64[i]);
+    a->old32[i] = strata_atomic_min_f32(a->c32 + i, a->v32[i]);
+  }
+}
+
 /* ---------------------------------------------------------------- load hints */
 STRATA_FOR_KERNEL(kl_load_hints, kl_load_args_t, a, i) {
   a->i32_out[i] = strata_load_stream_i32(a->i32 + i);

@@ -483,6 +483,60 @@ static void test_atomics(void **state) {
     }
 }
 
+STRATA_KERNEL_DECLARE(kl_atomic_minmax_special);
+
+/* kl.h: atomic min / max on f32 / f64 update only if v < *p (v > *p): a NaN is never stored, a
+ * NaN in *p stays, signed zeros are left alone; the old value is returned. (A newcomer review:
+ * OpenMP's `atomic compare` compiled to minsd / maxsd gave min(2, NaN) = NaN, max(NaN, 1) = 1.) */
+static void test_atomic_minmax_special(void **state) {
+  (void)state;
+  enum { N = 10 };
+  const double cell[N] = {2.0, NAN, 2.0, NAN, 0.0, -0.0, -0.0, 0.0, 2.0, 1.0};
+  const double v[N] = {NAN, 1.0, NAN, 1.0, -0.0, 0.0, 0.0, -0.0, 1.0, 3.0};
+  const int32_t op[N] = {0, 0, 1, 1, 0, 1, 0, 1, 0, 1};
+  const double want[N] = {2.0, NAN, 2.0, NAN, 0.0, -0.0, -0.0, 0.0, 1.0, 3.0};
+  float c32[N], v32[N];
+  for (int i = 0; i < N; ++i) {
+    c32[i] = (float)cell[i];
+    v32[i] = (float)v[i];
+  }
+  kl_minmax_args_t a;
+  a.c64 = t_to_dev(cell, sizeof cell);
+  a.v64 = t_to_dev(v, sizeof v);
+  a.old64 = t_dev_alloc(sizeof cell);
+  a.c32 = t_to_dev(c32, sizeof c32);
+  a.v32 = t_to_dev(v32, sizeof v32);
+  a.old32 = t_dev_alloc(sizeof c32);
+  a.op = t_to_dev(op, sizeof op);
+  T_OK(strata_parallel_for(T_exec, "kl atomic minmax special", strata_range(0, N), &kl_atomic_minmax_special, &a));
+  T_OK(strata_exec_fence(T_exec));
+  double got[N], old[N];
+  float got32[N], old32[N];
+  t_to_host(got, a.c64, sizeof got);
+  t_to_host(old, a.old64, sizeof old);
+  t_to_host(got32, a.c32, sizeof got32);
+  t_to_host(old32, a.old32, sizeof old32);
+  for (int i = 0; i < N; ++i) {
+    const float w32 = (float)want[i];
+    if (memcmp(&got[i], &want[i], sizeof(double)) != 0 && !(isnan(got[i]) && isnan(want[i])))
+      fail_msg("f64 case %d: %s(%g, %g) left %g, expected %g", i, op[i] ? "max" : "min", cell[i], v[i], got[i], want[i]);
+    if (memcmp(&got32[i], &w32, sizeof(float)) != 0 && !(isnan(got32[i]) && isnan(w32)))
+      fail_msg("f32 case %d: %s(%g, %g) left %g, expected %g", i, op[i] ? "max" : "min", cell[i], v[i], (double)got32[i],
+               (double)w32);
+    if (memcmp(&old[i], &cell[i], sizeof(double)) != 0 && !(isnan(old[i]) && isnan(cell[i])))
+      fail_msg("f64 case %d: returned %g, expected the old %g", i, old[i], cell[i]);
+    if (memcmp(&old32[i], &c32[i], sizeof(float)) != 0 && !(isnan(old32[i]) && isnan(c32[i])))
+      fail_msg("f32 case %d: returned %g, expected the old %g", i, (double)old32[i], (double)c32[i]);
+  }
+  t_dev_free(a.c64);
+  t_dev_free((void *)a.v64);
+  t_dev_free(a.old64);
+  t_dev_free(a.c32);
+  t_dev_free((void *)a.v32);
+  t_dev_free(a.old32);
+  t_dev_free((void *)a.op);
+}
+
 /* ============================================================ load hints */
 
 STRATA_KERNEL_DECLARE(kl_load_hints);
@@ -667,6 +721,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_single_broadcast, t_setup),
       cmocka_unit_test_setup(test_auto_team_size, t_setup),
       cmocka_unit_test_setup(test_atomics, t_setup),
+      cmocka_unit_test_setup(test_atomic_minmax_special, t_setup),
       cmocka_unit_test_setup(test_load_hints, t_setup),
       cmocka_unit_test_setup(test_sources_of_one_name, t_setup),
       cmocka_unit_test_setup(test_team_sort, t_setup),

@@ -48,7 +48,7 @@ STRATA_KL_HOST_BROADCAST_(f64, double)
 #undef STRATA_KL_HOST_BROADCAST_
 
 /* --- atomics ---------------------------------------------------------------------------------- */
-/* OpenMP 5.1 `atomic compare` (gcc >= 12) for min / max / CAS. `(void)` on a parameter used only
+/* OpenMP 5.1 `atomic compare` (gcc >= 12) for integer min / max and CAS. `(void)` on a parameter used only
  * inside an atomic compare: gcc 12 warns "set but not used" otherwise. */
 #define STRATA_KL_HOST_ATOMICS_(s, TYPE)                                                   \
   STRATA_KL_FUNC void strata_atomic_add_##s(TYPE *p, TYPE v) {                             \
@@ -72,7 +72,15 @@ STRATA_KL_HOST_BROADCAST_(f64, double)
     STRATA_KL_HOST_ATOMIC(read)                                                            \
     v = *p;                                                                                \
     return v;                                                                              \
-  }                                                                                        \
+  }
+STRATA_KL_HOST_ATOMICS_(i32, int32_t)
+STRATA_KL_HOST_ATOMICS_(i64, int64_t)
+STRATA_KL_HOST_ATOMICS_(f32, float)
+STRATA_KL_HOST_ATOMICS_(f64, double)
+#undef STRATA_KL_HOST_ATOMICS_
+
+/* integer min / max: OpenMP atomic compare */
+#define STRATA_KL_HOST_MINMAX_INT_(s, TYPE)                                                \
   STRATA_KL_FUNC TYPE strata_atomic_min_##s(TYPE *p, TYPE v) {                             \
     TYPE old;                                                                              \
     (void)v;                                                                               \
@@ -87,11 +95,9 @@ STRATA_KL_HOST_BROADCAST_(f64, double)
     { old = *p; if (v > *p) { *p = v; } }                                                  \
     return old;                                                                            \
   }
-STRATA_KL_HOST_ATOMICS_(i32, int32_t)
-STRATA_KL_HOST_ATOMICS_(i64, int64_t)
-STRATA_KL_HOST_ATOMICS_(f32, float)
-STRATA_KL_HOST_ATOMICS_(f64, double)
-#undef STRATA_KL_HOST_ATOMICS_
+STRATA_KL_HOST_MINMAX_INT_(i32, int32_t)
+STRATA_KL_HOST_MINMAX_INT_(i64, int64_t)
+#undef STRATA_KL_HOST_MINMAX_INT_
 
 /* CAS on the bit pattern, through integer views that may alias any object */
 typedef uint32_t __attribute__((__may_alias__)) strata_kl_u32_alias;
@@ -126,5 +132,26 @@ STRATA_KL_FUNC double strata_atomic_cas_f64(double *p, double expected, double d
   return strata_kl_u64_as_f64(strata_kl_host_cas_u64(
       (strata_kl_u64_alias *)p, strata_kl_f64_as_u64(expected), strata_kl_f64_as_u64(desired)));
 }
+
+/* floating-point min / max: a CAS loop with kl.h's comparison (the update happens only if
+ * v < *p, resp. v > *p), so that a NaN is never stored, a NaN in *p stays and signed zeros are
+ * left alone. gcc 12 compiles `atomic compare` on doubles to minsd / maxsd, which does neither
+ * (a newcomer review found min(2, NaN) = NaN and max(NaN, 1) = 1 on OpenMP). */
+#define STRATA_KL_HOST_MINMAX_FP_(s, TYPE, u, U)                                              \
+  STRATA_KL_FUNC TYPE strata_kl_host_minmax_##s(TYPE *p, TYPE v, int is_max) {               \
+    U cur = strata_kl_##s##_as_##u(strata_atomic_load_##s(p));                               \
+    for (;;) {                                                                               \
+      const TYPE c = strata_kl_##u##_as_##s(cur);                                            \
+      if (!(is_max ? v > c : v < c)) return c;                                               \
+      const U prev = strata_kl_host_cas_##u((strata_kl_##u##_alias *)p, cur, strata_kl_##s##_as_##u(v)); \
+      if (prev == cur) return c;                                                             \
+      cur = prev;                                                                            \
+    }                                                                                        \
+  }                                                                                          \
+  STRATA_KL_FUNC TYPE strata_atomic_min_##s(TYPE *p, TYPE v) { return strata_kl_host_minmax_##s(p, v, 0); } \
+  STRATA_KL_FUNC TYPE strata_atomic_max_##s(TYPE *p, TYPE v) { return strata_kl_host_minmax_##s(p, v, 1); }
+STRATA_KL_HOST_MINMAX_FP_(f32, float, u32, uint32_t)
+STRATA_KL_HOST_MINMAX_FP_(f64, double, u64, uint64_t)
+#undef STRATA_KL_HOST_MINMAX_FP_
 
 #endif
