@@ -310,6 +310,29 @@ static void test_scan_exclusive_i64(void **state) {
     free(got);
   }
   T_ERR(strata_scan_exclusive_i64(T_exec, -1, NULL, NULL, NULL), STRATA_ERR_INVALID_ARGUMENT);
+  /* sums wrap as two's complement (runtime.h), without signed overflow (UBSan in CI's ASan build):
+   * INT64_MAX + 1 + INT64_MAX + 2 = 2^64 + 1 -> 1; a newcomer review found the overflow */
+  for (int rep = 1; rep <= 3000; rep *= 3000) { /* 4 values; then 12000, across threads */
+    const int64_t n = 4 * rep;
+    int64_t *in = (int64_t *)xmalloc((size_t)n * sizeof(int64_t)), *got = (int64_t *)xmalloc((size_t)n * sizeof(int64_t));
+    for (int64_t i = 0; i < n; ++i) in[i] = i % 4 == 0 || i % 4 == 2 ? INT64_MAX : i % 4 == 1 ? 1 : 2;
+    int64_t *din = (int64_t *)t_to_dev(in, (size_t)n * sizeof(int64_t));
+    int64_t *dout = (int64_t *)t_dev_alloc((size_t)n * sizeof(int64_t));
+    int64_t total = 0;
+    T_OK(strata_scan_exclusive_i64(T_exec, n, din, dout, &total));
+    t_to_host(got, dout, (size_t)n * sizeof(int64_t));
+    uint64_t acc = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (got[i] != (int64_t)acc) fail_msg("wrapping scan: out[%lld] = %lld, expected %lld", (long long)i, (long long)got[i], (long long)(int64_t)acc);
+      acc += (uint64_t)in[i];
+    }
+    assert_int_equal(total, (int64_t)acc);
+    if (rep == 1) assert_int_equal(total, 1);
+    t_dev_free(din);
+    t_dev_free(dout);
+    free(in);
+    free(got);
+  }
 }
 
 static void test_scan_user_kernels(void **state) {

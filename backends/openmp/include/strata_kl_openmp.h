@@ -99,7 +99,7 @@ static inline void strata_kl_omp_chunk(int64_t b, int64_t e, int t, int nth, int
       STRATA_KL_PRAGMA(omp barrier)                                                            \
       STRATA_KL_PRAGMA(omp single) {                                                           \
         part_[0] = 0;                                                                          \
-        for (int k_ = 1; k_ <= nth_; ++k_) part_[k_] += part_[k_ - 1];                         \
+        for (int k_ = 1; k_ <= nth_; ++k_) part_[k_] = strata_kl_scan_add_##VT(part_[k_], part_[k_ - 1]); \
         used_ = nth_;                                                                          \
       }                                                                                        \
       acc_ = part_[t_];                                                                        \

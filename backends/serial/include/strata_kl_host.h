@@ -47,6 +47,12 @@ STRATA_KL_HOST_BROADCAST_(f32, float)
 STRATA_KL_HOST_BROADCAST_(f64, double)
 #undef STRATA_KL_HOST_BROADCAST_
 
+/* --- scan sums: integers wrap as two's complement (no signed overflow), floating point adds --- */
+STRATA_KL_FUNC int32_t strata_kl_scan_add_i32(int32_t x, int32_t y) { return (int32_t)((uint32_t)x + (uint32_t)y); }
+STRATA_KL_FUNC int64_t strata_kl_scan_add_i64(int64_t x, int64_t y) { return (int64_t)((uint64_t)x + (uint64_t)y); }
+STRATA_KL_FUNC float strata_kl_scan_add_f32(float x, float y) { return x + y; }
+STRATA_KL_FUNC double strata_kl_scan_add_f64(double x, double y) { return x + y; }
+
 /* --- atomics ---------------------------------------------------------------------------------- */
 /* OpenMP 5.1 `atomic compare` (gcc >= 12) for integer min / max and CAS. `(void)` on a parameter used only
  * inside an atomic compare: gcc 12 warns "set but not used" otherwise. */
