@@ -1084,6 +1084,38 @@ static void test_status_names(void **state) {
   assert_string_equal(strata_error_message(), "");
 }
 
+/* strata_init refuses host_threads above STRATA_MAX_HOST_THREADS (a huge count made libgomp exit
+ * inside the first launch) and a default backend this build did not compile (it was accepted and
+ * failed at the first exec); the exec accessors take NULL. Finalizes and re-initializes: T_exec
+ * and T_serial are fetched again afterwards. (A newcomer review.) */
+static void test_init_options(void **state) {
+  (void)state;
+  const strata_backend_t b = strata_exec_backend(T_exec);
+  assert_int_equal(strata_exec_backend(NULL), STRATA_BACKEND_DEFAULT);
+  assert_int_equal(strata_exec_is_host(NULL), 0);
+  assert_int_equal(strata_exec_concurrency(NULL), 0);
+  T_OK(strata_finalize());
+  strata_init_options_t o = strata_init_options_default();
+  o.host_threads = STRATA_MAX_HOST_THREADS + 1;
+  t_expect_msg(strata_init(&o), STRATA_ERR_INVALID_ARGUMENT, "host_threads 4097", "4096");
+  assert_int_equal(strata_is_initialized(), 0);
+  o.host_threads = 0;
+  int missing = -1;
+  for (int k = 0; k < STRATA_NUM_BACKENDS; ++k)
+    if (!strata_backend_compiled((strata_backend_t)k)) missing = k;
+  if (missing >= 0) {
+    o.default_backend = (strata_backend_t)missing;
+    t_expect_msg(strata_init(&o), STRATA_ERR_BACKEND_UNAVAILABLE, strata_backend_name((strata_backend_t)missing),
+                 "not compiled");
+    assert_int_equal(strata_is_initialized(), 0);
+  } else {
+    printf("[ strata   ] every backend compiled: the refusal of a missing default backend not checked\n");
+  }
+  T_OK(strata_init(NULL));
+  T_OK(strata_exec_default(b, &T_exec));
+  T_OK(strata_exec_default(STRATA_BACKEND_SERIAL, &T_serial));
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_for_range, t_setup),
@@ -1108,6 +1140,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_events, t_setup),
       cmocka_unit_test_setup(test_wrong_pattern, t_setup),
       cmocka_unit_test_setup(test_status_names, t_setup),
+      cmocka_unit_test_setup(test_init_options, t_setup), /* last: finalizes and re-initializes */
   };
   return T_RUN("core", tests);
 }

@@ -54,9 +54,9 @@ strata_status_t strata_init(const strata_init_options_t *opts) {
   g.opts = opts ? *opts : strata_init_options_default();
   if (g.opts.device_id < 0)
     return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "device_id %d is negative", g.opts.device_id);
-  if (g.opts.host_threads < 0)
-    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "host_threads %d is negative",
-                             g.opts.host_threads);
+  if (g.opts.host_threads < 0 || g.opts.host_threads > STRATA_MAX_HOST_THREADS)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "host_threads %d outside [0, %d] (0: OpenMP's default)",
+                             g.opts.host_threads, STRATA_MAX_HOST_THREADS);
   strata_backend_t def = g.opts.default_backend;
   if (def == STRATA_BACKEND_DEFAULT) {
     const char *env = getenv("STRATA_BACKEND");
@@ -74,6 +74,10 @@ strata_status_t strata_init(const strata_init_options_t *opts) {
   }
   if (!strata_impl_backend(def))
     return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "default backend %d is not a backend", (int)def);
+  if (!strata_backend_compiled(def)) /* refused now, as STRATA_BACKEND is, not at the first launch */
+    return strata_impl_error(STRATA_ERR_BACKEND_UNAVAILABLE,
+                             "default backend '%s' was not compiled in this build (rebuild with -DBACKEND=%s)",
+                             strata_backend_name(def), strata_backend_name(def));
   g.default_backend = def;
   strata_impl_profile_init();
   g.initialized = 1;
@@ -214,9 +218,9 @@ strata_status_t strata_fence_all(void) {
   return STRATA_SUCCESS;
 }
 
-strata_backend_t strata_exec_backend(const strata_exec_t *exec) { return exec->backend; }
-int strata_exec_is_host(const strata_exec_t *exec) { return strata_impl_backend(exec->backend)->is_host; }
-int strata_exec_concurrency(const strata_exec_t *exec) { return exec->host_threads; }
+strata_backend_t strata_exec_backend(const strata_exec_t *exec) { return exec ? exec->backend : STRATA_BACKEND_DEFAULT; }
+int strata_exec_is_host(const strata_exec_t *exec) { return exec ? strata_impl_backend(exec->backend)->is_host : 0; }
+int strata_exec_concurrency(const strata_exec_t *exec) { return exec ? exec->host_threads : 0; }
 void *strata_exec_native_stream(const strata_exec_t *exec) {
   return exec && !strata_impl_backend(exec->backend)->is_host ? exec->stream : NULL;
 }

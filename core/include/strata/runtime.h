@@ -12,18 +12,24 @@ extern "C" {
 
 typedef struct strata_init_options {
   int device_id;    /**< GPU ordinal for the GPU backends; default 0. */
-  int host_threads; /**< OpenMP threads; 0 = OpenMP's default (OMP_NUM_THREADS or all cores). */
+  int host_threads; /**< OpenMP threads; 0 = OpenMP's default (OMP_NUM_THREADS or all cores);
+                         at most STRATA_MAX_HOST_THREADS. */
   strata_backend_t default_backend; /**< STRATA_BACKEND_DEFAULT: the build's choice, unless the
                                          environment variable STRATA_BACKEND names another. */
 } strata_init_options_t;
+
+/** The largest host_threads strata_init accepts (more makes libgomp fail inside a launch). */
+#define STRATA_MAX_HOST_THREADS 4096
 
 /** Options with every field at its default. */
 strata_init_options_t strata_init_options_default(void);
 
 /** Initializes the library. opts may be NULL (defaults). GPU backends are opened lazily, on the
  *  first execution space that needs them, so a machine without a GPU initializes fine.
- *  Errors: STRATA_ERR_INVALID_ARGUMENT (negative device id or thread count, unknown backend name
- *  in STRATA_BACKEND). Not thread-safe; call once before anything else. Synchronous. */
+ *  Errors: STRATA_ERR_INVALID_ARGUMENT (negative device id, thread count negative or above
+ *  STRATA_MAX_HOST_THREADS, unknown backend name in STRATA_BACKEND), STRATA_ERR_BACKEND_UNAVAILABLE
+ *  (a default backend, from opts or STRATA_BACKEND, that this build did not compile). Not
+ *  thread-safe; call once before anything else. Synchronous. */
 strata_status_t strata_init(const strata_init_options_t *opts);
 /** Releases the default execution spaces and every backend. Release every view, matrix, plan and
  *  execution space instance first: pointers from strata_exec_default (and objects tied to them)
@@ -97,11 +103,13 @@ strata_status_t strata_exec_destroy(strata_exec_t **exec);
 strata_status_t strata_exec_fence(strata_exec_t *exec);
 /** Waits for all work on every instance of every opened backend. */
 strata_status_t strata_fence_all(void);
-/** The instance's backend. */
+/** The instance's backend (NULL: STRATA_BACKEND_DEFAULT). */
 strata_backend_t strata_exec_backend(const strata_exec_t *exec);
-/** 1 if memory allocated with STRATA_MEM_DEVICE on this instance is host-accessible (host backends). */
+/** 1 if memory allocated with STRATA_MEM_DEVICE on this instance is host-accessible (host
+ *  backends); 0 for NULL. */
 int strata_exec_is_host(const strata_exec_t *exec);
-/** Threads the host backends use (1 for serial); for GPU backends the host threads available. */
+/** Threads the host backends use (1 for serial); for GPU backends the host threads available;
+ *  0 for NULL. */
 int strata_exec_concurrency(const strata_exec_t *exec);
 /** The instance's native stream (cudaStream_t / hipStream_t) for interoperation with vendor
  *  libraries (cusparseSetStream, ...); NULL on host backends (and for a GPU's legacy stream). */
