@@ -19,6 +19,12 @@ static int cmp_d(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+/* a host allocation that failed: what and how many bytes (status 1, as the other errors) */
+static int out_of_memory(const char *what, size_t bytes) {
+  fprintf(stderr, "strata spmv: out of host memory: %s needs %zu bytes\n", what, bytes);
+  return 1;
+}
+
 #define bad(...) cli_usage_error("strata spmv", "", __VA_ARGS__)
 
 static int fail(strata_status_t st) {
@@ -121,6 +127,10 @@ int cmd_spmv(int argc, char **argv) {
   /* x */
   if (!strcmp(xspec, "ones") || !strncmp(xspec, "random:", 7)) {
     x = (double *)malloc(((size_t)nx + 1) * sizeof(double));
+    if (!x) {
+      rc = out_of_memory("x", ((size_t)nx + 1) * sizeof(double));
+      goto done;
+    }
     uint64_t seed = 0;
     if (xspec[0] == 'r') {
       char *end = NULL;
@@ -151,6 +161,10 @@ int cmd_spmv(int argc, char **argv) {
     }
   }
   y0 = (double *)calloc((size_t)ny + 1, sizeof(double));
+  if (!y0) {
+    rc = out_of_memory("y0", ((size_t)ny + 1) * sizeof(double));
+    goto done;
+  }
   if (ypath) {
     int32_t n = 0;
     double *yf = NULL;
@@ -166,10 +180,12 @@ int cmd_spmv(int argc, char **argv) {
   }
   y = (double *)malloc(((size_t)ny + 1) * sizeof(double));
   times = (double *)malloc((size_t)repeat * sizeof(double));
-  if ((!x && nx > 0) || !y0 || !y || !times) { /* a file of 0 entries reads as NULL (strata_mm_read_vector) */
-    rc = 1;
-    fprintf(stderr, "strata spmv: out of host memory for the vectors (x: %d, y: %d doubles, %d timings)\n", nx, ny,
-            repeat);
+  if (!x && nx > 0) { /* a file of 0 entries reads as NULL (strata_mm_read_vector) */
+    rc = out_of_memory("x", (size_t)nx * sizeof(double));
+    goto done;
+  }
+  if (!y || !times) {
+    rc = out_of_memory(!y ? "y" : "the timings", !y ? ((size_t)ny + 1) * sizeof(double) : (size_t)repeat * sizeof(double));
     goto done;
   }
   CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)nx * sizeof(double), (void **)&dx));

@@ -404,6 +404,16 @@ static void spmv_matrix(const strata_crs_matrix_t *Ah, const char *name) {
   const double bytes = 12.0 * (double)nnz + 4.0 * (double)(n + 1) + 8.0 * (double)nc + 8.0 * (double)n;
   double *x = (double *)malloc((size_t)(nc + 1) * sizeof(double)), *yref = (double *)malloc((size_t)(n + 1) * sizeof(double));
   double *tol = (double *)malloc((size_t)(n + 1) * sizeof(double)), *h = (double *)malloc((size_t)(n + 1) * sizeof(double));
+  if (!x || !yref || !tol || !h) { /* an error record of the input (exit 4), not a crash */
+    result_t *r = add("spmv", STRATA_BACKEND_SERIAL, name, "input");
+    r->rows = n, r->cols = nc, r->nnz = nnz;
+    snprintf(r->msg, sizeof r->msg, "out of host memory: x needs %zu bytes, yref, tol and y %zu bytes each",
+             (size_t)(nc + 1) * sizeof(double), (size_t)(n + 1) * sizeof(double));
+    fprintf(stderr, "strata bench: %s: %s\n", name, r->msg);
+    emit(r);
+    free(x), free(yref), free(tol), free(h);
+    return;
+  }
   for (int64_t j = 0; j < nc; ++j) x[j] = 1.0 + (double)(j % 7) / 8.0;
   /* the oracle: the serial backend's plain SpMV; tolerance from the row's |a||x| and length */
   strata_crs_spmv(G.serial, 1.0, Ah, x, 0.0, yref);
