@@ -306,11 +306,22 @@ static double cache_bytes(strata_exec_t *e) {
 
 typedef struct { const double *yref, *tol; int64_t n; } oracle_t;
 
+/* Exact equality where non-finite values count as themselves: both NaN, or the same infinity
+ * (a matrix may hold Inf and NaN: the reader accepts them). */
+static int same_value(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
+
+/* y against the oracle's yref within tol; a non-finite on either side must be the same value (a
+ * finite result where serial gave Inf or NaN, or the reverse, is wrong) */
+static int close_enough(double y, double yref, double tol) {
+  if (!isfinite(y) || !isfinite(yref)) return same_value(y, yref);
+  return fabs(y - yref) <= tol;
+}
+
 /* y (host) against the serial backend's y: |y - yref| <= tol per row; returns wrong rows */
 static int64_t compare(const oracle_t *o, const double *y, int64_t *first) {
   int64_t bad = 0, f = -1;
   for (int64_t r = 0; r < o->n; ++r)
-    if (!(fabs(y[r] - o->yref[r]) <= o->tol[r])) {
+    if (!close_enough(y[r], o->yref[r], o->tol[r])) {
       if (f < 0) f = r;
       ++bad;
     }
@@ -736,7 +747,7 @@ static void suite_unpack(void) {
       rp->bytes = 12.0 * (double)ne + 8.0 * (double)(4 * nt + 1) + 2.0 * (double)u.pk->num_bytes; /* read E, write + scan */
       ru->bytes = (double)u.pk->num_bytes + 16.0 * (double)ne + 4.0 * (double)(4 * nt); /* packets, RMW values, rows */
       int64_t bad = 0;
-      for (int64_t q = 0; q < u.G->nnz; ++q) bad += h[q] != ref[q];
+      for (int64_t q = 0; q < u.G->nnz; ++q) bad += !same_value(h[q], ref[q]);
       rp->ok = bench_time(e, pack_run, &u, G.min_time, &rp->t) ? -1 : 1;
       if (rp->ok < 0) snprintf(rp->msg, sizeof rp->msg, "%s", strata_error_message());
       if (st || rep.invalid_entries || bad) {
@@ -832,7 +843,7 @@ static void unpack_rowlen_one(int64_t L, int64_t total) {
     if (ru) {
       ru->bytes = (double)u.pk->num_bytes + 16.0 * (double)ne + 4.0 * (double)P; /* packets, RMW values, rows */
       int64_t bad = 0;
-      for (int64_t q = 0; q < u.G->nnz; ++q) bad += h[q] != ref[q];
+      for (int64_t q = 0; q < u.G->nnz; ++q) bad += !same_value(h[q], ref[q]);
       if (st || rep.invalid_entries || bad) {
         ru->ok = 0;
         snprintf(ru->msg, sizeof ru->msg, "status %d, %lld invalid entries, %lld values differ from serial: time not counted",
@@ -892,7 +903,7 @@ static void unpack_versus(const char *name, strata_crs_matrix_t *E, strata_crs_m
       progress("unpack", name, r[a]->backend, algo[a]);
       r[a]->bytes = (double)u.pk->num_bytes + 16.0 * (double)E->nnz + 4.0 * (double)np; /* packets, RMW values, rows */
       int64_t bad = 0;
-      for (int64_t q = 0; q < u.G->nnz; ++q) bad += h[q] != ref[q];
+      for (int64_t q = 0; q < u.G->nnz; ++q) bad += !same_value(h[q], ref[q]);
       if (st || rep.invalid_entries || bad) {
         r[a]->ok = 0;
         snprintf(r[a]->msg, sizeof r[a]->msg, "status %d, %lld invalid entries, %lld values differ from serial: time not counted",
