@@ -42,3 +42,17 @@ if(TARGET strata_cli)
   set_tests_properties(cli.bench.unpack_nonfinite PROPERTIES TIMEOUT 120 ENVIRONMENT "OMP_WAIT_POLICY=passive"
     PASS_REGULAR_EXPRESSION "strata bench: 18 results, 18 checked and timed, 0 wrong, 0 errors.*exit=0")
 endif()
+# newcomer review: --out text is never read by a shell (gnuplot runs by fork/exec in the folder);
+# a folder named with a quote works, and one spelled as a command substitution runs nothing
+if(TARGET strata_cli)
+  foreach(_o "it's" "x'$(touch PWNED)'")
+    string(MAKE_C_IDENTIFIER "${_o}" _id)
+    set(_wd ${CMAKE_CURRENT_BINARY_DIR}/bench_out_${_id})
+    file(MAKE_DIRECTORY ${_wd})
+    add_test(NAME cli.bench.out_quoted_${_id} WORKING_DIRECTORY ${_wd}
+             COMMAND sh -c "rm -f PWNED; \"$0\" bench stream --quick --backend serial --out \"$1\" 2>&1 >/dev/null; echo \"exit=$?\"; test -e PWNED && echo PWNED-created; test -s \"$1/summary.txt\" && echo summary-written"
+                     $<TARGET_FILE:strata_cli> "${_o}")
+    set_tests_properties(cli.bench.out_quoted_${_id} PROPERTIES FAIL_REGULAR_EXPRESSION "PWNED-created"
+      PASS_REGULAR_EXPRESSION "(plots in|no gnuplot)[^\n]*\n.*exit=0.*summary-written")
+  endforeach()
+endif()

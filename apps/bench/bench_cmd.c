@@ -29,7 +29,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -1311,6 +1313,25 @@ static int pct_plot(FILE *gp, char (*ser)[48], int ns, char (*mat)[160], int nm,
   return 1;
 }
 
+/* gnuplot plots.gp in --out, its stderr to gnuplot.log there: fork and exec with chdir, no shell,
+ * so that no --out text is ever read as a command. 0 drawn, 127 no gnuplot, else failed. */
+static int run_gnuplot(void) {
+  fflush(NULL);
+  const pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    if (chdir(G.out)) _exit(126);
+    const int fd = open("gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd >= 0) dup2(fd, 2), close(fd);
+    execlp("gnuplot", "gnuplot", "plots.gp", (char *)NULL);
+    _exit(errno == ENOENT ? 127 : 126);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 static void plots(void) {
   char path[1024];
   int ns = 0, nm = 0;
@@ -1389,13 +1410,11 @@ run:
   fclose(gp);
   gp = NULL;
   if (!pngs) goto close;
-  if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
-    char cmd[1200];
-    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plots.gp 2>gnuplot.log", G.out);
-    if (system(cmd) == 0) fprintf(stderr, "strata bench: %d plots in %s (*.png)\n", pngs, G.out);
-    else fprintf(stderr, "strata bench: gnuplot failed (see %s/gnuplot.log)\n", G.out);
-  } else
-    fprintf(stderr, "strata bench: no gnuplot; plot data and script in %s (plots.gp)\n", G.out);
+  switch (run_gnuplot()) {
+    case 0: fprintf(stderr, "strata bench: %d plots in %s (*.png)\n", pngs, G.out); break;
+    case 127: fprintf(stderr, "strata bench: no gnuplot; plot data and script in %s (plots.gp)\n", G.out); break;
+    default: fprintf(stderr, "strata bench: gnuplot failed (see %s/gnuplot.log)\n", G.out);
+  }
 close:
   if (d2) fclose(d2);
   if (gp) fclose(gp);
