@@ -2,8 +2,10 @@
 #ifndef STRATA_CLI_ERROR_H
 #define STRATA_CLI_ERROR_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 /* "CMD: message SUFFIX" on stderr (printf format); returns 2, the tool's usage-error status. */
 static inline int cli_usage_error(const char *cmd, const char *suffix, const char *fmt, ...)
@@ -19,6 +21,16 @@ static inline int cli_usage_error(const char *cmd, const char *suffix, const cha
   fprintf(stderr, "%s\n", suffix);
   va_end(ap);
   return 2;
+}
+
+/* Flushes stdout; when it could not be written (full disk, closed pipe: the output is lost) says
+ * so as "CMD: cannot write standard output: REASON" and returns 1, else 0. Call at the end of a
+ * command whose result is its output. */
+static inline int cli_stdout_failed(const char *cmd) {
+  errno = 0;
+  if (fflush(stdout) == 0 && !ferror(stdout)) return 0;
+  fprintf(stderr, "%s: cannot write standard output: %s\n", cmd, strerror(errno ? errno : EIO));
+  return 1;
 }
 
 #endif

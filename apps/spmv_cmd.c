@@ -266,6 +266,7 @@ int cmd_spmv(int argc, char **argv) {
     printf("  median of %d: %.3f ms, %.1f GB/s (minimal traffic)\n", repeat, 1e3 * t, bytes / t / 1e9);
     printf("  y: sum %.17g, 2-norm %.17g, max |y| %.17g\n", sum, norm, maxabs);
   }
+  if (cli_stdout_failed("strata spmv")) rc = 1; /* the result is lost: an error as the others */
 done:
   if (e) {
     strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&dx);

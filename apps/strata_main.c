@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_error.h"
 #include "fem/fem.h"
 #include "strata/strata.h"
 
@@ -98,7 +99,7 @@ static int cmd_info(int argc, char **argv) {
   else
     printf("host threads: %d\n", threads);
   strata_finalize();
-  return 0;
+  return cli_stdout_failed("strata info"); /* 1 when the output was lost, as the other errors */
 }
 
 static int need(int i, int argc, char **argv) {
@@ -182,6 +183,7 @@ static int cmd_fem(int argc, char **argv) {
   if (st != STRATA_SUCCESS) return fail("fem", st);
   fem_result_print(&r, json, stdout);
   strata_finalize();
+  if (cli_stdout_failed("strata fem")) return 1;
   if (!r.converged) {
     fprintf(stderr, "strata fem: CG did not converge in %d iterations (residual %.3e > %.1e)\n", r.iterations,
             r.residual, o.tol);

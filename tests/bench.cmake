@@ -56,3 +56,34 @@ if(TARGET strata_cli)
       PASS_REGULAR_EXPRESSION "(plots in|no gnuplot)[^\n]*\n.*exit=0.*summary-written")
   endforeach()
 endif()
+# newcomer review: an input that cannot be built, or an output that cannot be written, is an error
+# (exit 4): a shared folder that cannot be read or holds no matrix, a replication that failed (the
+# unreplicated matrix is not timed in its place), DIR/summary.txt or DIR/plots.gp, a full stdout
+if(TARGET strata_cli)
+  set(_sh "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"")
+  add_test(NAME cli.bench.shared_unreadable COMMAND sh -c "${_sh}" $<TARGET_FILE:strata_cli> bench unpack --quick --backend serial --matrix shared)
+  set_tests_properties(cli.bench.shared_unreadable PROPERTIES ENVIRONMENT "STRATA_MATRICES=/nonexistent/strata"
+    PASS_REGULAR_EXPRESSION "shared: cannot read /nonexistent/strata: No such file or directory.*1 errors.*exit=4")
+  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/bench_empty_shared)
+  add_test(NAME cli.bench.shared_empty COMMAND sh -c "${_sh}" $<TARGET_FILE:strata_cli> bench spmv --quick --backend serial --matrix shared)
+  set_tests_properties(cli.bench.shared_empty PROPERTIES ENVIRONMENT "STRATA_MATRICES=${CMAKE_CURRENT_BINARY_DIR}/bench_empty_shared"
+    PASS_REGULAR_EXPRESSION "shared: no .mtx or .mtx.gz file under [^\n]*bench_empty_shared.*1 errors.*exit=4")
+  add_test(NAME cli.bench.replicate_failed COMMAND sh -c "${_sh}" $<TARGET_FILE:strata_cli> bench spmv --quick --backend serial
+           --format none --matrix gen:poisson7 --replicate 1000000)
+  set_tests_properties(cli.bench.replicate_failed PROPERTIES
+    PASS_REGULAR_EXPRESSION "A \\(x\\) I_1000000: .*1 results, 0 checked and timed, 0 wrong, 1 errors.*exit=4")
+  set(_od ${CMAKE_CURRENT_BINARY_DIR}/bench_out_blocked)
+  file(MAKE_DIRECTORY ${_od}/summary.txt ${_od}/plots.gp) # folders where the files should go: cannot be created
+  add_test(NAME cli.bench.out_unwritable COMMAND sh -c "${_sh}" $<TARGET_FILE:strata_cli> bench stream --quick --backend serial --out ${_od})
+  set_tests_properties(cli.bench.out_unwritable PROPERTIES
+    PASS_REGULAR_EXPRESSION "cannot write [^\n]*summary.txt: Is a directory.*cannot write [^\n]*plots.gp: Is a directory.*exit=4")
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/bench_diag2.mtx "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 2\n")
+  if(EXISTS /dev/full)
+    add_test(NAME cli.bench.stdout_full COMMAND sh -c "\"$0\" bench stream --quick --backend serial 2>&1 >/dev/full; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
+    set_tests_properties(cli.bench.stdout_full PROPERTIES PASS_REGULAR_EXPRESSION "strata bench: cannot write standard output: No space left on device.*exit=4")
+    add_test(NAME cli.info.stdout_full COMMAND sh -c "\"$0\" info --json 2>&1 >/dev/full; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
+    set_tests_properties(cli.info.stdout_full PROPERTIES PASS_REGULAR_EXPRESSION "strata info: cannot write standard output: No space left on device.*exit=1")
+    add_test(NAME cli.spmv.stdout_full COMMAND sh -c "\"$0\" spmv \"$1\" --json 2>&1 >/dev/full; echo \"exit=$?\"" $<TARGET_FILE:strata_cli> ${CMAKE_CURRENT_BINARY_DIR}/bench_diag2.mtx)
+    set_tests_properties(cli.spmv.stdout_full PROPERTIES PASS_REGULAR_EXPRESSION "strata spmv: cannot write standard output: No space left on device.*exit=1")
+  endif()
+endif()

@@ -70,6 +70,7 @@ static struct {
   double stream_bw[STRATA_NUM_BACKENDS]; /* reference GB/s of each backend, 0 = not measured */
   FILE *json;
   const char *out;
+  int write_errors; /* files under --out (or stdout) that could not be written: exit 4 */
   double t_start;
 } G;
 
@@ -555,8 +556,18 @@ static int walk_cb(const char *p, const struct stat *sb, int type, struct FTW *f
 }
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* --matrix specs as a list of inputs: gen:all and shared expanded */
-static void expand_specs(const strlist *specs, strlist *list) {
+/* An input of `suite` that could not be built: a record "input" with the message (exit 4), said on
+ * stderr too. */
+static void input_error(const char *suite, const char *spec, const char *msg) {
+  result_t *r = add(suite, STRATA_BACKEND_SERIAL, spec, "input");
+  snprintf(r->msg, sizeof r->msg, "%.*s", (int)sizeof r->msg - 1, msg); /* the message, cut to fit */
+  emit(r);
+  fprintf(stderr, "strata bench: %s (skipped)\n", msg);
+}
+
+/* --matrix specs as a list of inputs: gen:all and shared expanded (a shared folder that cannot be
+ * read or holds no matrix: an error record of `suite`) */
+static void expand_specs(const char *suite, const strlist *specs, strlist *list) {
   for (int i = 0; i < specs->n; ++i) {
     const char *s = specs->v[i];
     if (!strcmp(s, "gen:all")) {
@@ -567,8 +578,16 @@ static void expand_specs(const strlist *specs, strlist *list) {
       }
     } else if (!strcmp(s, "shared")) {
       const char *dir = getenv("STRATA_MATRICES") ? getenv("STRATA_MATRICES") : BENCH_SHARED_MATRICES;
+      char msg[1200];
       g_walk.n = 0;
-      if (nftw(dir, walk_cb, 16, FTW_PHYS) != 0) fprintf(stderr, "strata bench: cannot read %s: %s\n", dir, strerror(errno));
+      errno = 0;
+      if (nftw(dir, walk_cb, 16, FTW_PHYS) != 0) {
+        snprintf(msg, sizeof msg, "shared: cannot read %s: %s", dir, strerror(errno ? errno : EIO));
+        input_error(suite, "shared", msg);
+      } else if (!g_walk.n) {
+        snprintf(msg, sizeof msg, "shared: no .mtx or .mtx.gz file under %s ($STRATA_MATRICES or %s)", dir, BENCH_SHARED_MATRICES);
+        input_error(suite, "shared", msg);
+      }
       qsort(g_walk.v, (size_t)g_walk.n, sizeof(char *), cmp_str);
       for (int j = 0; j < g_walk.n; ++j) push(list, g_walk.v[j]), free(g_walk.v[j]);
     } else
@@ -596,10 +615,7 @@ static int load_spec(const char *suite, const char *s, strata_crs_matrix_t **A, 
     if (rc) snprintf(err, sizeof err, "%s", strata_error_message());
   }
   if (rc) {
-    result_t *r = add(suite, STRATA_BACKEND_SERIAL, s, "input");
-    snprintf(r->msg, sizeof r->msg, "%.*s", (int)sizeof r->msg - 1, err); /* the message, cut to fit */
-    emit(r);
-    fprintf(stderr, "strata bench: %s (skipped)\n", err); /* err names the input */
+    input_error(suite, s, err); /* err names the input */
     return -1;
   }
   return 0;
@@ -607,7 +623,7 @@ static int load_spec(const char *suite, const char *s, strata_crs_matrix_t **A, 
 
 static void suite_spmv(const strlist *specs) {
   strlist list = {0};
-  expand_specs(specs, &list);
+  expand_specs("spmv", specs, &list);
   for (int i = 0; i < list.n; ++i) {
     char name[160], err[300] = "";
     strata_crs_matrix_t *A = NULL;
@@ -621,8 +637,12 @@ static void suite_spmv(const strlist *specs) {
     }
     if (k > 1) {
       strata_crs_matrix_t *B = NULL;
-      if (bench_replicate(A, k, &B, err, sizeof err)) {
-        fprintf(stderr, "strata bench: %s: %s (not replicated)\n", name, err);
+      if (bench_replicate(A, k, &B, err, sizeof err)) { /* an error: the unreplicated matrix is not what was asked */
+        char msg[500];
+        snprintf(msg, sizeof msg, "%s: A (x) I_%d: %s", name, k, err);
+        input_error("spmv", list.v[i], msg);
+        strata_crs_destroy(&A);
+        continue;
       } else {
         strata_crs_destroy(&A);
         A = B;
@@ -1014,7 +1034,7 @@ static void suite_unpack_baselines(void) {
 /* --matrix given: those inputs alone (row i a packet for row i), against the baselines */
 static void suite_unpack_inputs(const strlist *specs) {
   strlist list = {0};
-  expand_specs(specs, &list);
+  expand_specs("unpack", specs, &list);
   for (int i = 0; i < list.n; ++i) unpack_versus_gen(list.v[i]);
   free_list(&list);
 }
@@ -1189,12 +1209,29 @@ static void summary(FILE *f) {
           err, skipped, strata_timer_now() - G.t_start);
 }
 
+/* A file under --out that could not be created or written: said on stderr, counted (exit 4). */
+static void write_failed(const char *path) {
+  fprintf(stderr, "strata bench: cannot write %s: %s\n", path, strerror(errno ? errno : EIO));
+  ++G.write_errors;
+}
+static FILE *out_open(const char *path) {
+  FILE *f = fopen(path, "w");
+  if (!f) write_failed(path);
+  return f;
+}
+/* closes f, counting a write that failed (a full disk shows at the flush) */
+static void out_close(FILE *f, const char *path) {
+  errno = 0;
+  const int bad = ferror(f);
+  if (fclose(f) || bad) write_failed(path);
+}
+
 /* stream_bw.png: GB/s of copy, triad, sum and the reference per backend (bars). 1 if drawn. */
 static int stream_plot(FILE *gp) {
   char path[1024];
   int rows = 0;
   snprintf(path, sizeof path, "%s/stream_bw.dat", G.out);
-  FILE *d = fopen(path, "w");
+  FILE *d = out_open(path);
   if (!d) return 0;
   fprintf(d, "backend copy triad sum reference\n");
   for (int bi = 0; bi < G.nb; ++bi) {
@@ -1212,7 +1249,7 @@ static int stream_plot(FILE *gp) {
     fprintf(d, "\n");
     ++rows;
   }
-  fclose(d);
+  out_close(d, path);
   if (!rows) return 0;
   fprintf(gp,
           "reset\nset datafile missing '-'\nset grid ytics\nset style data histograms\nset style histogram clustered gap 1\n"
@@ -1237,7 +1274,7 @@ static int rowlen_plot(FILE *gp) {
   }
   if (!nL) return 0;
   snprintf(path, sizeof path, "%s/unpack_rowlen.dat", G.out);
-  FILE *d = fopen(path, "w");
+  FILE *d = out_open(path);
   if (!d) return 0;
   fprintf(d, "row_length");
   for (int bi = 0; bi < G.nb; ++bi) fprintf(d, " %s", strata_backend_name(G.be[bi]));
@@ -1253,7 +1290,7 @@ static int rowlen_plot(FILE *gp) {
     }
     fprintf(d, "\n");
   }
-  fclose(d);
+  out_close(d, path);
   fprintf(gp,
           "reset\nset datafile missing '-'\nset grid xtics ytics\nset key outside right autotitle columnheader\n"
           "set output 'unpack_rowlen.png'\nset title 'unpack_combine(ADD): time per entry against the incoming row length "
@@ -1281,7 +1318,7 @@ static int pct_plot(FILE *gp, char (*ser)[48], int ns, char (*mat)[160], int nm,
   }
   if (!np) return 0;
   snprintf(path, sizeof path, "%s/%s.dat", G.out, stem);
-  FILE *d = fopen(path, "w");
+  FILE *d = out_open(path);
   if (!d) return 0;
   fprintf(d, "matrix");
   for (int q = 0; q < np; ++q) fprintf(d, " %s", ser[pick[q]]);
@@ -1302,7 +1339,7 @@ static int pct_plot(FILE *gp, char (*ser)[48], int ns, char (*mat)[160], int nm,
     }
     fprintf(d, "\n");
   }
-  fclose(d);
+  out_close(d, path);
   fprintf(gp,
           "reset\nset datafile missing '-'\nset style data histograms\nset style histogram clustered gap 1\n"
           "set style fill solid border -1\nset key outside right autotitle columnheader\nset xtics rotate by -35\n"
@@ -1349,7 +1386,9 @@ static void plots(void) {
   }
   FILE *d2 = NULL, *gp = NULL;
   snprintf(path, sizeof path, "%s/plots.gp", G.out);
-  if (!(gp = fopen(path, "w"))) goto out;
+  char gp_path[1024];
+  snprintf(gp_path, sizeof gp_path, "%s", path);
+  if (!(gp = out_open(path))) goto out;
   fprintf(gp,
           "# strata bench plots (gnuplot plots.gp in this folder)\n"
           "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) { set terminal pngcairo size 1600,800 noenhanced } "
@@ -1370,7 +1409,7 @@ static void plots(void) {
     pngs += pct_plot(gp, ser, ns, mat, nm, stem, title, strata_backend_name(G.be[bi]));
   }
   snprintf(path, sizeof path, "%s/backend_ratio.dat", G.out);
-  d2 = fopen(path, "w");
+  d2 = out_open(path);
   if (!d2) goto close;
   fprintf(d2, "matrix");
   int nr2 = 0; /* ratio columns before the peer's */
@@ -1395,7 +1434,7 @@ static void plots(void) {
     if (peer < 0) fprintf(d2, " -\n");
     else fprintf(d2, " %.3f\n", peer);
   }
-  fclose(d2);
+  out_close(d2, path);
   d2 = NULL;
   pngs += 1;
   fprintf(gp,
@@ -1407,9 +1446,9 @@ static void plots(void) {
           "plot for [i=2:%d] 'backend_ratio.dat' using i:xtic(1)\n",
           nr2 + 2);
 run:
-  fclose(gp);
+  out_close(gp, gp_path);
   gp = NULL;
-  if (!pngs) goto close;
+  if (!pngs || G.write_errors) goto close;
   switch (run_gnuplot()) {
     case 0: fprintf(stderr, "strata bench: %d plots in %s (*.png)\n", pngs, G.out); break;
     case 127: fprintf(stderr, "strata bench: no gnuplot; plot data and script in %s (plots.gp)\n", G.out); break;
@@ -1682,16 +1721,23 @@ int cmd_bench(int argc, char **argv) {
   else if (s_unpack) suite_unpack(), suite_unpack_rowlen(), suite_unpack_baselines();
   if (s_fem) suite_fem();
   if (G.out) {
-    fclose(G.json);
     char path[1024];
+    snprintf(path, sizeof path, "%s/results.jsonl", G.out);
+    out_close(G.json, path);
     snprintf(path, sizeof path, "%s/summary.txt", G.out);
-    FILE *f = fopen(path, "w");
-    if (f) summary(f), fclose(f);
+    FILE *f = out_open(path);
+    if (f) summary(f), out_close(f, path);
     plots();
   }
   summary(stdout);
-  fflush(stdout); /* before whatever the process prints at exit (LeakSanitizer's report) can cut the last line */
-  int bad = 0, errors = 0; /* exit status: 3 a wrong result, 4 an input or measurement that failed */
+  errno = 0;
+  /* flushed before whatever the process prints at exit (LeakSanitizer's report) can cut the last
+   * line; a stdout that could not be written (full disk, closed pipe) is an error (exit 4) */
+  if (fflush(stdout) || ferror(stdout)) {
+    fprintf(stderr, "strata bench: cannot write standard output: %s\n", strerror(errno ? errno : EIO));
+    ++G.write_errors;
+  }
+  int bad = 0, errors = G.write_errors; /* exit status: 3 a wrong result, 4 an input, a measurement or an output that failed */
   for (int i = 0; i < nR; ++i) bad += R[i].ok == 0, errors += R[i].ok == -1;
   for (int i = 0; i < specs.n; ++i) free(specs.v[i]);
   free(specs.v);
