@@ -87,3 +87,15 @@ if(TARGET strata_cli)
     set_tests_properties(cli.spmv.stdout_full PROPERTIES PASS_REGULAR_EXPRESSION "strata spmv: cannot write standard output: No space left on device.*exit=1")
   endif()
 endif()
+# newcomer review: JSON stays valid whatever the bytes of a file name: a byte that is not UTF-8
+# (0xE9) becomes \ufffd, and a name cut to its 159 bytes drops a character cut in two (158 'a' + é)
+if(TARGET strata_cli)
+  set(_jd ${CMAKE_CURRENT_BINARY_DIR}/bench_json_names)
+  file(MAKE_DIRECTORY ${_jd})
+  string(REPEAT "a" 158 _a158)
+  add_test(NAME cli.bench.json_names WORKING_DIRECTORY ${_jd}
+           COMMAND sh -c "l=$(printf 'lat\\351.mtx'); c=\"$2$(printf '\\303\\251').mtx\"; cp \"$1\" \"$l\" && cp \"$1\" \"$c\" && \"$0\" bench spmv --quick --backend serial --format none --matrix \"$l\" --matrix \"$c\" 2>&1 && \"$0\" spmv \"$l\" --json"
+                   $<TARGET_FILE:strata_cli> ${CMAKE_CURRENT_BINARY_DIR}/bench_diag2.mtx ${_a158})
+  set_tests_properties(cli.bench.json_names PROPERTIES
+    PASS_REGULAR_EXPRESSION "\"name\": \"lat\\\\ufffd.mtx\".*\"name\": \"a+\", \"algorithm\".*\"matrix\": \"lat\\\\ufffd.mtx\"")
+endif()

@@ -142,6 +142,8 @@ static void emit(result_t *r) {
     snprintf(extra + l, sizeof extra - l, ", \"format_bytes\": %.0f, \"format_overhead\": %.4f, \"format_chosen\": \"%s\"",
              r->fmt_bytes, r->fmt_overhead, r->fmt_chosen);
   }
+  cli_utf8_trim_cut(r->name, sizeof r->name); /* a name or message cut to fit keeps whole characters */
+  cli_utf8_trim_cut(r->msg, sizeof r->msg);
   cli_json_escape(nm, sizeof nm, r->name);
   cli_json_escape(ms, sizeof ms, r->msg);
   const double t = r->t.median;
