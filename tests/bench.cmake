@@ -99,3 +99,13 @@ if(TARGET strata_cli)
   set_tests_properties(cli.bench.json_names PROPERTIES
     PASS_REGULAR_EXPRESSION "\"name\": \"lat\\\\ufffd.mtx\".*\"name\": \"a+\", \"algorithm\".*\"matrix\": \"lat\\\\ufffd.mtx\"")
 endif()
+# newcomer review: a --scale whose box mesh has no cube per edge is refused with the smallest
+# scale (box 0 would have meant a Gmsh mesh); that smallest scale runs box 1
+if(TARGET strata_cli)
+  add_test(NAME cli.bench.fem_scale_too_small COMMAND sh -c "\"$0\" bench fem --scale 1e-9 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
+  set_tests_properties(cli.bench.fem_scale_too_small PROPERTIES
+    PASS_REGULAR_EXPRESSION "--scale 1e-09: the fem suite's box mesh would have 40 x cbrt\\(1e-09\\) < 1 cubes per edge; the smallest scale is 1.5625e-05.*exit=2")
+  add_test(NAME cli.bench.fem_scale_smallest COMMAND strata_cli bench fem --scale 1.5625e-05 --min-time 0.01 --backend serial)
+  set_tests_properties(cli.bench.fem_scale_smallest PROPERTIES
+    PASS_REGULAR_EXPRESSION "box1_6tets.*strata bench: [0-9]+ results, [0-9]+ checked and timed, 0 wrong, 0 errors")
+endif()

@@ -694,10 +694,15 @@ static int unpack_run(void *v, int64_t call) {
   return strata_sparse_unpack_combine_opts(u->e, u->G, u->rows, u->pk, NULL, u->G->num_cols, STRATA_COMBINE_ADD, &G.uopt, NULL);
 }
 
+/* cubes per edge of the fem and unpack suites' box meshes at --scale 1; EDGE x cbrt(scale) */
+#define FEM_BOX_EDGE 40
+#define UNPACK_BOX_EDGE 60
+static int bench_box_of_scale(int edge) { return (int)(edge * cbrt(G.scale)); }
+
 /* The unpack suite's box mesh (60^3 cubes x 6 tets, scaled; 8^3 with --quick): 0, or -1 (said) */
 static int unpack_box_mesh(fem_mesh_t *mesh, int *box) {
   char msg[256];
-  *box = G.quick ? 8 : (int)(60 * cbrt(G.scale));
+  *box = G.quick ? 8 : bench_box_of_scale(UNPACK_BOX_EDGE);
   if (fem_mesh_box(*box, mesh, msg, sizeof msg) == 0) return 0;
   fprintf(stderr, "strata bench unpack: %s\n", msg);
   return -1;
@@ -1056,7 +1061,7 @@ static void suite_unpack_rowlen(void) {
 #define FEM_MAX_RUNS 50
 #define FEM_BENCH_BULK 4 /* the job again with 4 bulk nodes (--bulk-fraction 0.5; issue 5) */
 static void suite_fem(void) {
-  const int box = G.quick ? 6 : (int)(40 * cbrt(G.scale));
+  const int box = G.quick ? 6 : bench_box_of_scale(FEM_BOX_EDGE);
   for (int bi = 0; bi < G.nb; ++bi) {
     for (int bulk = 0; bulk <= FEM_BENCH_BULK; bulk += FEM_BENCH_BULK) {
       fem_options_t o = fem_options_default();
@@ -1665,6 +1670,15 @@ int cmd_bench(int argc, char **argv) {
     return bad_opt("%s applies to the spmv suite, not %s", G.fmt_set ? "--format" : G.sweep ? "--sweep" : "--replicate", suite);
   if (G.uopt_given && !s_unpack) return bad_opt("--unpack-options applies to the unpack suite, not %s", suite);
   if (G.mesh && !s_fem) return bad_opt("--mesh applies to the fem suite, not %s", suite);
+  /* the box meshes (edge 40 cbrt(S) for fem, 60 cbrt(S) for unpack's own inputs) need at least one
+   * cube per edge: box 0 would mean a Gmsh mesh to fem_run, not a smaller box */
+  if (!G.quick && ((s_fem && !G.mesh && bench_box_of_scale(FEM_BOX_EDGE) < 1) ||
+                   (s_unpack && !specs.n && bench_box_of_scale(UNPACK_BOX_EDGE) < 1))) {
+    const int edge = s_fem && !G.mesh && bench_box_of_scale(FEM_BOX_EDGE) < 1 ? FEM_BOX_EDGE : UNPACK_BOX_EDGE;
+    return bad_opt("--scale %g: the %s suite's box mesh would have %d x cbrt(%g) < 1 cubes per edge; the smallest "
+                   "scale is %.6g (1/%d^3: box 1)", G.scale, edge == FEM_BOX_EDGE ? "fem" : "unpack", edge, G.scale,
+                   1.0 / ((double)edge * edge * edge), edge);
+  }
   if (G.min_time < 0) G.min_time = G.quick ? 0.05 : 0.5;
   if (G.progress < 0) G.progress = !G.quick;
   const int specs_given = specs.n > 0;
