@@ -109,3 +109,9 @@ if(TARGET strata_cli)
   set_tests_properties(cli.bench.fem_scale_smallest PROPERTIES
     PASS_REGULAR_EXPRESSION "box1_6tets.*strata bench: [0-9]+ results, [0-9]+ checked and timed, 0 wrong, 0 errors")
 endif()
+# newcomer review: the fem suite checks each backend's first assembly against serial's (1e-12)
+if(TARGET strata_cli)
+  add_test(NAME cli.bench.fem_compared COMMAND strata_cli bench fem --quick --backend serial --backend openmp)
+  set_tests_properties(cli.bench.fem_compared PROPERTIES TIMEOUT 120 ENVIRONMENT "OMP_WAIT_POLICY=passive"
+    PASS_REGULAR_EXPRESSION "\"backend\": \"openmp\", \"name\": \"box6_[^\n]*\"algorithm\": \"solve\", \"status\": \"ok\"[^\n]*matrix against serial [0-9.e+-]+\".*0 wrong, 0 errors")
+endif()

@@ -1059,6 +1059,9 @@ static void suite_unpack_rowlen(void) {
  * most): each run is a whole job, so its phases are timed by fem_run's own fences, one sample per
  * run and phase (no batching: a phase cannot be repeated alone) */
 #define FEM_MAX_RUNS 50
+/* the assembled matrix of a backend's first run against serial's: max_i max_j |a_ij - s_ij| /
+ * max_j |s_ij| (fem_result_t.matrix_diff) at most this, else the record is wrong (exit 3) */
+#define FEM_BENCH_MATRIX_TOL 1e-12
 #define FEM_BENCH_BULK 4 /* the job again with 4 bulk nodes (--bulk-fraction 0.5; issue 5) */
 static void suite_fem(void) {
   const int box = G.quick ? 6 : bench_box_of_scale(FEM_BOX_EDGE);
@@ -1069,7 +1072,6 @@ static void suite_fem(void) {
       if (G.mesh) o.mesh_path = G.mesh, o.box = 0;
       else o.box = box;
       o.backend = G.be[bi];
-      o.compare = 0;
       const int min_runs = G.quick ? 1 : 3;
       double sec[FEM_NUM_PHASES][FEM_MAX_RUNS];
       fem_result_t res;
@@ -1080,13 +1082,19 @@ static void suite_fem(void) {
       else snprintf(name, sizeof name, "box%d", box);
       progress("fem", name, strata_backend_name(G.be[bi]), "fem_run");
       const double t0 = strata_timer_now();
+      double diff = 0; /* the first run's assembled matrix against serial's */
       while (ok == 1 && runs < FEM_MAX_RUNS && (runs < min_runs || strata_timer_now() - t0 < G.min_time)) {
+        o.compare = runs == 0; /* after the timed phases: a check, not timed */
         if (fem_run(&o, &res)) {
           ok = -1;
           snprintf(err, sizeof err, "%s", strata_error_message());
         } else if (!res.converged || res.unpack_invalid) {
           ok = 0;
           snprintf(err, sizeof err, "CG converged %d, %lld invalid unpack entries", res.converged, (long long)res.unpack_invalid);
+        } else if (runs == 0 && !((diff = res.matrix_diff) <= FEM_BENCH_MATRIX_TOL)) { /* NaN: wrong too */
+          ok = 0;
+          snprintf(err, sizeof err, "assembled matrix differs from serial: max relative difference %.3g > %g: time not counted",
+                   res.matrix_diff, FEM_BENCH_MATRIX_TOL);
         }
         for (int p = 0; p < FEM_NUM_PHASES; ++p) sec[p][runs] = res.seconds[p];
         ++runs;
@@ -1107,7 +1115,9 @@ static void suite_fem(void) {
         snprintf(r->msg, sizeof r->msg, "%s", err);
         if (ok != 1) { emit(r); continue; }
         r->rows = res.num_nodes, r->nnz = res.nnz;
-        if (p == FEM_PHASE_SOLVE) snprintf(r->msg, sizeof r->msg, "%d CG iterations, error %.3e", res.iterations, res.error);
+        if (p == FEM_PHASE_SOLVE)
+          snprintf(r->msg, sizeof r->msg, "%d CG iterations, error %.3e, matrix against serial %.3g", res.iterations,
+                   res.error, diff);
         double *v = sec[p];
         for (int i = 1; i < runs; ++i) /* sort the samples (insertion: at most FEM_MAX_RUNS) */
           for (int j = i; j > 0 && v[j] < v[j - 1]; --j) { double t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
@@ -1497,6 +1507,8 @@ static void usage(FILE *f) {
           "                     (short_max, medium_max, long_max, chunk: entries; force=short|medium|long|\n"
           "                     very_long); unnamed: the backend defaults\n"
           "  --mesh FILE        fem: a \"strata mesh v1\" file (strata fem --save-mesh) instead of the box mesh\n"
+          "                     (fem: each backend's first run checks its assembled matrix against serial's:\n"
+          "                     max relative row difference <= 1e-12, else the result is wrong)\n"
           "  --progress         one line per measurement on stderr, with the count left (default unless --quick)\n"
           "  --no-progress      no progress lines\n"
           "Exit status: 0 every result checked and timed (or skipped, said why); 2 a usage error (bad option, no\n"
