@@ -115,3 +115,9 @@ if(TARGET strata_cli)
   set_tests_properties(cli.bench.fem_compared PROPERTIES TIMEOUT 120 ENVIRONMENT "OMP_WAIT_POLICY=passive"
     PASS_REGULAR_EXPRESSION "\"backend\": \"openmp\", \"name\": \"box6_[^\n]*\"algorithm\": \"solve\", \"status\": \"ok\"[^\n]*matrix against serial [0-9.e+-]+\".*0 wrong, 0 errors")
 endif()
+# newcomer review: --replicate auto under --quick stays at most 2^20 rows (24^3 rows x at most 75)
+if(TARGET strata_cli)
+  add_test(NAME cli.bench.replicate_auto_quick COMMAND strata_cli bench spmv --quick --backend serial --format none --replicate auto --matrix gen:poisson7)
+  set_tests_properties(cli.bench.replicate_auto_quick PROPERTIES TIMEOUT 120
+    PASS_REGULAR_EXPRESSION "\"name\": \"poisson7_24\\^3(\\(xI([1-9]|[1-6][0-9]|7[0-5])\\))?\".*0 wrong, 0 errors")
+endif()

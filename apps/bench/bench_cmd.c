@@ -623,6 +623,9 @@ static int load_spec(const char *suite, const char *s, strata_crs_matrix_t **A, 
   return 0;
 }
 
+/* --replicate auto under --quick: at most this many rows (A ⊗ I_k with k cut down to fit) */
+#define QUICK_REPLICATE_ROWS ((int64_t)1 << 20)
+
 static void suite_spmv(const strlist *specs) {
   strlist list = {0};
   expand_specs("spmv", specs, &list);
@@ -636,6 +639,8 @@ static void suite_spmv(const strlist *specs) {
       for (int bi = 0; bi < G.nb; ++bi) cb = fmax(cb, cache_bytes(G.ex[bi]));
       k = bytes >= 4 * cb || bytes <= 0 ? 1 : (int)ceil(4 * cb / bytes);
       while (k > 1 && (double)A->num_rows * k > INT32_MAX / 2) k /= 2;
+      if (G.quick && (double)A->num_rows * k > QUICK_REPLICATE_ROWS) /* --quick stays small */
+        k = A->num_rows >= QUICK_REPLICATE_ROWS ? 1 : (int)(QUICK_REPLICATE_ROWS / A->num_rows);
     }
     if (k > 1) {
       strata_crs_matrix_t *B = NULL;
@@ -1491,7 +1496,8 @@ static void usage(FILE *f) {
           "                     elasticity in 3x3 blocks; Dirichlet rows as in the job; need Gmsh; bench.h).\n"
           "                     unpack: given, only these inputs (row i of the matrix a packet for its own row\n"
           "                     i), strata against the Tpetra baselines; else the suite's own inputs\n"
-          "  --replicate K|auto A ⊗ I_K (auto: until 4x the largest cache of the backends); default 1\n"
+          "  --replicate K|auto A ⊗ I_K (auto: until 4x the largest cache of the backends, with --quick at most\n"
+          "                     2^20 rows); default 1\n"
           "  --quick            small sizes, --min-time 0.05, no buffer rotation\n"
           "  --min-time S       seconds of samples per measurement (default 0.5)\n"
           "  --seed N           random patterns and values (default 1)\n"
