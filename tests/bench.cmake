@@ -121,3 +121,13 @@ if(TARGET strata_cli)
   set_tests_properties(cli.bench.replicate_auto_quick PROPERTIES TIMEOUT 120
     PASS_REGULAR_EXPRESSION "\"name\": \"poisson7_24\\^3(\\(xI([1-9]|[1-6][0-9]|7[0-5])\\))?\".*0 wrong, 0 errors")
 endif()
+# newcomer review: two inputs of the same base name keep separate records (x.mtx, x.mtx#2), so the
+# formats summary and the plots' rows keep them apart
+if(TARGET strata_cli)
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/bench_same_1/x.mtx "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 2\n")
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/bench_same_2/x.mtx "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 5\n")
+  add_test(NAME cli.bench.same_names COMMAND strata_cli bench spmv --quick --backend serial --format auto
+           --matrix ${CMAKE_CURRENT_BINARY_DIR}/bench_same_1/x.mtx --matrix ${CMAKE_CURRENT_BINARY_DIR}/bench_same_2/x.mtx)
+  set_tests_properties(cli.bench.same_names PROPERTIES
+    PASS_REGULAR_EXPRESSION "\"name\": \"x.mtx\", [^\n]*\"rows\": 2,.*\"name\": \"x.mtx#2\", [^\n]*\"rows\": 3,.*== spmv formats[^\n]*\n[^\n]*\nserial +x.mtx [^\n]*\nserial +x.mtx#2 ")
+endif()

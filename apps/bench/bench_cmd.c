@@ -623,6 +623,24 @@ static int load_spec(const char *suite, const char *s, strata_crs_matrix_t **A, 
   return 0;
 }
 
+/* name made unique among the records of `suite` so far: two inputs of the same name (d1/x.mtx,
+ * d2/x.mtx) get "x.mtx" and "x.mtx#2", so that the summary and the plots keep them apart */
+static void unique_name(const char *suite, char *name, size_t cap) {
+  char base[160];
+  snprintf(base, sizeof base, "%.*s", (int)(cap > 12 ? cap - 12 : 1), name); /* room for "#N" */
+  for (int k = 1;; ++k) {
+    if (k > 1) { /* base (cut to cap - 12) + "#k" fits in cap */
+      char num[16];
+      const size_t bl = strlen(base), nl = (size_t)snprintf(num, sizeof num, "#%d", k);
+      memcpy(name, base, bl);
+      memcpy(name + bl, num, nl + 1);
+    }
+    int used = 0;
+    for (int i = 0; i < nR && !used; ++i) used = !strcmp(R[i].suite, suite) && !strcmp(R[i].name, name);
+    if (!used) return;
+  }
+}
+
 /* --replicate auto under --quick: at most this many rows (A ⊗ I_k with k cut down to fit) */
 #define QUICK_REPLICATE_ROWS ((int64_t)1 << 20)
 
@@ -657,6 +675,7 @@ static void suite_spmv(const strlist *specs) {
         snprintf(name + l, sizeof name - l, "(xI%d)", k);
       }
     }
+    unique_name("spmv", name, sizeof name);
     spmv_matrix(A, name);
     strata_crs_destroy(&A);
   }
@@ -969,6 +988,7 @@ static void unpack_versus_gen(const char *spec) {
   strata_crs_row_lengths_max(G.serial, A, &longest);
   char full[160];
   snprintf(full, sizeof full, "%s_%lldentries_longest%lld", name, (long long)A->nnz, (long long)longest);
+  unique_name("unpack", full, sizeof full);
   unpack_versus(full, A, A, rows);
   free(rows);
   strata_crs_destroy(&A);
