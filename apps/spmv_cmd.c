@@ -90,10 +90,10 @@ int cmd_spmv(int argc, char **argv) {
       repeat = (int)r;
       ++i;
     } else if (!strcmp(a, "--backend")) {
-      if (strata_backend_from_name(v, &backend) != STRATA_SUCCESS) return fail(STRATA_ERR_INVALID_ARGUMENT);
+      if (strata_backend_from_name(v, &backend) != STRATA_SUCCESS) return bad("--backend %s: %s", v, strata_error_message());
       ++i;
     } else if (!strcmp(a, "--format")) {
-      if (strata_format_from_name(v, &format) != STRATA_SUCCESS) return fail(STRATA_ERR_INVALID_ARGUMENT);
+      if (strata_format_from_name(v, &format) != STRATA_SUCCESS) return bad("--format %s: %s", v, strata_error_message());
       ++i;
     } else if (!strcmp(a, "--algorithm")) {
       static const char *names[] = {"auto", "one", "two", "three", "split", "stream"};
@@ -136,7 +136,7 @@ int cmd_spmv(int argc, char **argv) {
       char *end = NULL;
       errno = 0;
       seed = strtoull(xspec + 7, &end, 10);
-      if (!end || *end || end == xspec + 7 || xspec[7] == '-' || errno == ERANGE) {
+      if (!end || *end || end == xspec + 7 || xspec[7] < '0' || xspec[7] > '9' || errno == ERANGE) { /* digits only: strtoull takes " -1" */
         rc = bad("--x %s: random:SEED with a seed in [0, 2^64)", xspec);
         goto done;
       }

@@ -131,3 +131,29 @@ if(TARGET strata_cli)
   set_tests_properties(cli.bench.same_names PROPERTIES
     PASS_REGULAR_EXPRESSION "\"name\": \"x.mtx\", [^\n]*\"rows\": 2,.*\"name\": \"x.mtx#2\", [^\n]*\"rows\": 3,.*== spmv formats[^\n]*\n[^\n]*\nserial +x.mtx [^\n]*\nserial +x.mtx#2 ")
 endif()
+# newcomer review: generator sizes must be integers (refused, not truncated), a parameter too many
+# says the generator's limit, a negative seed is refused; spmv's unknown backend or format is a
+# usage error (exit 2)
+if(TARGET strata_cli)
+  foreach(_case "poisson7:3.7|parameter 1 is 3.7, not an integer in \\[1, 2147483647\\] \\(the grid edge\\)"
+                "poisson7:5:extra|gen:poisson7:5:extra: at most 1 parameter \\(the grid edge\\)"
+                "powerlaw:5000:2.5:100.5|parameter 3 is 100.5, not an integer")
+    string(REPLACE "|" ";" _case "${_case}")
+    list(GET _case 0 _spec)
+    list(GET _case 1 _re)
+    string(MAKE_C_IDENTIFIER "${_spec}" _id)
+    add_test(NAME cli.bench.gen_param_${_id} COMMAND sh -c "\"$0\" bench spmv --quick --backend serial --format none --matrix \"gen:$1\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli> ${_spec})
+    set_tests_properties(cli.bench.gen_param_${_id} PROPERTIES PASS_REGULAR_EXPRESSION "${_re}.*exit=4")
+  endforeach()
+  add_test(NAME cli.bench.seed_negative COMMAND sh -c "\"$0\" bench spmv --quick --seed \" -1\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
+  set_tests_properties(cli.bench.seed_negative PROPERTIES PASS_REGULAR_EXPRESSION "--seed  -1: an integer in \\[0, 2\\^64\\).*exit=2")
+  foreach(_o "--backend;frob;unknown backend 'frob'" "--format;bogus;unknown format 'bogus'" "--x;random: -1;random:SEED with a seed")
+    list(GET _o 0 _opt)
+    list(GET _o 1 _val)
+    list(GET _o 2 _re)
+    string(MAKE_C_IDENTIFIER "${_opt}${_val}" _id)
+    add_test(NAME cli.spmv.usage${_id} COMMAND sh -c "\"$0\" spmv \"$1\" \"$2\" \"$3\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>
+             ${CMAKE_CURRENT_BINARY_DIR}/bench_diag2.mtx ${_opt} ${_val})
+    set_tests_properties(cli.spmv.usage${_id} PROPERTIES PASS_REGULAR_EXPRESSION "${_re}.*exit=2")
+  endforeach()
+endif()

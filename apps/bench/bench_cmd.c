@@ -1693,7 +1693,8 @@ int cmd_bench(int argc, char **argv) {
       ++i;
       errno = 0;
       G.seed = strtoull(v, &end, 10);
-      if (!end || *end || end == v || v[0] == '-' || errno) return bad_opt("--seed %s: an integer in [0, 2^64)", v);
+      if (!end || *end || end == v || v[0] < '0' || v[0] > '9' || errno) /* digits only: strtoull takes " -1" as 2^64-1 */
+        return bad_opt("--seed %s: an integer in [0, 2^64) (digits only)", v);
     } else if (a[0] == '-') return bad_opt("unknown option %s", a);
     else if (suite) return bad_opt("one suite only (second: %s)", a);
     else suite = a;

@@ -169,10 +169,13 @@ static int cmp_i64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* parses up to np numeric parameters after NAME: "name:1:2.5" */
-static int params(const char *spec, double *p, int np, char *err, size_t err_len) {
+/* parses the numeric parameters after NAME ("name:1:2.5") into p (np at most; more: an error, the
+ * generator's own limit is checked by the caller); *count gets how many were given, *bad the first
+ * (1-based) that is not a positive number, 0 if none */
+static int params(const char *spec, double *p, int np, int *count, int *bad, char *err, size_t err_len) {
   const char *s = strchr(spec, ':');
   int i = 0;
+  *bad = 0;
   while (s && *s == ':') {
     char *end = NULL;
     if (i >= np) {
@@ -181,12 +184,15 @@ static int params(const char *spec, double *p, int np, char *err, size_t err_len
     }
     double v = strtod(s + 1, &end);
     if (end == s + 1 || (*end && *end != ':') || !(v > 0)) {
-      snprintf(err, err_len, "gen:%s: parameter %d is not a positive number", spec, i + 1);
-      return -1;
+      if (!*bad) *bad = i + 1;
+      v = 0;
+      end = (char *)strchr(s + 1, ':');
+      if (!end) end = (char *)s + strlen(s);
     }
     p[i++] = v;
     s = end;
   }
+  *count = i;
   return 0;
 }
 
@@ -198,17 +204,30 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
   double p[4] = {0, 0, 0, 0};
 #define IS(x) (nl == strlen(x) && !strncmp(spec, x, nl))
 #define DEF(i, full, q) (p[i] > 0 ? p[i] : (quick ? (q) : (full)) * S)
-  if (params(spec, p, 4, err, err_len)) return -1;
-  /* a generator takes at most k parameters: a (k+1)-th is refused, not ignored */
-#define AT_MOST(k, what)                                                                              \
+  int count = 0, bad = 0;
+  if (params(spec, p, 4, &count, &bad, err, err_len)) return -1;
+  /* a generator takes at most k parameters: a (k+1)-th is refused, not ignored; then each given one
+   * must be a positive number, and those of bit i in `ints` (sizes, counts) integers in
+   * [1, INT32_MAX] (a fraction is refused, not truncated) */
+#define AT_MOST(k, ints, what)                                                                        \
   do {                                                                                                \
-    if ((k) < 4 && p[k] > 0) {                                                                        \
+    if (count > (k)) {                                                                                \
       snprintf(err, err_len, "gen:%s: at most %d parameter%s (%s)", spec, (k), (k) == 1 ? "" : "s", what); \
       return -1;                                                                                      \
     }                                                                                                 \
+    if (bad) {                                                                                        \
+      snprintf(err, err_len, "gen:%s: parameter %d is not a positive number (%s)", spec, bad, what);  \
+      return -1;                                                                                      \
+    }                                                                                                 \
+    for (int q_ = 0; q_ < count; ++q_)                                                                \
+      if (((ints) >> q_ & 1) && (p[q_] != floor(p[q_]) || p[q_] > INT32_MAX)) {                       \
+        snprintf(err, err_len, "gen:%s: parameter %d is %.15g, not an integer in [1, %d] (%s)", spec, q_ + 1, p[q_], \
+                 INT32_MAX, what);                                                                    \
+        return -1;                                                                                    \
+      }                                                                                               \
   } while (0)
   if (IS("poisson7") || IS("poisson27")) {
-    AT_MOST(1, "the grid edge");
+    AT_MOST(1, 1, "the grid edge");
     stencil_ctx s = {(int64_t)(p[0] > 0 ? p[0] : (quick ? (nl == 8 ? 24 : 16) : (nl == 8 ? 150 : 100)) * cbrt(S)),
                      nl == 8 ? 7 : 27};
     snprintf(name, name_len, "%s_%lld^3", nl == 8 ? "poisson7" : "poisson27", (long long)s.m);
@@ -217,14 +236,14 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
   }
   if (IS("banded") || IS("random") || IS("short")) {
     const int sh = IS("short");
-    AT_MOST(2, "rows, entries per row");
+    AT_MOST(2, 3, "rows, entries per row");
     band_ctx b = {(int64_t)DEF(0, 4e6, 5e4), (int64_t)(p[1] > 0 ? p[1] : sh ? 3 : 16), !IS("banded")};
     if (b.per > b.n) { snprintf(err, err_len, "gen:%s: %lld per row exceed %lld rows", spec, (long long)b.per, (long long)b.n); return -1; }
     snprintf(name, name_len, "%.*s%lld_%lld", (int)nl, spec, (long long)b.per, (long long)b.n);
     return build(serial, b.n, band_len, band_col, &b, A, err, err_len);
   }
   if (IS("powerlaw")) {
-    AT_MOST(3, "rows, exponent, longest row");
+    AT_MOST(3, 5, "rows, exponent, longest row");
     pl_ctx q = {(int64_t)DEF(0, 3e6, 5e4), 0, p[1] > 0 ? p[1] : 2.1};
     q.maxlen = (int64_t)DEF(2, 2e5, 5e3);
     if (q.expo <= 1.0 || q.maxlen > q.n) { snprintf(err, err_len, "gen:%s: exponent must exceed 1 and the longest row fit the %lld columns", spec, (long long)q.n); return -1; }
@@ -232,6 +251,7 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
     return build(serial, q.n, pl_len, spread_col, &q, A, err, err_len);
   }
   if (IS("dense")) {
+    AT_MOST(4, 15, "rows, dense rows, their length, entries per other row");
     dense_ctx d = {(int64_t)DEF(0, 4e6, 5e4), (int64_t)(p[1] > 0 ? p[1] : quick ? 4 : 16), (int64_t)DEF(2, 5e5, 2e4),
                    (int64_t)(p[3] > 0 ? p[3] : 8)};
     if (d.dense_rows > d.n || d.dense_len > d.n || d.per > d.n) { snprintf(err, err_len, "gen:%s: sizes exceed the %lld rows", spec, (long long)d.n); return -1; }
@@ -239,7 +259,7 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
     return build(serial, d.n, dense_len, dense_col, &d, A, err, err_len);
   }
   if (IS("hmep")) {
-    AT_MOST(2, "rows, segment length");
+    AT_MOST(2, 3, "rows, segment length");
     hmep_ctx h = {(int64_t)DEF(0, 4e6, 6e4), (int64_t)(p[1] > 0 ? p[1] : 15000), 0, NULL, NULL};
     h.nblocks = (h.n + h.seg - 1) / h.seg;
     h.offs = (int64_t *)malloc((size_t)h.nblocks * HMEP_MAX * sizeof(int64_t));
@@ -268,7 +288,7 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
   }
   if (IS("fem") || IS("elasticity")) { /* element size H: nodes grow as H^-3 */
     const int el = IS("elasticity");
-    if (p[1] > 0) { snprintf(err, err_len, "gen:%s: one parameter, the element size H", spec); return -1; }
+    AT_MOST(1, 0, "the element size H");
     return bench_gen_fem(serial, el ? 3 : 1, p[0] > 0 ? p[0] : (quick ? (el ? FEM_QUICK_H_EL : FEM_QUICK_H) : (el ? FEM_H_EL : FEM_H)) / cbrt(S),
                          A, name, name_len, err, err_len);
   }
