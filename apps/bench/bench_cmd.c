@@ -590,7 +590,7 @@ static void expand_specs(const char *suite, const strlist *specs, strlist *list)
         snprintf(msg, sizeof msg, "shared: no .mtx or .mtx.gz file under %s ($STRATA_MATRICES or %s)", dir, BENCH_SHARED_MATRICES);
         input_error(suite, "shared", msg);
       }
-      qsort(g_walk.v, (size_t)g_walk.n, sizeof(char *), cmp_str);
+      if (g_walk.n) qsort(g_walk.v, (size_t)g_walk.n, sizeof(char *), cmp_str); /* NULL v when none */
       for (int j = 0; j < g_walk.n; ++j) push(list, g_walk.v[j]), free(g_walk.v[j]);
     } else
       push(list, s);
