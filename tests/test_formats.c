@@ -567,7 +567,8 @@ static void test_permuted_errors(void **state) {
 /* x and y that overlap are refused by every SpMV entry point while x is read (a newcomer review:
  * spmv(1, v, 0, v) returned SUCCESS with wrong rows in every format); with alpha == 0 x is not
  * read and the same array is fine. alpha infinite or NaN: an empty row's y is alpha * 0 = NaN in
- * every format, also when the matrix has no entries (coo and csr-lb gave 0 there). A plan's
+ * every format, also when the matrix has no entries (coo and csr-lb gave 0 there), and a row
+ * with entries keeps alpha * its sum (+inf: a second review found NaN there in coo and csr-lb). A plan's
  * transpose option other than 0 / 1 is refused. */
 static void test_spmv_arguments(void **state) {
   (void)state;
@@ -603,6 +604,9 @@ static void test_spmv_arguments(void **state) {
         vec_to_host(y, dv, 4);
         if (!isnan(y[1])) fail_msg("format %s%s, alpha %g: empty row y[1] = %g, expected NaN (alpha * 0)", name,
                                    z ? " (no entries)" : "", bad[b], y[1]);
+        for (int i = 0; i < 4 && !z && b == 1; ++i) /* rows with positive sums: +inf, not NaN */
+          if (i != 1 && !(isinf(y[i]) && y[i] > 0))
+            fail_msg("format %s, alpha inf: row %d (entries summing > 0) y = %g, expected +inf", name, i, y[i]);
       }
       T_OK(strata_format_destroy(&M));
     }

@@ -192,7 +192,7 @@ strata_status_t strata_col_map_create(strata_exec_t *exec, int64_t num_local, co
                                   (long long)got[0], (long long)l, (long long)g)
                : strata_error_set(STRATA_ERR_INVALID_DATA,
                                   "col_map_create: %lld global ids repeated (each local id needs its own); "
-                                  "global id %lld again at local id %lld",
+                                  "global id %lld is given at local id %lld and at least one other",
                                   (long long)got[2], (long long)g, (long long)l);
   }
   if (st != STRATA_SUCCESS) {

@@ -150,6 +150,7 @@ typedef struct strata_packets {
  *  >= 0, unique), and global ids are looked up on the device in a hash table (open addressing
  *  with linear probing, capacity the power of two at least twice num_local: 8 bytes of key and 4
  *  of value per slot; Kokkos UnorderedMap and Tpetra's non-contiguous maps serve the same need).
+ *  The hash is fixed (not keyed): ids chosen to collide make building quadratic in their number.
  *  For global numberings with gaps, where the dense col_lids table of unpack_combine would need
  *  one int32 per global id (ids near 10^12). Use strata_col_map_gids as pack's col_gids and pass
  *  the map to unpack_combine in strata_unpack_options_t.col_map. */
@@ -166,7 +167,9 @@ strata_status_t strata_col_map_create(strata_exec_t *exec, int64_t num_local, co
  *  n > 0, n < 0, an exec of another backend). Asynchronous. */
 strata_status_t strata_col_map_lids(strata_exec_t *exec, const strata_col_map_t *map, int64_t n,
                                     const int64_t *gids, int32_t *lids);
-/** The map's global ids [num_local] (exec memory, owned by the map; pack's col_gids), and its size. */
+/** The map's global ids [num_local] (exec memory, owned by the map; NULL when num_local = 0), and
+ *  its size. As pack's col_gids it must cover the packed matrix's columns: size >= A->num_cols
+ *  (pack cannot check a raw pointer's length). */
 const int64_t *strata_col_map_gids(const strata_col_map_t *map);
 int64_t strata_col_map_size(const strata_col_map_t *map);
 /** NULL-safe; sets *map to NULL. */
@@ -303,9 +306,9 @@ typedef struct strata_unpack_options {
  *  [packets->num_rows]); global column ids map to local ones by col_lids [num_global] (exec memory;
  *  NULL = identity, global id == local column id; a global id outside [0, num_global), or one
  *  whose col_lids value is outside [0, A->num_cols) (-1 by convention), has no local id: its entry
- *  is invalid, counted and reported in every mode). The map is a dense table, one int32 per
- *  global id: a global numbering with large gaps (ids near 10^12, as Tpetra's non-contiguous maps
- *  allow) must be compacted first; there is no hashed map. The same target row may arrive in many packets
+ *  is invalid, counted and reported in every mode). col_lids is a dense table, one int32 per
+ *  global id; for a global numbering with large gaps (ids near 10^12, as Tpetra's non-contiguous
+ *  maps allow) pass a strata_col_map_t in options.col_map instead (the _opts form). The same target row may arrive in many packets
  *  (several senders): ADD stays correct (atomic adds); ABSMAX is atomic too (a CAS loop);
  *  REPLACE: when several packets (or duplicates within one) name the same entry, which value
  *  wins is unspecified. Packets are classified on the device by their entry counts and each
