@@ -22,13 +22,11 @@ typedef struct {
  * product of entry k at prod[k - k0] (the team's staged tile). The piece is cut into runs of
  * one row; a run that holds its whole row (it starts at the row's
  * first entry and ends at its last) belongs to this participant alone and is added with a plain
- * store; the first and last runs, when their row crosses the piece's ends, go to *out.
- * y already holds beta·y (or an earlier part's result), so every run only adds. */
+ * store; the first and last runs, when their row crosses the piece's ends, go to *out (which the
+ * caller sets to "none" first). y already holds beta·y (or an earlier part's result), so every
+ * run only adds. */
 STRATA_KL_TEAM_FUNC void strata_fmt_lb_piece(const strata_fmt_lb_args_t *a, const double *prod, int64_t k0,
                                              int64_t lo, int64_t hi, int64_t r, strata_fmt_lb_part_t *out) {
-  out->hrow = out->trow = -1;
-  out->hsum = out->tsum = 0.0;
-  out->hend = 0;
   int64_t k = lo;
   while (k < hi) {
     const int64_t kb = k;
@@ -90,8 +88,8 @@ STRATA_FOR_KERNEL(strata_fmt_lb_empty_rows, strata_fmt_lb_args_t, a, r) {
  * The reduction: participant p's head continues the row of p - 1's tail (or of p - 1's head,
  * when p - 1 lies inside the row). Each head links to the next participant's head while its row
  * goes on; pointer jumping over those links (rounds while any link is left: log2 of the longest
- * chain, none when no piece lies strictly inside a row) gives every head the sum of its chain, agg, and whether the
- * chain ends at its row's end inside the team, fin. A tail then adds its sum plus the next
+ * chain, none when no piece lies strictly inside a row) gives every head the sum of its chain,
+ * agg, and whether the chain ends at its row's end inside the team, fin. A tail then adds its sum plus the next
  * participant's agg: with a plain store when fin (its row begins and ends in this team), else
  * atomically; participant 0's head (its row began in an earlier team) adds its agg atomically.
  * The tile's products are staged first with coalesced reads (stage_products.h); the pieces then
@@ -110,7 +108,7 @@ STRATA_TEAM_KERNEL(strata_fmt_lb_spmv, strata_fmt_lb_args_t, a, team) {
   double *prod = agg + 2 * P + STRATA_FMT_LB_ROUNDS / 2; /* [tile] after the sums (8-byte aligned) */
   strata_sparse_stage_products(team, a->cols, a->vals, a->x, k0, k1, prod);
   strata_team_barrier(team);
-  strata_fmt_lb_part_t part = {-1, -1, 0.0, 0.0, 0};
+  strata_fmt_lb_part_t part = {-1, -1, 0.0, 0.0, 0}; /* none (strata_fmt_lb_piece fills what crosses) */
   if (lo < hi) {
     int64_t r = 0;
     if (!a->rows) { /* the row holding lo, searched between this team's row and the next team's */
