@@ -19,8 +19,8 @@ typedef struct {
 } strata_fmt_lb_part_t;
 
 /* One participant's piece [lo, hi) of entries, r its first entry's row (row_offsets form), the
- * product of entry k at prod[k - k0] (the team's staged tile). The piece is cut into runs of
- * one row; a run that holds its whole row (it starts at the row's
+ * product of entry k at prod[STRATA_SPARSE_STAGE_PAD(k - k0)] (the team's staged tile, padded).
+ * The piece is cut into runs of one row; a run that holds its whole row (it starts at the row's
  * first entry and ends at its last) belongs to this participant alone and is added with a plain
  * store; the first and last runs, when their row crosses the piece's ends, go to *out (which the
  * caller sets to "none" first). y already holds beta·y (or an earlier part's result), so every
@@ -34,7 +34,7 @@ STRATA_KL_TEAM_FUNC void strata_fmt_lb_piece(const strata_fmt_lb_args_t *a, cons
     int starts, ends;
     if (a->rows) {
       r = a->rows[k];
-      for (; k < hi && a->rows[k] == r; ++k) s += prod[k - k0];
+      for (; k < hi && a->rows[k] == r; ++k) s += prod[STRATA_SPARSE_STAGE_PAD(k - k0)];
       starts = kb == 0 || a->rows[kb - 1] != r;
       ends = k == a->nnz || a->rows[k] != r;
     } else {
@@ -51,7 +51,7 @@ STRATA_KL_TEAM_FUNC void strata_fmt_lb_piece(const strata_fmt_lb_args_t *a, cons
         }
       }
       const int64_t re = a->row_offsets[r + 1], e = re < hi ? re : hi;
-      for (; k < e; ++k) s += prod[k - k0];
+      for (; k < e; ++k) s += prod[STRATA_SPARSE_STAGE_PAD(k - k0)];
       starts = kb == a->row_offsets[r];
       ends = k == re;
     }
@@ -94,7 +94,8 @@ STRATA_FOR_KERNEL(strata_fmt_lb_empty_rows, strata_fmt_lb_args_t, a, r) {
  * atomically; participant 0's head (its row began in an earlier team) adds its agg atomically.
  * The tile's products are staged first with coalesced reads (stage_products.h); the pieces then
  * walk scratch. Scratch: [P] doubles agg, [P] int32 next, [P] int32 fin, STRATA_FMT_LB_ROUNDS
- * int32 flags, then [tile] doubles of products (STRATA_FMT_LB_SCRATCH). */
+ * int32 flags, then the tile's products in the padded layout of stage_products.h
+ * (STRATA_FMT_LB_SCRATCH). */
 STRATA_TEAM_KERNEL(strata_fmt_lb_spmv, strata_fmt_lb_args_t, a, team) {
   const int64_t P = (int64_t)team->team_size * team->vector_length;
   const int64_t p = (int64_t)team->team_rank * team->vector_length + team->vector_rank;
@@ -106,7 +107,7 @@ STRATA_TEAM_KERNEL(strata_fmt_lb_spmv, strata_fmt_lb_args_t, a, team) {
   double *agg = (double *)team->scratch;
   int32_t *next = (int32_t *)(agg + P), *fin = next + P, *any = fin + P;
   double *prod = agg + 2 * P + STRATA_FMT_LB_ROUNDS / 2; /* [tile] after the sums (8-byte aligned) */
-  strata_sparse_stage_products(team, a->cols, a->vals, a->x, k0, k1, prod);
+  strata_sparse_stage_products(team, a->cols, a->vals, a->x, k0, k1, prod, 1);
   strata_team_barrier(team);
   strata_fmt_lb_part_t part = {-1, -1, 0.0, 0.0, 0}; /* none (strata_fmt_lb_piece fills what crosses) */
   if (lo < hi) {

@@ -35,7 +35,8 @@ typedef struct strata_fmt_lb_args {
  *  the initial one): chains of up to 2^(ROUNDS - 1) participants, so teams of up to 2^15. Even. */
 #define STRATA_FMT_LB_ROUNDS 16
 /** Team scratch bytes of strata_fmt_lb_spmv for P participants and tiles of `tile` entries */
-#define STRATA_FMT_LB_SCRATCH(P, tile) ((size_t)(2 * (P) + STRATA_FMT_LB_ROUNDS / 2 + (tile)) * sizeof(double))
+#define STRATA_FMT_LB_SCRATCH(P, tile) \
+  ((size_t)(2 * (P) + STRATA_FMT_LB_ROUNDS / 2 + (tile) + (tile) / 16 + 1) * sizeof(double))
 
 /** team_row[t] = the row holding entry t·tile, t < num_teams (csr-lb's row-start map). */
 typedef struct strata_fmt_row_map_args {

@@ -172,7 +172,7 @@ STRATA_KL_TEAM_FUNC void strata_spmv_stream_team(const strata_spmv_apply_args_t 
   int64_t k1 = a->row_offsets[r1];
   if (k1 > k0 + a->stage_max) k1 = k0 + a->stage_max; /* a long last row: not staged (its own class) */
   double *prod = (double *)team->scratch;
-  strata_sparse_stage_products(team, a->col_indices, a->values, a->x, k0, k1, prod);
+  strata_sparse_stage_products(team, a->col_indices, a->values, a->x, k0, k1, prod, 0);
   strata_team_barrier(team);
   STRATA_TEAM_THREAD_RANGE(team, r, r0, r1) {
     const int64_t b = a->row_offsets[r], e = a->row_offsets[r + 1];

@@ -5,9 +5,10 @@
  * need that many bytes in flight to reach the memory bandwidth (ncu on an H200: a 4-way unroll
  * with a remainder loop left the stream level latency-bound at 52 % of DRAM bandwidth). The
  * matrix entries are read with the streaming hint and x with the cached one (strata/kl.h), so
- * that the entries, read once, do not push x out of the L2. Every participant must
- * call it; follow it with a team barrier before reading prod. Used by the stream level of the
- * row-class plan and by the merge-path format. Include from kernel sources only. */
+ * that the entries, read once, do not push x out of the L2. pad: the padded layout below. Every
+ * participant must call it; follow it with a team barrier before reading prod. Used by the stream
+ * level of the row-class plan, the merge-path format and the load-balanced kernel (padded).
+ * Include from kernel sources only. */
 #ifndef STRATA_SPARSE_STAGE_PRODUCTS_H
 #define STRATA_SPARSE_STAGE_PRODUCTS_H
 
@@ -16,9 +17,15 @@
 /* entries per participant and step: each participant's loads of one step are independent */
 #define STRATA_SPARSE_STAGE_UNROLL 8
 
+/* The padded layout (pad = 1): product i at prod[STRATA_SPARSE_STAGE_PAD(i)], one unused double
+ * after every 16, so that threads each reading their own 8 consecutive products (8 p + j, as the
+ * load-balanced kernel's pieces do) hit distinct bank pairs: two threads per 64-bit bank pair, the
+ * minimum, instead of sixteen. Scratch: n + n / 16 + 1 doubles for n products. */
+#define STRATA_SPARSE_STAGE_PAD(i) ((i) + ((i) >> 4))
+
 STRATA_KL_TEAM_FUNC void strata_sparse_stage_products(const strata_team_t *team, const int32_t *cols,
                                                       const double *vals, const double *x, int64_t k0,
-                                                      int64_t k1, double *prod) {
+                                                      int64_t k1, double *prod, int pad) {
   const int64_t P = (int64_t)team->team_size * team->vector_length;
   for (int64_t q = k0 + (int64_t)team->team_rank * team->vector_length + team->vector_rank; q < k1;
        q += STRATA_SPARSE_STAGE_UNROLL * P) {
@@ -30,7 +37,10 @@ STRATA_KL_TEAM_FUNC void strata_sparse_stage_products(const strata_team_t *team,
       v[u] = i < k1 ? strata_load_stream_f64(vals + i) : 0.0;
     }
     for (int u = 0; u < STRATA_SPARSE_STAGE_UNROLL; ++u) /* then the gathers of x */
-      if (q + u * P < k1) prod[q + u * P - k0] = v[u] * strata_load_cached_f64(x + c[u]);
+      if (q + u * P < k1) {
+        const int64_t i = q + u * P - k0;
+        prod[pad ? STRATA_SPARSE_STAGE_PAD(i) : i] = v[u] * strata_load_cached_f64(x + c[u]);
+      }
   }
 }
 
