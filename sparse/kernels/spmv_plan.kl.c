@@ -66,13 +66,17 @@ STRATA_KL_FUNC double strata_spmv_product(const strata_spmv_apply_args_t *a, int
   return strata_sparse_product_walk(a->values, a->col_indices, a->x, k);
 }
 
-/* one-level: a thread per row */
-STRATA_FOR_KERNEL(strata_spmv_one_level, strata_spmv_apply_args_t, a, i) {
-  const int32_t r = strata_spmv_row(a, i);
+/* row r by one thread */
+STRATA_KL_FUNC void strata_spmv_one_row(const strata_spmv_apply_args_t *a, int32_t r) {
   const int64_t e = a->row_offsets[r + 1];
   double s = 0.0;
   for (int64_t k = a->row_offsets[r]; k < e; ++k) s += strata_spmv_product(a, k);
   strata_spmv_store(a, r, s);
+}
+
+/* one-level: a thread per row */
+STRATA_FOR_KERNEL(strata_spmv_one_level, strata_spmv_apply_args_t, a, i) {
+  strata_spmv_one_row(a, strata_spmv_row(a, i));
 }
 
 /* two-level: a team per block of rows_per_team rows, a team thread per row, lanes over the row */
@@ -188,23 +192,41 @@ STRATA_TEAM_KERNEL(strata_spmv_stream, strata_spmv_apply_args_t, a, team) {
   strata_spmv_stream_team(a, team, team->league_rank);
 }
 
-/* The stream level and the long rows in one launch (GPU auto): league ranks [0, fused_chunks) are
- * the split chunks, the next fused_three the three-level rows, the rest the stream blocks — the
- * long rows first, so that they start early and their x traffic mixes with the short rows' instead
- * of three launches each ending in a tail. The split rows' partial sums are added afterwards by
- * strata_spmv_split_combine. */
-STRATA_TEAM_KERNEL(strata_spmv_fused, strata_spmv_apply_args_t, a, team) {
-  int64_t q = team->league_rank;
+/* League rank q of a fused launch (the long rows beside the short ones in one launch, GPU auto):
+ * ranks [0, fused_chunks) are the split chunks (their rows from split_begin), the next fused_three
+ * the three-level rows (from three_begin), the rest the short teams. The long rows come first, so
+ * that they start early and end with the short ones instead of in a tail of their own (H200:
+ * spreading them evenly among the short teams was slower, power law 0.241 -> 0.241 ms, 16 rows of
+ * 500k + 4M of 8 0.189 -> 0.256). Runs a long team and returns -1, or returns the short team's
+ * index. The split rows' partial sums are added afterwards by strata_spmv_split_combine. */
+STRATA_KL_TEAM_FUNC int64_t strata_spmv_fused_team(const strata_spmv_apply_args_t *a, const strata_team_t *team) {
+  const int64_t q = team->league_rank;
   if (q < a->fused_chunks) {
     strata_spmv_chunk_team(a, team, q, a->split_begin);
-    return;
+    return -1;
   }
-  q -= a->fused_chunks;
-  if (q < a->fused_three) {
-    strata_spmv_row_team(a, team, strata_spmv_row_in(a, a->three_begin, q));
-    return;
+  if (q < a->fused_chunks + a->fused_three) {
+    strata_spmv_row_team(a, team, strata_spmv_row_in(a, a->three_begin, q - a->fused_chunks));
+    return -1;
   }
-  strata_spmv_stream_team(a, team, q - a->fused_three);
+  return q - a->fused_chunks - a->fused_three;
+}
+
+/* the stream level and the long rows in one launch */
+STRATA_TEAM_KERNEL(strata_spmv_fused, strata_spmv_apply_args_t, a, team) {
+  const int64_t b = strata_spmv_fused_team(a, team);
+  if (b >= 0) strata_spmv_stream_team(a, team, b);
+}
+
+/* the one-level rows and the long rows in one launch (when those are the only classes: rows of a
+ * few entries beside a few very long ones, e.g. 4M rows of 8 and 16 of 500k): a short team's
+ * participants (thread x lane) take a one-level row each, fused_one rows from one_begin */
+STRATA_TEAM_KERNEL(strata_spmv_fused_one, strata_spmv_apply_args_t, a, team) {
+  const int64_t b = strata_spmv_fused_team(a, team);
+  if (b < 0) return;
+  const int64_t V = team->vector_length;
+  const int64_t i = b * (int64_t)team->team_size * V + team->team_rank * V + team->vector_rank;
+  if (i < a->fused_one) strata_spmv_one_row(a, strata_spmv_row_in(a, a->one_begin, i));
 }
 
 STRATA_REDUCE_KERNEL(strata_spmv_rowstat, strata_spmv_rowstat_args_t, a, r, i64, acc) {

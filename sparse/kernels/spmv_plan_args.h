@@ -81,6 +81,9 @@ typedef struct strata_spmv_apply_args {
    * [0, fused_chunks) are split chunks (their rows from split_begin in rows), the next fused_three
    * three-level rows (from three_begin), the rest stream blocks */
   int64_t fused_chunks, fused_three, split_begin, three_begin;
+  /* strata_spmv_fused_one (the one-level rows and the long rows in one launch): after the split
+   * chunks and the three-level rows, fused_one one-level rows (from one_begin), a participant each */
+  int64_t fused_one, one_begin;
 } strata_spmv_apply_args_t;
 
 /** Row statistics for the plan's choice of levels: the rows r with min_len <= len(r) <= max_len,

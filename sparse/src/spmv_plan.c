@@ -20,6 +20,7 @@ STRATA_KERNEL_DECLARE(strata_spmv_split_combine);
 STRATA_KERNEL_DECLARE(strata_spmv_scale);
 STRATA_KERNEL_DECLARE(strata_spmv_stream);
 STRATA_KERNEL_DECLARE(strata_spmv_fused);
+STRATA_KERNEL_DECLARE(strata_spmv_fused_one);
 STRATA_KERNEL_DECLARE(strata_spmv_blocks);
 STRATA_KERNEL_DECLARE(strata_spmv_rowstat);
 
@@ -369,24 +370,22 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
   if (alpha == 0.0) /* DESIGN §4: A and x are not read */
     return strata_sparse_impl_scale(exec, A->num_rows, alpha, beta, y);
   a.rows = p->identity ? NULL : p->rows;
-  /* the stream level with three-level or split rows: one launch (strata_spmv_fused; H200, power
-   * law: 0.248 -> 0.243 ms). The stream level alone keeps its own kernel: the fused one, with the
-   * long-row code beside it, ran it 1-3 % slower (27-point 0.125 -> 0.129 ms). */
-  int sc = -1, tc = -1, xc = -1, fuse = 1;
+  /* On GPUs, the long rows (three-level, split) share one launch with the short rows when the
+   * short ones are all in one class: strata_spmv_fused with the stream level (H200, power law:
+   * 0.248 -> 0.243 ms), strata_spmv_fused_one with one-level rows (16 rows of 500k + 4M of 8:
+   * 0.194 -> 0.189 ms). Short rows alone keep their own kernel: the fused one, with the long-row
+   * code beside it, ran the stream level 1-3 % slower (27-point 0.125 -> 0.129 ms). */
+  int sc = -1, tc = -1, xc = -1, oc = -1, fuse = 1;
   for (int c = 0; c < p->num_classes; ++c) {
     const strata_spmv_class_t *k = &p->classes[c];
     if (k->num_rows == 0) continue;
-    if (k->level == STRATA_SPMV_LEVEL_STREAM) sc = c;
+    if (k->level == STRATA_SPMV_LEVEL_STREAM && sc < 0) sc = c;
     else if (k->level == STRATA_SPMV_LEVEL_THREE && tc < 0) tc = c;
     else if (k->level == STRATA_SPMV_LEVEL_SPLIT && xc < 0) xc = c;
+    else if (k->level == STRATA_SPMV_LEVEL_ONE && oc < 0) oc = c;
     else fuse = 0;
   }
-  if (fuse && sc >= 0 && (tc >= 0 || xc >= 0)) {
-    const strata_spmv_class_t *k = &p->classes[sc];
-    a.block_row = p->block_row;
-    a.block = p->stream_block;
-    a.stream_max = p->stream_max;
-    a.stage_max = p->stream_block + p->stream_max;
+  if (fuse && (sc >= 0) != (oc >= 0) && (tc >= 0 || xc >= 0) && (sc >= 0 || !strata_exec_is_host(exec))) {
     a.fused_three = tc >= 0 ? p->classes[tc].num_rows : 0;
     a.three_begin = tc >= 0 && !p->identity ? p->begin[tc] : 0;
     a.fused_chunks = xc >= 0 ? p->num_chunks : 0;
@@ -396,10 +395,25 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
     a.chunk = p->split_chunk;
     a.first = p->first;
     a.partial = p->partial;
-    strata_team_policy_t pol = strata_team_policy(a.fused_chunks + a.fused_three + p->num_blocks, k->team_size,
-                                                  k->vector_length);
-    pol.scratch_team = stream_scratch(p->stream_block, p->stream_max, k->team_size);
-    st = strata_parallel_for_team(exec, "strata_spmv_fused", &pol, &strata_spmv_fused, &a);
+    const int64_t L = a.fused_chunks + a.fused_three;
+    if (sc >= 0) {
+      const strata_spmv_class_t *k = &p->classes[sc];
+      a.block_row = p->block_row;
+      a.block = p->stream_block;
+      a.stream_max = p->stream_max;
+      a.stage_max = p->stream_block + p->stream_max;
+      strata_team_policy_t pol = strata_team_policy(L + p->num_blocks, k->team_size, k->vector_length);
+      pol.scratch_team = stream_scratch(p->stream_block, p->stream_max, k->team_size);
+      st = strata_parallel_for_team(exec, "strata_spmv_fused", &pol, &strata_spmv_fused, &a);
+    } else { /* the long rows' team shape; a participant per one-level row */
+      const strata_spmv_class_t *k = &p->classes[xc >= 0 ? xc : tc];
+      const int64_t P = (int64_t)k->team_size * k->vector_length;
+      a.fused_one = p->classes[oc].num_rows;
+      a.one_begin = p->identity ? 0 : p->begin[oc];
+      strata_team_policy_t pol = strata_team_policy(L + (a.fused_one + P - 1) / P, k->team_size, k->vector_length);
+      pol.scratch_team = (size_t)k->team_size * sizeof(double);
+      st = strata_parallel_for_team(exec, "strata_spmv_fused_one", &pol, &strata_spmv_fused_one, &a);
+    }
     if (st == STRATA_SUCCESS && xc >= 0) {
       a.begin = a.split_begin;
       st = strata_parallel_for(exec, "strata_spmv_split_combine", strata_range(0, p->classes[xc].num_rows),
