@@ -112,7 +112,7 @@ KL_SCAN_KERNEL(f32, float)
 KL_SCAN_KERNEL(f64, double)
 
 /* ---------------------------------------------------------------- single, broadcast */
-STRATA_TEAM_KERNEL(kl_single, kl_single_args_t, a, team) {
+STRATA_KL_TEAM_FUNC void kl_single_body(const kl_single_args_t *a, const strata_team_t *team) {
   const int64_t r = team->league_rank;
   const int lane = KL_LANE(team);
   const int64_t k = r * a->P + lane;
@@ -131,6 +131,9 @@ STRATA_TEAM_KERNEL(kl_single, kl_single_args_t, a, team) {
   a->bf32[k] = strata_team_broadcast_f32(team, (float)(v + 2));
   a->bf64[k] = strata_team_broadcast_f64(team, (double)v + 0.5);
 }
+STRATA_TEAM_KERNEL(kl_single, kl_single_args_t, a, team) { kl_single_body(a, team); }
+/* the same with launch bounds: teams of at most 128 threads x lanes, 4 of them a multiprocessor */
+STRATA_TEAM_KERNEL_BOUNDS(kl_single_bounded, kl_single_args_t, a, team, 128, 4) { kl_single_body(a, team); }
 
 /* ---------------------------------------------------------------- atomics */
 #define KL_ATOMIC_KERNEL(VT, T)                                                         \

@@ -17,6 +17,7 @@ STRATA_KERNEL_DECLARE(kl_scan_i64);
 STRATA_KERNEL_DECLARE(kl_scan_f32);
 STRATA_KERNEL_DECLARE(kl_scan_f64);
 STRATA_KERNEL_DECLARE(kl_single);
+STRATA_KERNEL_DECLARE(kl_single_bounded);
 STRATA_KERNEL_DECLARE(kl_atomic_i32);
 STRATA_KERNEL_DECLARE(kl_atomic_i64);
 STRATA_KERNEL_DECLARE(kl_atomic_f32);
@@ -291,8 +292,8 @@ static void test_scan(void **state) {
 
 /* ============================================================ single, broadcast, AUTO */
 
-static void check_single(int64_t league, shape_t s) {
-  const strata_team_policy_t r = resolve(&kl_single, league, s, 0);
+static void check_single_kernel(const strata_kernel_t *kern, int64_t league, shape_t s) {
+  const strata_team_policy_t r = resolve(kern, league, s, 0);
   if (!r.team_size) return; /* the kernel cannot run this team (registers): refused, checked */
   const int P = r.team_size * r.vector_length;
   const int64_t nk = league * P;
@@ -308,7 +309,7 @@ static void check_single(int64_t league, shape_t s) {
   a.bf32 = (float *)t_dev_alloc((size_t)nk * sizeof(float));
   a.bf64 = (double *)t_dev_alloc((size_t)nk * sizeof(double));
   strata_team_policy_t p = strata_team_policy(league, s.ts, s.vl);
-  T_OK(strata_parallel_for_team(T_exec, "kl single", &p, &kl_single, &a));
+  T_OK(strata_parallel_for_team(T_exec, "kl single", &p, kern, &a));
   T_OK(strata_exec_fence(T_exec));
   int64_t *tc = (int64_t *)t_malloc((size_t)league * sizeof(int64_t));
   int64_t *hc = (int64_t *)t_malloc((size_t)league * sizeof(int64_t));
@@ -346,6 +347,27 @@ static void check_single(int64_t league, shape_t s) {
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i) t_dev_free(bufs[i]);
   void *hb[] = {tc, hc, sts, b64, b32, bf32, bf64};
   for (size_t i = 0; i < sizeof hb / sizeof hb[0]; ++i) free(hb[i]);
+}
+
+static void check_single(int64_t league, shape_t s) { check_single_kernel(&kl_single, league, s); }
+
+/* STRATA_TEAM_KERNEL_BOUNDS (128 threads, 4 teams): the same results as the unbounded kernel on
+ * every shape it takes; on GPUs AUTO stays within 128 threads and a team of 256 is refused before
+ * launch, naming the limit. */
+static void test_launch_bounds(void **state) {
+  (void)state;
+  shape_t sh[32];
+  const int ns = shapes(sh);
+  for (int k = 0; k < ns; ++k) check_single_kernel(&kl_single_bounded, 37, sh[k]);
+  if (strata_exec_is_host(T_exec)) return;
+  strata_device_info_t d;
+  T_OK(strata_backend_device_info(strata_exec_backend(T_exec), 0, &d));
+  strata_team_policy_t p = strata_team_policy(5, STRATA_AUTO, 1), r;
+  T_OK(strata_team_policy_resolve_kernel(T_exec, &p, &kl_single_bounded, &r));
+  if (r.team_size < 1 || r.team_size > 128) fail_msg("AUTO team of a kernel bounded to 128: %d", r.team_size);
+  p = strata_team_policy(5, 256 / d.warp_size, d.warp_size);
+  t_expect_msg(strata_parallel_for_team(T_exec, "bounded", &p, &kl_single_bounded, &p), STRATA_ERR_INVALID_POLICY,
+               "threads exceeds the limit 128", "threads per team of this kernel");
 }
 
 static void test_single_broadcast(void **state) {
@@ -719,6 +741,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_reduce, t_setup),
       cmocka_unit_test_setup(test_scan, t_setup),
       cmocka_unit_test_setup(test_single_broadcast, t_setup),
+      cmocka_unit_test_setup(test_launch_bounds, t_setup),
       cmocka_unit_test_setup(test_auto_team_size, t_setup),
       cmocka_unit_test_setup(test_atomics, t_setup),
       cmocka_unit_test_setup(test_atomic_minmax_special, t_setup),

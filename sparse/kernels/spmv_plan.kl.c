@@ -220,8 +220,11 @@ STRATA_TEAM_KERNEL(strata_spmv_fused, strata_spmv_apply_args_t, a, team) {
 
 /* the one-level rows and the long rows in one launch (when those are the only classes: rows of a
  * few entries beside a few very long ones, e.g. 4M rows of 8 and 16 of 500k): a short team's
- * participants (thread x lane) take a one-level row each, fused_one rows from one_begin */
-STRATA_TEAM_KERNEL(strata_spmv_fused_one, strata_spmv_apply_args_t, a, team) {
+ * participants (thread x lane) take a one-level row each, fused_one rows from one_begin. Launch
+ * bounds: 6 teams of 256 a multiprocessor (40 registers, not 48; H200, 16 rows of 500k +
+ * 4M of 8: 0.189 -> 0.180 ms; 8 teams spilled more and gained less, 0.182). strata_spmv_fused is
+ * left unbounded: capped at 40 it spilled 80 bytes and the power law went 0.245 -> 0.254 ms. */
+STRATA_TEAM_KERNEL_BOUNDS(strata_spmv_fused_one, strata_spmv_apply_args_t, a, team, 256, 6) {
   const int64_t b = strata_spmv_fused_team(a, team);
   if (b < 0) return;
   const int64_t V = team->vector_length;

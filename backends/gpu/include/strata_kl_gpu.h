@@ -449,8 +449,8 @@ static strata_status_t strata_gpu_scan_launch(const strata_launch_t *L, const vo
 }
 
 template <class F, class ARGS>
-__global__ void strata_gpu_team_kernel(ARGS a, int64_t league_size, size_t scratch_team,
-                                       size_t scratch_thread, size_t scratch_bytes) {
+__device__ __forceinline__ void strata_gpu_team_body(const ARGS &a, int64_t league_size, size_t scratch_team,
+                                                     size_t scratch_thread, size_t scratch_bytes) {
   char *s = (char *)strata_gpu_dynamic_smem;
   strata_team_t t;
   t.league_size = league_size;
@@ -468,11 +468,36 @@ __global__ void strata_gpu_team_kernel(ARGS a, int64_t league_size, size_t scrat
   }
 }
 
+template <class F, class ARGS>
+__global__ void strata_gpu_team_kernel(ARGS a, int64_t league_size, size_t scratch_team,
+                                       size_t scratch_thread, size_t scratch_bytes) {
+  strata_gpu_team_body<F, ARGS>(a, league_size, scratch_team, scratch_thread, scratch_bytes);
+}
+
+/* STRATA_TEAM_KERNEL_BOUNDS: at most MAXT threads a team, registers capped so that MINT teams of
+ * MAXT threads fit a multiprocessor (CUDA __launch_bounds__(MAXT, MINT)). HIP takes the first only:
+ * its second parameter means waves per execution unit, not teams. */
+#if defined(STRATA_KL_BACKEND_HIP)
+#define STRATA_GPU_LAUNCH_BOUNDS(MAXT, MINT) __launch_bounds__(MAXT)
+#else
+#define STRATA_GPU_LAUNCH_BOUNDS(MAXT, MINT) __launch_bounds__(MAXT, MINT)
+#endif
+template <class F, class ARGS, int MAXT, int MINT>
+__global__ void STRATA_GPU_LAUNCH_BOUNDS(MAXT, MINT)
+    strata_gpu_team_kernel_bounded(ARGS a, int64_t league_size, size_t scratch_team, size_t scratch_thread,
+                                   size_t scratch_bytes) {
+  strata_gpu_team_body<F, ARGS>(a, league_size, scratch_team, scratch_thread, scratch_bytes);
+}
+
 /* L->team_size 0 (AUTO): chosen from the kernel's occupancy (STRATA_GPU_IMPL(team_auto)).
  * L->team_size_query: only store the team size the launch would use. */
+template <class ARGS>
+using strata_gpu_team_kernel_t = void (*)(ARGS, int64_t, size_t, size_t, size_t);
+
 template <class F, class ARGS>
-static strata_status_t strata_gpu_team_launch(const strata_launch_t *L, const void *args) {
-  const void *fn = (const void *)strata_gpu_team_kernel<F, ARGS>;
+static strata_status_t strata_gpu_team_launch(const strata_launch_t *L, const void *args,
+                                              strata_gpu_team_kernel_t<ARGS> kernel) {
+  const void *fn = (const void *)kernel;
   int ts = L->team_size;
   if (ts == 0) {
     strata_status_t st = STRATA_GPU_IMPL(team_auto)(L, fn, STRATA_GPU_TEAM_RESERVE_BYTES, &ts);
@@ -494,7 +519,7 @@ static strata_status_t strata_gpu_team_launch(const strata_launch_t *L, const vo
   }
   const unsigned grid = L->league_size > 0x7fffffff ? 0x7fffffffu : (unsigned)L->league_size;
   dim3 block((unsigned)L->vector_length, (unsigned)ts, 1);
-  strata_gpu_team_kernel<F, ARGS><<<grid, block, shmem, (STRATA_GPU_STREAM)L->stream>>>(
+  kernel<<<grid, block, shmem, (STRATA_GPU_STREAM)L->stream>>>(
       *(const ARGS *)args, L->league_size, L->scratch_team, L->scratch_thread, user);
   return STRATA_GPU_IMPL(after_launch)(L);
 }
@@ -548,7 +573,23 @@ static strata_status_t strata_gpu_team_launch(const strata_launch_t *L, const vo
     }                                                                                           \
   };                                                                                            \
   extern "C" strata_status_t STRATA_KL_GPU_NAME(NAME)(const strata_launch_t *L, const void *args) { \
-    return strata_gpu_team_launch<NAME##__functor, ARGS_T>(L, args);                            \
+    return strata_gpu_team_launch<NAME##__functor, ARGS_T>(L, args,                             \
+                                                           strata_gpu_team_kernel<NAME##__functor, ARGS_T>); \
+  }                                                                                             \
+  static __device__ __forceinline__ void NAME##__body(const ARGS_T *STRATA_RESTRICT A,          \
+                                                      const strata_team_t *TEAM)
+
+#define STRATA_TEAM_KERNEL_BOUNDS(NAME, ARGS_T, A, TEAM, MAXT, MINT)                            \
+  static __device__ __forceinline__ void NAME##__body(const ARGS_T *STRATA_RESTRICT A,          \
+                                                      const strata_team_t *TEAM);               \
+  struct NAME##__functor {                                                                      \
+    static __device__ __forceinline__ void call(const ARGS_T *a, const strata_team_t *t) {     \
+      NAME##__body(a, t);                                                                       \
+    }                                                                                           \
+  };                                                                                            \
+  extern "C" strata_status_t STRATA_KL_GPU_NAME(NAME)(const strata_launch_t *L, const void *args) { \
+    return strata_gpu_team_launch<NAME##__functor, ARGS_T>(                                     \
+        L, args, strata_gpu_team_kernel_bounded<NAME##__functor, ARGS_T, MAXT, MINT>);         \
   }                                                                                             \
   static __device__ __forceinline__ void NAME##__body(const ARGS_T *STRATA_RESTRICT A,          \
                                                       const strata_team_t *TEAM)

@@ -111,6 +111,8 @@ static inline void strata_kl_omp_chunk(int64_t b, int64_t e, int t, int nth, int
   static inline void NAME##__body(const ARGS_T *STRATA_RESTRICT A, int64_t I,                  \
                                   strata_kl_##VT *PARTIAL, int FINAL)
 
+/* launch bounds are a GPU register hint: the host ignores them */
+#define STRATA_TEAM_KERNEL_BOUNDS(NAME, ARGS_T, A, TEAM, MAXT, MINT) STRATA_TEAM_KERNEL(NAME, ARGS_T, A, TEAM)
 #define STRATA_TEAM_KERNEL(NAME, ARGS_T, A, TEAM)                                             \
   static inline void NAME##__body(const ARGS_T *STRATA_RESTRICT A, const strata_team_t *TEAM); \
   strata_status_t NAME##__openmp(const strata_launch_t *L, const void *args_) {               \

@@ -90,6 +90,8 @@
 strata_status_t strata_impl_host_scratch(const strata_launch_t *L, int threads, char **base,
                                          size_t *stride);
 
+/* launch bounds are a GPU register hint: the host ignores them */
+#define STRATA_TEAM_KERNEL_BOUNDS(NAME, ARGS_T, A, TEAM, MAXT, MINT) STRATA_TEAM_KERNEL(NAME, ARGS_T, A, TEAM)
 #define STRATA_TEAM_KERNEL(NAME, ARGS_T, A, TEAM)                                           \
   static inline void NAME##__body(const ARGS_T *STRATA_RESTRICT A, const strata_team_t *TEAM); \
   strata_status_t NAME##__serial(const strata_launch_t *L, const void *args_) {             \

@@ -31,6 +31,12 @@
  *        contribution to *partial in every call (exclusive: read then add; inclusive: add then read).
  *        The contribution must not depend on *partial or final.
  *   STRATA_TEAM_KERNEL(name, args_t, A, team) { ... }             body(A, const strata_team_t *team)
+ *   STRATA_TEAM_KERNEL_BOUNDS(name, args_t, A, team, MAXT, MINT) { ... }
+ *        the same with launch bounds (Kokkos::LaunchBounds<MAXT, MINT>; CUDA __launch_bounds__):
+ *        teams of at most MAXT threads x lanes, and registers capped so that MINT such teams fit a
+ *        multiprocessor; the compiler may spill to reach it, so measure. A launch with a bigger
+ *        team is refused (STRATA_ERR_INVALID_POLICY, naming the limit). HIP takes MAXT only (its
+ *        second parameter counts waves per execution unit); host backends ignore both.
  *
  * Inside a team body. "Every thread" below means every thread and every vector lane of the team
  * (GPU: the whole block) must reach the call, with the same arguments (b, e, n uniform): those
