@@ -624,10 +624,69 @@ static void test_spmv_arguments(void **state) {
   strata_crs_destroy(&Z);
 }
 
+/* The padding of the padded formats (ell, pjds, sell-c-sigma, sell-p) is not a product: an
+ * infinite or NaN x must reach exactly the rows whose entries read it, as in csr (a newcomer
+ * review: padding stored as column 0 with value 0 was read as 0 * x[0], so x[0] = inf or NaN gave
+ * NaN in every row shorter than its block). Also in pjds's permuted basis, whose first column is
+ * the longest row's. 6 x 6, row lengths 3, 1, 0, 2, 1, 3; column 0 only in row 0. */
+static void test_padding_nonfinite_x(void **state) {
+  (void)state;
+  int32_t r[10] = {0, 0, 0, 1, 3, 3, 4, 5, 5, 5}, c[10] = {0, 2, 4, 1, 3, 5, 2, 1, 3, 4};
+  double v[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  const gen_t g = {6, 6, 10, r, c, v};
+  strata_crs_matrix_t *A = gen_crs(&g);
+  double *dx = dev_vec(6), *dxp = dev_vec(6), *dy = dev_vec(6), *dyp = dev_vec(6);
+  const double bad[2] = {INFINITY, NAN};
+  for (int b = 0; b < 2; ++b) {
+    double x[6] = {1, 1, 1, 1, 1, 1};
+    for (int j = 0; j < 6; ++j) {
+      for (int q = 0; q < 6; ++q) x[q] = 1.0;
+      x[j] = bad[b];
+      T_OK(strata_mem_copy(T_exec, dx, x, sizeof x));
+      for (int f = 0; f < STRATA_NUM_FORMATS; ++f) {
+        strata_sparse_format_t *M = NULL;
+        const char *name = strata_format_name((strata_format_t)f);
+        strata_status_t st = strata_format_create(T_exec, A, (strata_format_t)f, NULL, &M);
+        if (st == STRATA_ERR_UNSUPPORTED) continue;
+        T_OK(st);
+        for (int perm = 0; perm <= 1; ++perm) {
+          double y[6];
+          if (perm) {
+            T_OK(strata_format_permute_in(T_exec, M, dx, dxp));
+            T_OK(strata_format_spmv_permuted(T_exec, M, 1.0, dxp, 0.0, dyp));
+            T_OK(strata_format_permute_out(T_exec, M, dyp, dy));
+          } else {
+            T_OK(strata_format_spmv(T_exec, M, 1.0, dx, 0.0, dy));
+          }
+          vec_to_host(y, dy, 6);
+          for (int i = 0; i < 6; ++i) {
+            double s = 0.0;
+            int reads = 0;
+            for (int k = 0; k < 10; ++k)
+              if (r[k] == i) {
+                s += v[k] * x[c[k]];
+                reads |= c[k] == j;
+              }
+            if (reads ? !(isnan(s) ? isnan(y[i]) : y[i] == s) : y[i] != s)
+              fail_msg("format %s%s, x[%d] = %g: y[%d] = %g, expected %g (row %s x[%d])", name,
+                       perm ? " (permuted basis)" : "", j, bad[b], i, y[i], s, reads ? "reads" : "does not read", j);
+          }
+        }
+        T_OK(strata_format_destroy(&M));
+      }
+    }
+  }
+  t_dev_free(dx);
+  t_dev_free(dxp);
+  t_dev_free(dy);
+  t_dev_free(dyp);
+  strata_crs_destroy(&A);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(test_every_format),       cmocka_unit_test(test_names),
                                      cmocka_unit_test(test_sliced_footprints),  cmocka_unit_test(test_permuted_basis),
                                      cmocka_unit_test(test_permuted_basis_shared), cmocka_unit_test(test_permuted_errors),
-                                     cmocka_unit_test(test_spmv_arguments)};
+                                     cmocka_unit_test(test_spmv_arguments),     cmocka_unit_test(test_padding_nonfinite_x)};
   return T_RUN("formats", tests);
 }

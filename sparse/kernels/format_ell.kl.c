@@ -20,12 +20,12 @@ STRATA_FOR_KERNEL(strata_fmt_sort_keys, strata_fmt_sort_key_args_t, a, r) {
   a->perm[r] = r;
 }
 
-/* a thread per row: its entries, then padding (column 0, value 0) up to the width */
+/* a thread per row: its entries, then padding (column -1, value 0) up to the width */
 STRATA_FOR_KERNEL(strata_fmt_ell_fill, strata_fmt_ell_args_t, a, r) {
   const int64_t b = a->row_offsets[r], len = a->row_offsets[r + 1] - b;
   for (int64_t k = 0; k < a->width; ++k) {
     const int64_t p = k * a->num_rows + r;
-    a->cols[p] = k < len ? a->col_indices[b + k] : 0;
+    a->cols[p] = k < len ? a->col_indices[b + k] : -1;
     a->vals[p] = k < len ? a->values[b + k] : 0.0;
   }
   if (a->row_len) a->row_len[r] = (int32_t)len;
@@ -35,13 +35,10 @@ STRATA_KL_FUNC void strata_fmt_ell_store(const strata_fmt_ell_args_t *a, int64_t
   strata_sparse_store_y(&a->y[r], a->alpha, s, a->beta);
 }
 
-/* ELL: a thread per row over the whole width (the padding is read: 0 * x[0]) */
+/* ELL: a thread per row over the whole width (the padding's columns are read and skipped) */
 STRATA_FOR_KERNEL(strata_fmt_ell_spmv, strata_fmt_ell_args_t, a, r) {
   double s = 0.0;
-  for (int64_t k = 0; k < a->width; ++k) {
-    const int64_t p = k * a->num_rows + r;
-    s += strata_sparse_product(a->vals, a->cols, a->x, p);
-  }
+  for (int64_t k = 0; k < a->width; ++k) strata_sparse_product_add(&s, a->vals, a->cols, a->x, k * a->num_rows + r);
   strata_fmt_ell_store(a, r, s);
 }
 

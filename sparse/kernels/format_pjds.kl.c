@@ -23,16 +23,16 @@ STRATA_FOR_KERNEL(strata_fmt_pjds_diag, strata_fmt_sell_args_t, a, k) {
   a->size[k] = lo * a->C < a->num_rows ? lo * a->C : a->num_rows;
 }
 
-/* a thread per sorted position i: row perm[i]'s entries, then its block's padding (column 0,
+/* a thread per sorted position i: row perm[i]'s entries, then its block's padding (column -1,
  * value 0), entry k at col_start[k] + i; with colmap also the columns of the permuted basis */
 STRATA_FOR_KERNEL(strata_fmt_pjds_fill, strata_fmt_sell_args_t, a, i) {
   const int32_t r = a->perm[i];
   const int64_t b = a->row_offsets[r], len = a->row_offsets[r + 1] - b, w = a->width[i / a->C];
   for (int64_t k = 0; k < w; ++k) {
     const int64_t p = a->off[k] + i;
-    a->cols[p] = k < len ? a->col_indices[b + k] : 0;
+    a->cols[p] = k < len ? a->col_indices[b + k] : -1;
     a->vals[p] = k < len ? a->values[b + k] : 0.0;
-    if (a->colmap) a->cols_basis[p] = k < len ? a->colmap[a->col_indices[b + k]] : 0;
+    if (a->colmap) a->cols_basis[p] = k < len ? a->colmap[a->col_indices[b + k]] : -1;
   }
 }
 
@@ -41,10 +41,7 @@ STRATA_FOR_KERNEL(strata_fmt_pjds_fill, strata_fmt_sell_args_t, a, i) {
 STRATA_FOR_KERNEL(strata_fmt_pjds_spmv, strata_fmt_sell_args_t, a, i) {
   const int64_t w = a->width[i / a->C];
   double s = 0.0;
-  for (int64_t k = 0; k < w; ++k) {
-    const int64_t p = a->off[k] + i;
-    s += strata_sparse_product(a->vals, a->cols, a->x, p);
-  }
+  for (int64_t k = 0; k < w; ++k) strata_sparse_product_add(&s, a->vals, a->cols, a->x, a->off[k] + i);
   const int64_t r = a->perm ? (int64_t)a->perm[i] : i;
   strata_sparse_store_y(&a->y[r], a->alpha, s, a->beta);
 }

@@ -22,7 +22,7 @@ STRATA_FOR_KERNEL(strata_fmt_sell_width, strata_fmt_sell_args_t, a, c) {
   a->size[c] = w * (e - b);
 }
 
-/* a thread per sorted position i: row perm[i]'s entries, then padding (column 0, value 0), at
+/* a thread per sorted position i: row perm[i]'s entries, then padding (column -1, value 0), at
  * off[c] + k h + lane inside its slice c */
 STRATA_FOR_KERNEL(strata_fmt_sell_fill, strata_fmt_sell_args_t, a, i) {
   const int64_t c = i / a->C, lane = i - c * a->C;
@@ -31,7 +31,7 @@ STRATA_FOR_KERNEL(strata_fmt_sell_fill, strata_fmt_sell_args_t, a, i) {
   const int64_t b = a->row_offsets[r], len = a->row_offsets[r + 1] - b, w = a->width[c];
   for (int64_t k = 0; k < w; ++k) {
     const int64_t p = a->off[c] + k * h + lane;
-    a->cols[p] = k < len ? a->col_indices[b + k] : 0;
+    a->cols[p] = k < len ? a->col_indices[b + k] : -1;
     a->vals[p] = k < len ? a->values[b + k] : 0.0;
   }
 }
@@ -47,7 +47,7 @@ STRATA_FOR_KERNEL(strata_fmt_sell_spmv, strata_fmt_sell_args_t, a, i) {
   const int64_t h = c * a->C + a->C < a->num_rows ? a->C : a->num_rows - c * a->C;
   const int64_t w = a->width[c], base = a->off[c] + lane;
   double s = 0.0;
-  for (int64_t k = 0; k < w; ++k) s += strata_sparse_product(a->vals, a->cols, a->x, base + k * h);
+  for (int64_t k = 0; k < w; ++k) strata_sparse_product_add(&s, a->vals, a->cols, a->x, base + k * h);
   strata_fmt_sell_store(a, i, s);
 }
 
@@ -62,7 +62,7 @@ STRATA_TEAM_KERNEL(strata_fmt_sellp_spmv, strata_fmt_sell_args_t, a, team) {
     const int64_t base = a->off[c] + lane;
     double s;
     STRATA_THREAD_VECTOR_SUM(team, k, 0, (int64_t)a->width[c], s) {
-      s += strata_sparse_product(a->vals, a->cols, a->x, base + k * h);
+      strata_sparse_product_add(&s, a->vals, a->cols, a->x, base + k * h);
     }
     if (team->vector_rank == 0) strata_fmt_sell_store(a, i, s);
   }

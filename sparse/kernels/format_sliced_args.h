@@ -21,7 +21,8 @@ typedef struct strata_fmt_sort_key_args {
   int64_t *perm;
 } strata_fmt_sort_key_args_t;
 
-/** ELL / ELLPACK-R: column-major [width][num_rows]; padding has column 0 and value 0;
+/** ELL / ELLPACK-R: column-major [width][num_rows]; padding has column -1 and value 0 (skipped:
+ *  never a product 0 * x[c], NaN for an infinite x[c]);
  *  row_len (ELLPACK-R only, else NULL) the row lengths. */
 typedef struct strata_fmt_ell_args {
   const int64_t *row_offsets;
@@ -40,6 +41,7 @@ typedef struct strata_fmt_ell_args {
  *  positions [c C, min(c C + C, num_rows)) = h rows, width[c] entries each (the longest of them
  *  rounded up to a multiple of `round`), column-major inside the slice from offset off[c]:
  *  entry k of position i at off[c] + k h + (i - c C). size[c] = width[c] h (for the scan).
+ *  Padding has column -1 and value 0 (also in cols_basis), skipped by the SpMV kernels.
  *  pJDS uses the widths of its blocks (C = b_r) and, instead of off, col_start[k]: entry k of
  *  position i at col_start[k] + i; diag_rows[k] = positions whose width exceeds k. pJDS's fill
  *  also writes cols_basis[p] = colmap[cols[p]] when colmap (the inverse of perm) is given: the

@@ -7,6 +7,9 @@
  *   strata_sparse_product_walk: for a thread (or a few lanes) walking its own row, whose next
  *     entries lie in the cache line just read: plain loads, so that the line stays in L1. The
  *     streaming hint there doubled the time (7-point 0.101 -> 0.216 ms, one-level).
+ *   strata_sparse_product_add: strata_sparse_product for the padded formats (ELL, SELL-C-σ,
+ *     SELL-P, pJDS), whose padding has column -1: a padding slot adds nothing (it is not a product
+ *     0 * x[c], which is NaN when x[c] is infinite or NaN, unlike csr).
  * Shared by every SpMV kernel. Include from kernel sources only. */
 #ifndef STRATA_SPARSE_PRODUCT_H
 #define STRATA_SPARSE_PRODUCT_H
@@ -15,6 +18,13 @@
 
 STRATA_KL_FUNC double strata_sparse_product(const double *vals, const int32_t *cols, const double *x, int64_t k) {
   return strata_load_stream_f64(vals + k) * strata_load_cached_f64(x + strata_load_stream_i32(cols + k));
+}
+
+/* *s += vals[k] * x[cols[k]] unless cols[k] < 0 (padding: s is left as it is) */
+STRATA_KL_FUNC void strata_sparse_product_add(double *s, const double *vals, const int32_t *cols, const double *x,
+                                              int64_t k) {
+  const int32_t c = strata_load_stream_i32(cols + k);
+  if (c >= 0) *s += strata_load_stream_f64(vals + k) * strata_load_cached_f64(x + c);
 }
 
 STRATA_KL_FUNC double strata_sparse_product_walk(const double *vals, const int32_t *cols, const double *x, int64_t k) {

@@ -1,5 +1,6 @@
 /* strata sparse — formats "ell" (ELLPACK) and "ellpack-r" (ELLPACK-R): every row padded to the
- * longest, column-major [width][num_rows] (padding: column 0, value 0); ELLPACK-R also stores the
+ * longest, column-major [width][num_rows] (padding: column -1, value 0, skipped by the SpMV so that
+ * an infinite or NaN x[c] reaches only the rows that read it); ELLPACK-R also stores the
  * row lengths so its SpMV stops at each row's end. The width is found by a reduce kernel, the
  * arrays are filled by a kernel with a thread per row (sparse/kernels/format_ell.kl.c). Also the
  * row-length helpers of the other padded formats (format_sliced.h). */
