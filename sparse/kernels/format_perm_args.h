@@ -16,4 +16,12 @@ typedef struct strata_fmt_perm_args {
   int32_t *inv;
 } strata_fmt_perm_args_t;
 
+/** y[i] = alpha t[i] + beta y[i] (beta == 0: alpha t[i], y not read) over i in [0, n): the last
+ *  step of a format SpMV with alpha infinite or NaN, t = M x computed whole first (formats.c). */
+typedef struct strata_fmt_axpby_args {
+  const double *t;
+  double *y;
+  double alpha, beta;
+} strata_fmt_axpby_args_t;
+
 #endif

@@ -1,6 +1,7 @@
 /* strata sparse — the one entry point of the storage formats (strata/formats.h): names,
  * conversion, SpMV (original order and permuted basis), the basis permutations, footprint; each
  * format's work is in its own ops table (format_impl.h). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 
 STRATA_KERNEL_DECLARE(strata_fmt_perm_gather);
 STRATA_KERNEL_DECLARE(strata_fmt_perm_scatter);
+STRATA_KERNEL_DECLARE(strata_fmt_axpby);
 
 static const strata_impl_format_ops_t *const format_ops[STRATA_NUM_FORMATS] = {
 #define STRATA_X_REF(E, n) &strata_impl_format_ops_##E,
@@ -91,7 +93,11 @@ strata_status_t strata_format_create(strata_exec_t *exec, const strata_crs_matri
 }
 
 /* SpMV in the original order or (permuted, what = "format_spmv_permuted") in M's basis: the
- * checks and the alpha == 0 path are the same; y = beta y does not depend on the basis */
+ * checks and the alpha == 0 path are the same; y = beta y does not depend on the basis.
+ * alpha infinite or NaN: t = M x is computed first (alpha 1, a temporary of num_rows doubles,
+ * synchronous), then y = alpha t + beta y, so that every row gets alpha times its whole sum as in
+ * csr: formats that scale partial sums (hyb / hec's ELL part and remainder, coo / csr-lb / merge
+ * pieces of a row) gave inf * 0 + inf * s = NaN, or inf - inf, where csr gives +-inf. */
 static strata_status_t format_apply(strata_exec_t *exec, const strata_sparse_format_t *M, int permuted,
                                     const char *what, double alpha, const double *x, double beta, double *y) {
   if (!M) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL matrix", what);
@@ -102,6 +108,18 @@ static strata_status_t format_apply(strata_exec_t *exec, const strata_sparse_for
   if (M->num_rows == 0) return STRATA_SUCCESS;
   if (alpha == 0.0 || M->nnz == 0) { /* y = beta y (0 when beta == 0): M and x are not read */
     return strata_sparse_impl_scale(exec, M->num_rows, alpha, beta, y);
+  }
+  if (!isfinite(alpha)) { /* t = M x whole, then y = alpha t + beta y (see below) */
+    double *t = NULL;
+    st = strata_sparse_impl_alloc(exec, (size_t)M->num_rows * sizeof(double), (void **)&t);
+    if (st == STRATA_SUCCESS) st = format_apply(exec, M, permuted, what, 1.0, x, 0.0, t);
+    strata_fmt_axpby_args_t a = {t, y, alpha, beta};
+    if (st == STRATA_SUCCESS)
+      st = strata_parallel_for(exec, "strata_fmt_axpby", strata_range(0, M->num_rows), &strata_fmt_axpby, &a);
+    const strata_status_t fst = strata_exec_fence(exec);
+    if (st == STRATA_SUCCESS) st = fst;
+    strata_sparse_impl_free(exec, t);
+    return st;
   }
   if (permuted && M->spmv_permuted) return M->spmv_permuted(exec, M, alpha, x, beta, y);
   return M->ops->spmv(exec, M, alpha, x, beta, y);

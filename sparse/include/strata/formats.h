@@ -93,11 +93,14 @@ strata_status_t strata_format_create(strata_exec_t *exec, const struct strata_cr
 /** y = alpha·M·x + beta·y in the original row and column order (DESIGN §4 semantics: beta == 0
  *  does not read y, alpha == 0 reads neither M nor x). x [num_cols], y [num_rows], exec memory;
  *  x and y must not overlap when x is read (INVALID_ARGUMENT naming both). alpha infinite or NaN:
- *  an empty row's y is alpha·0 = NaN, in every format. Reproducibility: the same call gives the
+ *  every row's y is alpha times its whole sum (an empty row's alpha·0 = NaN), in every format, as
+ *  csr gives it; that call computes M·x into a temporary of num_rows doubles first and is
+ *  synchronous. Reproducibility: the same call gives the
  *  same bits every time, except in coo, csr-lb, hyb and hec, whose rows spanning several teams
  *  are combined by atomic adds in no fixed order (last-bit differences from run to run).
  *  Errors: INVALID_ARGUMENT (NULL M, x or y with a nonzero size, overlapping x and y, an exec of
- *  another backend). Asynchronous on exec's stream. */
+ *  another backend), OUT_OF_MEMORY (alpha infinite or NaN: the temporary). Asynchronous on exec's
+ *  stream (but for an infinite or NaN alpha). */
 strata_status_t strata_format_spmv(strata_exec_t *exec, const strata_sparse_format_t *M,
                                    double alpha, const double *x, double beta, double *y);
 
