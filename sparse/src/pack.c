@@ -2,6 +2,7 @@
  * fill-complete CrsMatrix (DESIGN §4; Tpetra CrsMatrix::packAndPrepare / unpackAndCombine, with
  * aligned fields and every invalid entry reported). Host code orchestrates; kernels in
  * sparse/kernels/pack.kl.c do the work. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -300,6 +301,18 @@ static strata_status_t unpack_check(strata_exec_t **exec, strata_crs_matrix_t *A
   if (packets->num_bytes > 0 && !packets->data)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "sparse_unpack_combine: NULL packet data with num_bytes = %lld",
                             (long long)packets->num_bytes);
+  /* every field is read as an int64 or a double at data + a multiple of 8: a buffer that does
+   * not start on 8 bytes (a receive buffer after a short header) would be read misaligned
+   * (undefined behaviour on the host, a misaligned-address fault on GPUs) */
+  if (packets->num_bytes > 0 && (uintptr_t)packets->data % 8 != 0)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "sparse_unpack_combine: packet data %p is not 8-byte aligned (address %% 8 = %u; "
+                            "every field is an int64 or a double at a multiple of 8 from data)",
+                            (const void *)packets->data, (unsigned)((uintptr_t)packets->data % 8));
+  if (packets->num_rows > 0 && (uintptr_t)packets->offsets % 8 != 0)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "sparse_unpack_combine: packet offsets %p are not 8-byte aligned (address %% 8 = %u)",
+                            (const void *)packets->offsets, (unsigned)((uintptr_t)packets->offsets % 8));
   if (col_lids && num_global < 0)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "sparse_unpack_combine: num_global = %lld is negative", (long long)num_global);

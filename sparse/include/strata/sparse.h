@@ -136,8 +136,9 @@ strata_status_t strata_crs_spmv(strata_exec_t *exec, double alpha, const strata_
  *  (unpack_combine reports the first / last packet malformed otherwise: bytes outside every
  *  packet are not dropped silently; offsets that decrease anywhere would let packets overlap, and
  *  the call is refused: INVALID_DATA naming the first place, report.malformed_packets = the
- *  number of places, nothing combined). Both arrays in exec memory; data may be NULL only when
- *  num_bytes = 0. */
+ *  number of places, nothing combined). Both arrays in exec memory, 8-byte aligned (a misaligned
+ *  data or offsets pointer is refused: INVALID_ARGUMENT naming the address); data may be NULL only
+ *  when num_bytes = 0. */
 typedef struct strata_packets {
   strata_exec_t *exec;
   int64_t num_rows;
@@ -318,7 +319,8 @@ typedef struct strata_unpack_options {
  *  call then returns STRATA_ERR_INVALID_DATA with the counts and the first example in the message;
  *  valid entries are applied all the same (unless strict). Errors also: INVALID_ARGUMENT (A not
  *  fill-complete with a mode other than INSERT; NULL import_rows or offsets with packets, NULL
- *  data with num_bytes > 0, num_bytes > 0 with no packets; a negative option). Synchronous.
+ *  data with num_bytes > 0, num_bytes > 0 with no packets, packet data or offsets not 8-byte
+ *  aligned; a negative option). Synchronous.
  *  INSERT (Tpetra: insertGlobalValues into a matrix with room, then fillComplete): accepted with a
  *  fill-complete target or not. Incoming values are added (as ADD) and columns not in the row
  *  are merged into it, growth in report->entries_inserted. Implementation, device-only and
