@@ -33,9 +33,11 @@ STRATA_SCAN_KERNEL(strata_sparse_coo_run_starts, strata_sparse_run_starts_args_t
 
 STRATA_FOR_KERNEL(strata_sparse_coo_merge, strata_sparse_coo_merge_args_t, a, k) {
   const int64_t s = a->starts[k], e = a->starts[k + 1];
-  const int64_t key = a->keys[s];
-  a->ukeys[k] = key;
-  a->col_indices[k] = (int32_t)(key % a->num_cols);
+  if (a->ukeys) { /* NULL: the values only (a transpose plan refreshing A^T's) */
+    const int64_t key = a->keys[s];
+    a->ukeys[k] = key;
+    a->col_indices[k] = (int32_t)(key % a->num_cols);
+  }
   double v = 0.0;
   if (a->vals) {
     v = a->vals[a->perm[s]]; /* not 0 + first: keeps the sign of a lone -0.0 */

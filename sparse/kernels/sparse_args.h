@@ -41,7 +41,7 @@ typedef struct strata_sparse_run_starts_args {
 
 /** For unique key k: its run is [starts[k], starts[k+1]) of the sorted pairs; ukeys[k] = the key,
  *  col_indices[k] = key mod num_cols, values[k] = sum of vals[perm[j]] over the run in input order
- *  (0 when vals == NULL). */
+ *  (0 when vals == NULL). ukeys == NULL: values only (keys and col_indices not used). */
 typedef struct strata_sparse_coo_merge_args {
   const int64_t *keys;
   const int64_t *perm;

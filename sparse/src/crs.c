@@ -151,6 +151,33 @@ static strata_status_t coo_sort_merge(strata_exec_t *exec, strata_crs_matrix_t *
 strata_status_t strata_crs_create_from_coo(strata_exec_t *exec, int32_t num_rows, int32_t num_cols,
                                            int64_t nnz_in, const int32_t *rows, const int32_t *cols,
                                            const double *vals, strata_crs_matrix_t **A) {
+  return strata_sparse_impl_coo_create_map(exec, num_rows, num_cols, nnz_in, rows, cols, vals, A, NULL);
+}
+
+strata_status_t strata_sparse_impl_coo_regather(strata_exec_t *exec, const strata_sparse_coo_map_t *map,
+                                                const double *vals, strata_crs_matrix_t *M) {
+  if (M->nnz == 0) return STRATA_SUCCESS;
+  strata_sparse_coo_merge_args_t ma;
+  memset(&ma, 0, sizeof ma);
+  ma.perm = map->perm;
+  ma.starts = map->starts;
+  ma.vals = vals;
+  ma.values = M->values;
+  return strata_parallel_for(exec, "strata_sparse_coo_regather", strata_range(0, M->nnz), &strata_sparse_coo_merge,
+                             &ma);
+}
+
+void strata_sparse_impl_coo_map_free(strata_exec_t *exec, strata_sparse_coo_map_t *map) {
+  strata_sparse_impl_free(exec, map->perm);
+  strata_sparse_impl_free(exec, map->starts);
+  map->perm = map->starts = NULL;
+}
+
+strata_status_t strata_sparse_impl_coo_create_map(strata_exec_t *exec, int32_t num_rows, int32_t num_cols,
+                                                  int64_t nnz_in, const int32_t *rows, const int32_t *cols,
+                                                  const double *vals, strata_crs_matrix_t **A,
+                                                  strata_sparse_coo_map_t *map) {
+  if (map) map->perm = map->starts = NULL;
   if (!A) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "crs_create_from_coo: NULL output");
   *A = NULL;
   if (!exec) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "crs_create_from_coo: NULL execution space");
@@ -196,9 +223,14 @@ strata_status_t strata_crs_create_from_coo(strata_exec_t *exec, int32_t num_rows
   strata_status_t fst = strata_exec_fence(exec);
   if (st == STRATA_SUCCESS) st = fst;
   strata_sparse_impl_free(exec, keys);
+  strata_sparse_impl_free(exec, ukeys);
+  if (st == STRATA_SUCCESS && map) { /* the caller keeps the sort permutation and the runs */
+    map->perm = perm;
+    map->starts = starts;
+    perm = starts = NULL;
+  }
   strata_sparse_impl_free(exec, perm);
   strata_sparse_impl_free(exec, starts);
-  strata_sparse_impl_free(exec, ukeys);
   if (st != STRATA_SUCCESS) {
     strata_crs_destroy(&M);
     return st;

@@ -18,6 +18,31 @@ strata_status_t strata_sparse_impl_check_shape(int32_t num_rows, int32_t num_col
                                                const char *what);
 
 /** Allocates bytes of exec memory (*p = NULL for 0 bytes). */
+/** How a matrix built from COO took its entries: input entry perm[j] is the j-th in sorted order;
+ *  entry k of the matrix sums sorted entries [starts[k], starts[k + 1]) (exec memory; perm NULL when
+ *  the matrix has no entries). */
+typedef struct strata_sparse_coo_map {
+  int64_t *perm;   /* [nnz of the COO input] */
+  int64_t *starts; /* [nnz of the COO input + 1] */
+} strata_sparse_coo_map_t;
+
+/** strata_crs_create_from_coo that also hands back its map (map NULL: none; on error map holds
+ *  nothing). Synchronous. */
+strata_status_t strata_sparse_impl_coo_create_map(strata_exec_t *exec, int32_t num_rows, int32_t num_cols,
+                                                  int64_t nnz_in, const int32_t *rows, const int32_t *cols,
+                                                  const double *vals, strata_crs_matrix_t **A,
+                                                  strata_sparse_coo_map_t *map);
+
+/** M->values[k] = the sum of vals[perm[j]] over k's run, in input order, as when M was built from
+ *  the COO (bit for bit): new values of the same COO entries without a new sort. Asynchronous. */
+strata_status_t strata_sparse_impl_coo_regather(strata_exec_t *exec, const strata_sparse_coo_map_t *map,
+                                                const double *vals, strata_crs_matrix_t *M);
+void strata_sparse_impl_coo_map_free(strata_exec_t *exec, strata_sparse_coo_map_t *map);
+
+/** strata_crs_transpose that also hands back the map from A's entries (in storage order) to A^T's. */
+strata_status_t strata_sparse_impl_transpose_map(strata_exec_t *exec, const strata_crs_matrix_t *A,
+                                                 strata_crs_matrix_t **At, strata_sparse_coo_map_t *map);
+
 /* A takes B's arrays and nnz (and becomes fill-complete); B takes A's old arrays and is destroyed
  * (frees them). Used where a rebuilt matrix replaces A in place. */
 strata_status_t strata_sparse_impl_crs_replace(strata_crs_matrix_t *A, strata_crs_matrix_t **B);

@@ -86,6 +86,7 @@ struct strata_spmv_plan {
   int32_t *block_row;   /* [num_blocks + 1] */
   /* transpose plans: A^T and its plan (the fields above then describe A, for validation) */
   strata_crs_matrix_t *At;
+  strata_sparse_coo_map_t At_map; /* A's entries -> A^T's: A^T's values are refreshed from A's */
   struct strata_spmv_plan *inner;
 };
 
@@ -220,6 +221,7 @@ strata_status_t strata_spmv_plan_destroy(strata_spmv_plan_t **plan) {
   strata_sparse_impl_free(p->exec, p->block_row);
   strata_spmv_plan_destroy(&p->inner);
   strata_crs_destroy(&p->At);
+  strata_sparse_impl_coo_map_free(p->exec, &p->At_map);
   free(p);
   *plan = NULL;
   return STRATA_SUCCESS;
@@ -255,7 +257,7 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
   if (o.transpose) {
     strata_spmv_options_t oi = o;
     oi.transpose = 0;
-    CHECK(strata_crs_transpose(exec, A, &p->At));
+    CHECK(strata_sparse_impl_transpose_map(exec, A, &p->At, &p->At_map));
     CHECK(strata_spmv_plan_create(exec, p->At, &oi, &p->inner));
     p->num_classes = p->inner->num_classes;
     memcpy(p->classes, p->inner->classes, sizeof p->classes);
@@ -354,8 +356,14 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "spmv apply: matrix %d x %d with %lld entries, plan built for %d x %d with %lld",
                             A->num_rows, A->num_cols, (long long)A->nnz, p->num_rows, p->num_cols, (long long)p->nnz);
-  if (p->inner) /* op(A) = A^T */
+  if (p->inner) { /* op(A) = A^T: A^T's values from A's as they are now, then A^T x */
+    if (alpha != 0.0) {
+      st = strata_sparse_impl_check_xy("spmv apply", alpha, x, A->num_rows, y, A->num_cols);
+      if (st == STRATA_SUCCESS) st = strata_sparse_impl_coo_regather(exec, &p->At_map, A->values, p->At);
+      if (st != STRATA_SUCCESS) return st;
+    }
     return strata_spmv_plan_apply(exec, p->inner, alpha, p->At, x, beta, y);
+  }
   st = strata_sparse_impl_check_xy("spmv apply", alpha, x, A->num_cols, y, A->num_rows);
   if (st != STRATA_SUCCESS) return st;
   strata_spmv_apply_args_t a;

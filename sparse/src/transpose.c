@@ -8,6 +8,12 @@ STRATA_KERNEL_DECLARE(strata_sparse_transpose_coo);
 
 strata_status_t strata_crs_transpose(strata_exec_t *exec, const strata_crs_matrix_t *A,
                                      strata_crs_matrix_t **At) {
+  return strata_sparse_impl_transpose_map(exec, A, At, NULL);
+}
+
+strata_status_t strata_sparse_impl_transpose_map(strata_exec_t *exec, const strata_crs_matrix_t *A,
+                                                 strata_crs_matrix_t **At, strata_sparse_coo_map_t *map) {
+  if (map) map->perm = map->starts = NULL;
   if (!A || !At) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "crs_transpose: NULL %s", A ? "output" : "matrix");
   *At = NULL;
   strata_status_t st = strata_sparse_impl_exec(&exec, A->exec, "crs_transpose");
@@ -21,7 +27,7 @@ strata_status_t strata_crs_transpose(strata_exec_t *exec, const strata_crs_matri
                              &strata_sparse_transpose_coo, &a);
   }
   if (st == STRATA_SUCCESS)
-    st = strata_crs_create_from_coo(exec, A->num_cols, A->num_rows, A->nnz, rows, cols, A->values, At);
+    st = strata_sparse_impl_coo_create_map(exec, A->num_cols, A->num_rows, A->nnz, rows, cols, A->values, At, map);
   strata_sparse_impl_free(exec, rows);
   strata_sparse_impl_free(exec, cols);
   return st;

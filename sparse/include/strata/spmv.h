@@ -72,8 +72,12 @@ typedef struct strata_spmv_options {
   int64_t stream_block;    /**< stream level: rows + entries of the window whose rows a team takes (default 2048) */
   int transpose;           /**< 1: the plan applies op(A) = A^T — built once as an explicit
                                 transpose on the device (strata_crs_transpose) with its own
-                                row-class plan, so A^T x is as deterministic as A x; it holds
-                                nnz more entries of device memory. x [num_rows], y [num_cols]. */
+                                row-class plan, so A^T x is as deterministic as A x. Each apply
+                                first copies A's current values into A^T (a gather over A's
+                                nnz entries, on the stream), so new values of A (e.g. from
+                                unpack_combine) are used; hence one transpose plan must not be
+                                applied on two streams at once. It holds A^T and that map: about
+                                2.5 x nnz x 8 bytes of device memory. x [num_rows], y [num_cols]. */
 } strata_spmv_options_t;
 
 #define STRATA_SPMV_MAX_CLASSES 16
@@ -112,8 +116,9 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const struct strata
                                         strata_spmv_plan_t **plan);
 
 /** y = alpha·op(A)·x + beta·y with the plan of A, op(A) = A or A^T as the plan was built (DESIGN §4 semantics: beta == 0 does not read y,
- *  alpha == 0 reads neither A nor x). A must be the matrix (or one with the same row offsets)
- *  the plan was built for: its num_rows, num_cols and nnz are checked. x [num_cols], y [num_rows]
+ *  alpha == 0 reads neither A nor x). A must be the matrix the plan was built for, or one with
+ *  the same pattern (row offsets; for a transpose plan the column indices too); its values are
+ *  read as they are now. Its num_rows, num_cols and nnz are checked. x [num_cols], y [num_rows]
  *  exec memory, not overlapping when x is read. Errors: INVALID_ARGUMENT (mismatch named,
  *  overlapping x and y), DEVICE. Asynchronous on exec's stream. */
 strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_plan_t *plan,
