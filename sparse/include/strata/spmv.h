@@ -76,8 +76,8 @@ typedef struct strata_spmv_options {
                                 first copies A's current values into A^T (a gather over A's
                                 nnz entries, on the stream), so new values of A (e.g. from
                                 unpack_combine) are used; hence one transpose plan must not be
-                                applied on two streams at once. It holds A^T and that map: about
-                                2.5 x nnz x 8 bytes of device memory. x [num_rows], y [num_cols]. */
+                                applied on two streams at once. It holds A^T and that map: 28
+                                bytes of device memory per entry of A. x [num_rows], y [num_cols]. */
 } strata_spmv_options_t;
 
 #define STRATA_SPMV_MAX_CLASSES 16
