@@ -68,19 +68,6 @@ STRATA_KL_TEAM_FUNC void strata_fmt_lb_piece(const strata_fmt_lb_args_t *a, cons
   }
 }
 
-/* coo / csr-lb with alpha infinite or NaN: an empty row's y is alpha * 0 = NaN, as the row-wise
- * formats compute it (the load-balanced kernel only adds into rows that have entries) */
-STRATA_FOR_KERNEL(strata_fmt_lb_empty_rows, strata_fmt_lb_args_t, a, r) {
-  int empty;
-  if (a->rows) {
-    const int64_t i = strata_kl_lower_bound_i32(a->rows, 0, a->nnz, (int32_t)r);
-    empty = i == a->nnz || a->rows[i] != (int32_t)r;
-  } else {
-    empty = a->row_offsets[r + 1] == a->row_offsets[r];
-  }
-  if (empty) a->y[r] += a->alpha * 0.0;
-}
-
 /* A team per tile of entries, a piece per participant (thread × lane). Rows crossing pieces are
  * summed inside the team first (a segmented reduction over the participants' heads and tails),
  * so that a row costs at most one atomic add per team it touches, and none when it lies inside

@@ -6,14 +6,12 @@
  * added once: a plain store when the row lies inside the team, an atomic add per team it touches
  * otherwise (not a carry-out pass: the order of those adds is not fixed, so y is exact for
  * exactly representable partial sums only). */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "format_lb.h"
 
 STRATA_KERNEL_DECLARE(strata_fmt_lb_spmv);
-STRATA_KERNEL_DECLARE(strata_fmt_lb_empty_rows);
 STRATA_KERNEL_DECLARE(strata_fmt_csr_lb_row_map);
 
 void strata_fmt_lb_tiling(strata_exec_t *exec, int64_t nnz, int64_t *tile, int64_t *per, int64_t *num_teams) {
@@ -36,14 +34,6 @@ strata_status_t strata_fmt_lb_apply(strata_exec_t *exec, strata_fmt_lb_args_t a,
   return strata_parallel_for_team(exec, "strata_fmt_lb_spmv", &pol, &strata_fmt_lb_spmv, &a);
 }
 
-strata_status_t strata_fmt_lb_start(strata_exec_t *exec, strata_fmt_lb_args_t a, double alpha, double beta,
-                                    double *y) {
-  strata_status_t st = strata_sparse_impl_scale(exec, a.num_rows, 0.0, beta, y);
-  if (st != STRATA_SUCCESS || isfinite(alpha) || a.num_rows == 0) return st;
-  a.alpha = alpha;
-  a.y = y;
-  return strata_parallel_for(exec, "strata_fmt_lb_empty_rows", strata_range(0, a.num_rows), &strata_fmt_lb_empty_rows, &a);
-}
 
 strata_status_t strata_fmt_lb_row_map(strata_exec_t *exec, const strata_fmt_lb_args_t *a, int32_t *team_row) {
   strata_fmt_row_map_args_t m = {a->row_offsets, a->num_rows, a->tile, team_row};
@@ -104,7 +94,9 @@ static strata_status_t coo_create(strata_exec_t *exec, const strata_crs_matrix_t
 static strata_status_t coo_spmv(strata_exec_t *exec, const strata_sparse_format_t *M, double alpha,
                                 const double *x, double beta, double *y) {
   const coo_impl_t *c = (const coo_impl_t *)M->impl;
-  strata_status_t st = strata_fmt_lb_start(exec, c->lb, alpha, beta, y);
+  /* y = beta y, then the kernel adds alpha x each row's sum (alpha is finite here: formats.c
+   * applies a non-finite alpha to the whole sums) */
+  strata_status_t st = strata_sparse_impl_scale(exec, c->lb.num_rows, 0.0, beta, y);
   if (st != STRATA_SUCCESS) return st;
   return strata_fmt_lb_apply(exec, c->lb, alpha, x, y);
 }

@@ -60,7 +60,9 @@ static strata_status_t csr_lb_create(strata_exec_t *exec, const strata_crs_matri
 static strata_status_t csr_lb_spmv(strata_exec_t *exec, const strata_sparse_format_t *M, double alpha,
                                    const double *x, double beta, double *y) {
   const csr_lb_impl_t *c = (const csr_lb_impl_t *)M->impl;
-  strata_status_t st = strata_fmt_lb_start(exec, c->lb, alpha, beta, y);
+  /* y = beta y, then the kernel adds alpha x each row's sum (alpha is finite here: formats.c
+   * applies a non-finite alpha to the whole sums) */
+  strata_status_t st = strata_sparse_impl_scale(exec, c->lb.num_rows, 0.0, beta, y);
   if (st != STRATA_SUCCESS) return st;
   return strata_fmt_lb_apply(exec, c->lb, alpha, x, y);
 }

@@ -18,12 +18,6 @@ void strata_fmt_lb_tiling(strata_exec_t *exec, int64_t nnz, int64_t *tile, int64
 strata_status_t strata_fmt_lb_apply(strata_exec_t *exec, strata_fmt_lb_args_t a, double alpha,
                                     const double *x, double *y);
 
-/** The first step of coo and csr-lb: y = beta·y (beta == 0: 0 without reading y), then, only when
- *  alpha is infinite or NaN, y = NaN in the rows without entries (alpha·0, as the row-wise formats
- *  give; rows with entries get alpha times their sum from strata_fmt_lb_apply). Asynchronous. */
-strata_status_t strata_fmt_lb_start(strata_exec_t *exec, strata_fmt_lb_args_t a, double alpha, double beta,
-                                    double *y);
-
 /** The row-start map for a CSR part: team_row (exec, [num_teams]) for a's row_offsets and tile. */
 strata_status_t strata_fmt_lb_row_map(strata_exec_t *exec, const strata_fmt_lb_args_t *a, int32_t *team_row);
 
