@@ -425,12 +425,56 @@ static void test_transpose(void **state) {
   }
 }
 
+/* a transpose plan built for A not fill-complete, then A made fill-complete in place (the same
+ * entries and nnz, rows sorted): the plan's map of A's storage order no longer holds */
+static void test_transpose_fill_complete(void **state) {
+  (void)state;
+  /* A 2x3: row 0 columns {2, 0} (unsorted), row 1 {1}; values 2, 1, 3 */
+  const int64_t ro[3] = {0, 2, 3};
+  const int32_t ci[3] = {2, 0, 1};
+  const double va[3] = {2.0, 1.0, 3.0};
+  int64_t *dro = (int64_t *)t_to_dev(ro, sizeof ro);
+  int32_t *dci = (int32_t *)t_to_dev(ci, sizeof ci);
+  double *dva = (double *)t_to_dev(va, sizeof va);
+  strata_crs_matrix_t *A = NULL;
+  T_OK(strata_crs_create_from_csr(T_exec, 2, 3, 3, dro, dci, dva, STRATA_CRS_COPY, &A));
+  assert_int_equal(A->fill_complete, 0);
+  strata_spmv_options_t o = {0};
+  o.transpose = 1;
+  strata_spmv_plan_t *plan = NULL;
+  T_OK(strata_spmv_plan_create(T_exec, A, &o, &plan));
+  const double x[2] = {1.0, 10.0};
+  double *dx = (double *)t_to_dev(x, sizeof x);
+  double *dy = (double *)t_dev_alloc(3 * sizeof(double));
+  double y[3];
+  T_OK(strata_spmv_plan_apply(T_exec, plan, 1.0, A, dx, 0.0, dy));
+  T_OK(strata_exec_fence(T_exec));
+  t_to_host(y, dy, sizeof y);
+  assert_true(y[0] == 1.0 && y[1] == 30.0 && y[2] == 2.0);
+  T_OK(strata_crs_fill_complete(T_exec, A)); /* same entries, storage order now sorted */
+  assert_int_equal(A->nnz, 3);
+  /* the plan's map follows A's old storage order: refused (before the fix: [2 30 1], silently) */
+  T_ERR(strata_spmv_plan_apply(T_exec, plan, 1.0, A, dx, 0.0, dy), STRATA_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(strata_error_message(), "fill-complete"));
+  strata_spmv_plan_destroy(&plan);
+  T_OK(strata_spmv_plan_create(T_exec, A, &o, &plan)); /* a plan built again follows it */
+  T_OK(strata_spmv_plan_apply(T_exec, plan, 1.0, A, dx, 0.0, dy));
+  T_OK(strata_exec_fence(T_exec));
+  t_to_host(y, dy, sizeof y);
+  if (!(y[0] == 1.0 && y[1] == 30.0 && y[2] == 2.0))
+    fail_msg("A^T x after fill_complete(A): [%g %g %g], want [1 30 2]", y[0], y[1], y[2]);
+  t_dev_free(dro); t_dev_free(dci); t_dev_free(dva); t_dev_free(dx); t_dev_free(dy);
+  strata_spmv_plan_destroy(&plan);
+  strata_crs_destroy(&A);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_class_boundaries), cmocka_unit_test(test_huge_row),
       cmocka_unit_test(test_dense_rows), cmocka_unit_test(test_power_law),
       cmocka_unit_test(test_one_class_and_small_thresholds),
       cmocka_unit_test(test_edges), cmocka_unit_test(test_transpose),
+      cmocka_unit_test(test_transpose_fill_complete),
   };
   return T_RUN("spmv_plan", tests);
 }

@@ -87,6 +87,7 @@ struct strata_spmv_plan {
   /* transpose plans: A^T and its plan (the fields above then describe A, for validation) */
   strata_crs_matrix_t *At;
   strata_sparse_coo_map_t At_map; /* A's entries -> A^T's: A^T's values are refreshed from A's */
+  int At_fill_complete;           /* A->fill_complete at the build: the map follows A's storage order */
   struct strata_spmv_plan *inner;
 };
 
@@ -258,6 +259,7 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
     strata_spmv_options_t oi = o;
     oi.transpose = 0;
     CHECK(strata_sparse_impl_transpose_map(exec, A, &p->At, &p->At_map));
+    p->At_fill_complete = A->fill_complete;
     CHECK(strata_spmv_plan_create(exec, p->At, &oi, &p->inner));
     p->num_classes = p->inner->num_classes;
     memcpy(p->classes, p->inner->classes, sizeof p->classes);
@@ -357,6 +359,13 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
                             "spmv apply: matrix %d x %d with %lld entries, plan built for %d x %d with %lld",
                             A->num_rows, A->num_cols, (long long)A->nnz, p->num_rows, p->num_cols, (long long)p->nnz);
   if (p->inner) { /* op(A) = A^T: A^T's values from A's as they are now, then A^T x */
+    /* the map reads A's values by storage position: a plan built for A not fill-complete cannot
+     * follow A once strata_crs_fill_complete (or unpack_combine INSERT) has sorted its rows */
+    if (A->fill_complete != p->At_fill_complete)
+      return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                              "spmv apply: transpose plan built for a matrix %sfill-complete, A is %sfill-complete "
+                              "(its entries' storage order changed: build the plan again)",
+                              p->At_fill_complete ? "" : "not ", A->fill_complete ? "" : "not ");
     if (alpha != 0.0) {
       st = strata_sparse_impl_check_xy("spmv apply", alpha, x, A->num_rows, y, A->num_cols);
       if (st == STRATA_SUCCESS) st = strata_sparse_impl_coo_regather(exec, &p->At_map, A->values, p->At);

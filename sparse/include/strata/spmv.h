@@ -117,8 +117,10 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const struct strata
 
 /** y = alpha·op(A)·x + beta·y with the plan of A, op(A) = A or A^T as the plan was built (DESIGN §4 semantics: beta == 0 does not read y,
  *  alpha == 0 reads neither A nor x). A must be the matrix the plan was built for, or one with
- *  the same pattern (row offsets; for a transpose plan the column indices too); its values are
- *  read as they are now. Its num_rows, num_cols and nnz are checked. x [num_cols], y [num_rows]
+ *  the same pattern (row offsets; for a transpose plan the column indices too, in the same storage
+ *  order); its values are read as they are now. Its num_rows, num_cols and nnz are checked, and
+ *  for a transpose plan its fill_complete flag (a plan built for A not fill-complete is refused
+ *  once strata_crs_fill_complete or unpack_combine INSERT has sorted A's rows: build it again). x [num_cols], y [num_rows]
  *  exec memory, not overlapping when x is read. Errors: INVALID_ARGUMENT (mismatch named,
  *  overlapping x and y), DEVICE. Asynchronous on exec's stream. */
 strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_plan_t *plan,
