@@ -138,7 +138,9 @@ strata_status_t strata_format_permute_out(strata_exec_t *exec, const strata_spar
  *  while on GPUs the compiler may fuse multiply-adds differently in the two kernels: last-bit
  *  differences). Errors:
  *  INVALID_ARGUMENT (NULL M; NULL y_perm with rows; NULL x_perm with columns and alpha != 0;
- *  exec of another backend). Asynchronous on exec's stream. */
+ *  exec of another backend), OUT_OF_MEMORY (alpha infinite or NaN: the temporary of
+ *  strata_format_spmv). Asynchronous on exec's stream (but for an infinite or NaN alpha, as in
+ *  strata_format_spmv). */
 strata_status_t strata_format_spmv_permuted(strata_exec_t *exec, const strata_sparse_format_t *M,
                                             double alpha, const double *x_perm, double beta,
                                             double *y_perm);

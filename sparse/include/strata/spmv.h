@@ -1,9 +1,10 @@
 /* strata — SpMV by row-length class: the plan object (DESIGN §4).
  *
  * A plan is built on the device once per matrix pattern and reused across SpMVs. It sorts the
- * rows into classes by length, each with its own launch on the exec's stream (except on GPUs,
- * where the three-level rows and split chunks share one launch with the short rows when those are
- * all stream level or all one-level, long rows first, then the split rows' second pass):
+ * rows into classes by length, each with its own launch on the exec's stream (except that the
+ * three-level rows and split chunks share one launch with the short rows when those are all
+ * stream level (any backend: GPU auto, or STRATA_SPMV_STREAM forced) or, on GPUs only, all
+ * one-level; long rows first, then the split rows' second pass):
  *   one-level   short rows: a thread per row;
  *   two-level   medium rows: a team per block of rows, vector lanes per row, the lane count a
  *               power of two matched to the class (GPUs);
