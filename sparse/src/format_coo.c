@@ -34,7 +34,6 @@ strata_status_t strata_fmt_lb_apply(strata_exec_t *exec, strata_fmt_lb_args_t a,
   return strata_parallel_for_team(exec, "strata_fmt_lb_spmv", &pol, &strata_fmt_lb_spmv, &a);
 }
 
-
 strata_status_t strata_fmt_lb_row_map(strata_exec_t *exec, const strata_fmt_lb_args_t *a, int32_t *team_row) {
   strata_fmt_row_map_args_t m = {a->row_offsets, a->num_rows, a->tile, team_row};
   return strata_parallel_for(exec, "strata_fmt_csr_lb_row_map", strata_range(0, a->num_teams),

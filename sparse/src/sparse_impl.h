@@ -17,7 +17,6 @@ strata_status_t strata_sparse_impl_exec(strata_exec_t **exec, strata_exec_t *own
 strata_status_t strata_sparse_impl_check_shape(int32_t num_rows, int32_t num_cols, int64_t nnz,
                                                const char *what);
 
-/** Allocates bytes of exec memory (*p = NULL for 0 bytes). */
 /** How a matrix built from COO took its entries: input entry perm[j] is the j-th in sorted order;
  *  entry k of the matrix sums sorted entries [starts[k], starts[k + 1]) (exec memory; perm NULL when
  *  the matrix has no entries). */
@@ -46,6 +45,8 @@ strata_status_t strata_sparse_impl_transpose_map(strata_exec_t *exec, const stra
 /* A takes B's arrays and nnz (and becomes fill-complete); B takes A's old arrays and is destroyed
  * (frees them). Used where a rebuilt matrix replaces A in place. */
 strata_status_t strata_sparse_impl_crs_replace(strata_crs_matrix_t *A, strata_crs_matrix_t **B);
+
+/** Allocates bytes of exec memory (*p = NULL for 0 bytes). */
 strata_status_t strata_sparse_impl_alloc(strata_exec_t *exec, size_t bytes, void **p);
 
 /** rows[k] = the row holding entry k of row_offsets [num_rows + 1] (a thread per row: kernel
