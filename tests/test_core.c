@@ -2,6 +2,8 @@
  * and host references: range for / reduce / scan, team policy (nested ranges, vector sums,
  * scratch, limits and E7), atomics under contention, the device-wide sort and scan, memory and
  * execution spaces, error reporting. */
+#include <pthread.h>
+
 #include "test_common.h"
 
 #include "core_kernels.h"
@@ -977,6 +979,57 @@ static void test_exec_instances(void **state) {
   free(y);
 }
 
+/* Views remember their backend's default execution space, which strata_view_create makes on
+ * first use. Host threads that each create views on their own instance (runtime.h: an instance
+ * per launching thread) made it concurrently: several threads saw no default, each made one, and
+ * views on different threads named different "default" spaces, all but one never released (a
+ * newcomer review: 21 of 200 rounds of 8 threads). Now one default per backend, made once.
+ * Finalizes and re-initializes: T_exec and T_serial are fetched again afterwards. */
+enum { RACE_THREADS = 8 };
+static struct {
+  pthread_barrier_t bar;
+  strata_exec_t *inst[RACE_THREADS];
+  strata_exec_t *seen[RACE_THREADS];
+  strata_status_t st[RACE_THREADS];
+} race;
+static void *race_thread(void *p) {
+  const int k = (int)(intptr_t)p;
+  const int64_t ext = 4;
+  strata_view_t *v = NULL;
+  pthread_barrier_wait(&race.bar);
+  race.st[k] = strata_view_create(race.inst[k], STRATA_MEM_DEVICE, "race", STRATA_TYPE_F64,
+                                  STRATA_LAYOUT_DEFAULT, 1, &ext, &v);
+  race.seen[k] = strata_view_exec(v);
+  strata_view_release(&v);
+  return NULL;
+}
+static void test_exec_default_threads(void **state) {
+  (void)state;
+  const strata_backend_t b = strata_exec_backend(T_exec);
+  int split = 0;
+  for (int round = 0; round < 200 && !split; ++round) {
+    T_OK(strata_finalize());
+    T_OK(strata_init(NULL));
+    for (int k = 0; k < RACE_THREADS; ++k) T_OK(strata_exec_create(b, &race.inst[k]));
+    pthread_t t[RACE_THREADS];
+    assert_int_equal(pthread_barrier_init(&race.bar, NULL, RACE_THREADS), 0);
+    for (int k = 0; k < RACE_THREADS; ++k)
+      assert_int_equal(pthread_create(&t[k], NULL, race_thread, (void *)(intptr_t)k), 0);
+    for (int k = 0; k < RACE_THREADS; ++k) pthread_join(t[k], NULL);
+    pthread_barrier_destroy(&race.bar);
+    strata_exec_t *def = NULL;
+    T_OK(strata_exec_default(b, &def));
+    for (int k = 0; k < RACE_THREADS; ++k) {
+      T_OK(race.st[k]);
+      if (race.seen[k] != def) split = round + 1;
+      T_OK(strata_exec_destroy(&race.inst[k]));
+    }
+  }
+  T_OK(strata_exec_default(b, &T_exec));
+  T_OK(strata_exec_default(STRATA_BACKEND_SERIAL, &T_serial));
+  if (split) fail_msg("round %d: views made on %d threads at once saw different default execution spaces", split, RACE_THREADS);
+}
+
 /* ============================================================ errors */
 
 /* events: elapsed time between two records brackets the work between them, on every backend
@@ -1137,6 +1190,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_memory, t_setup),
       cmocka_unit_test_setup(test_memory_async, t_setup),
       cmocka_unit_test_setup(test_exec_instances, t_setup),
+      cmocka_unit_test_setup(test_exec_default_threads, t_setup),
       cmocka_unit_test_setup(test_events, t_setup),
       cmocka_unit_test_setup(test_wrong_pattern, t_setup),
       cmocka_unit_test_setup(test_status_names, t_setup),

@@ -1,4 +1,5 @@
 /* strata — init/finalize, backends, execution spaces, memory, device-wide primitives. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -11,6 +12,11 @@ static struct {
   strata_backend_t default_backend;
   strata_exec_t *defaults[STRATA_NUM_BACKENDS];
 } g;
+
+/* Guards g.defaults: the default spaces are made on first use, and host threads that each launch
+ * on their own instance reach that first use concurrently (strata_view_create asks for its
+ * backend's default space), so the check and the creation must be one step. */
+static pthread_mutex_t defaults_lock = PTHREAD_MUTEX_INITIALIZER;
 
 strata_init_options_t strata_init_options_default(void) {
   strata_init_options_t o;
@@ -174,12 +180,12 @@ strata_status_t strata_exec_default(strata_backend_t backend, strata_exec_t **ex
   if (backend == STRATA_BACKEND_DEFAULT) backend = g.default_backend;
   if (!strata_impl_backend(backend))
     return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "backend %d is not a backend", (int)backend);
-  if (!g.defaults[backend]) {
-    strata_status_t st = exec_new(backend, 1, &g.defaults[backend]);
-    if (st != STRATA_SUCCESS) return st;
-  }
-  *exec = g.defaults[backend];
-  return STRATA_SUCCESS;
+  strata_status_t st = STRATA_SUCCESS;
+  pthread_mutex_lock(&defaults_lock);
+  if (!g.defaults[backend]) st = exec_new(backend, 1, &g.defaults[backend]);
+  if (st == STRATA_SUCCESS) *exec = g.defaults[backend];
+  pthread_mutex_unlock(&defaults_lock);
+  return st;
 }
 
 strata_status_t strata_exec_host(strata_exec_t **exec) {
@@ -210,11 +216,15 @@ strata_status_t strata_exec_fence(strata_exec_t *exec) {
 }
 
 strata_status_t strata_fence_all(void) {
-  for (int i = 0; i < STRATA_NUM_BACKENDS; ++i)
-    if (g.defaults[i]) {
-      strata_status_t st = strata_impl_backend(g.defaults[i]->backend)->fence(g.defaults[i]->device, NULL);
+  for (int i = 0; i < STRATA_NUM_BACKENDS; ++i) {
+    pthread_mutex_lock(&defaults_lock);
+    const strata_exec_t *d = g.defaults[i];
+    pthread_mutex_unlock(&defaults_lock);
+    if (d) {
+      strata_status_t st = strata_impl_backend(d->backend)->fence(d->device, NULL);
       if (st != STRATA_SUCCESS) return st;
     }
+  }
   return STRATA_SUCCESS;
 }
 

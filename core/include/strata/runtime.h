@@ -81,7 +81,8 @@ typedef struct strata_exec strata_exec_t;
 /** The default execution space of a backend (shared, owned by the library, never destroyed by
  *  the caller); its stream is the backend's default stream. backend may be STRATA_BACKEND_DEFAULT.
  *  Errors: NOT_INITIALIZED, BACKEND_UNAVAILABLE (not compiled), NO_DEVICE (compiled, but no
- *  device: the message names the backend and the device count). */
+ *  device: the message names the backend and the device count). Thread-safe: the space is made
+ *  once, on the first call for its backend (strata_view_create makes that call too). */
 strata_status_t strata_exec_default(strata_backend_t backend, strata_exec_t **exec);
 /** The default execution space of the best host backend compiled into this build: OpenMP when
  *  compiled, else serial (Kokkos DefaultHostExecutionSpace). Shared and library-owned like
