@@ -859,6 +859,32 @@ static void test_memory(void **state) {
   free(back);
 }
 
+/* overlapping copies: host backends moved the bytes (memmove), GPUs hand them to cudaMemcpyAsync /
+ * hipMemcpyAsync, whose result is undefined for overlapping ranges, so a copy that worked on the
+ * host silently broke on a GPU (a newcomer review). Now refused on every backend, naming both
+ * ranges; dst == src stays a no-op, adjacent ranges are fine. */
+static void test_memory_overlap(void **state) {
+  (void)state;
+  const size_t n = 64;
+  int64_t h[64], back[64];
+  for (size_t i = 0; i < n; ++i) h[i] = (int64_t)i;
+  char *d = (char *)t_to_dev(h, n * sizeof(int64_t));
+  t_expect_msg(strata_mem_copy(T_exec, d + 8, d, 32 * sizeof(int64_t)), STRATA_ERR_INVALID_ARGUMENT,
+               "overlap", "256 bytes");
+  t_expect_msg(strata_mem_copy_async(T_exec, d, d + 8, 32 * sizeof(int64_t)), STRATA_ERR_INVALID_ARGUMENT,
+               "overlap", "256 bytes");
+  T_OK(strata_exec_fence(T_exec));
+  t_to_host(back, d, n * sizeof(int64_t));
+  assert_memory_equal(back, h, n * sizeof(int64_t)); /* refused: nothing copied */
+  T_OK(strata_mem_copy(T_exec, d, d, n * sizeof(int64_t))); /* the same bytes: a no-op */
+  T_OK(strata_mem_copy(T_exec, d + 32 * sizeof(int64_t), d, 32 * sizeof(int64_t))); /* adjacent */
+  T_OK(strata_mem_copy_async(T_exec, d, d + 32 * sizeof(int64_t), 32 * sizeof(int64_t)));
+  T_OK(strata_exec_fence(T_exec));
+  t_to_host(back, d, n * sizeof(int64_t));
+  for (size_t i = 0; i < n; ++i) assert_true(back[i] == (int64_t)(i % 32));
+  t_dev_free(d);
+}
+
 /* stream-ordered temporaries: rounds of alloc -> work -> free with no fence between them (each
  * round's memory may be the last round's, reused in stream order), on the default exec and on an
  * instance; each round's result checked; zero bytes, NULL arguments and an impossible size refused */
@@ -1188,6 +1214,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_atomic_contention, t_setup),
       cmocka_unit_test_setup(test_sort_pairs, t_setup),
       cmocka_unit_test_setup(test_memory, t_setup),
+      cmocka_unit_test_setup(test_memory_overlap, t_setup),
       cmocka_unit_test_setup(test_memory_async, t_setup),
       cmocka_unit_test_setup(test_exec_instances, t_setup),
       cmocka_unit_test_setup(test_exec_default_threads, t_setup),

@@ -350,6 +350,15 @@ static strata_status_t copy_common(strata_exec_t *exec, void *dst, const void *s
   if (!dst || !src)
     return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "mem_copy: %zu bytes with a NULL %s", bytes,
                              dst ? "source" : "destination");
+  if (dst == src) return STRATA_SUCCESS; /* the same bytes */
+  /* overlapping ranges: memmove on the host, undefined for cudaMemcpyAsync / hipMemcpyAsync, so
+   * refused on every backend (unified addressing: host and device pointers compare) */
+  const uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+  if (d < s ? s - d < bytes : d - s < bytes)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT,
+                             "mem_copy: destination [%p, +%zu bytes) and source [%p, +%zu bytes) overlap "
+                             "(by %zu bytes); copy through a temporary",
+                             dst, bytes, src, bytes, bytes - (d < s ? s - d : d - s));
   return strata_impl_backend(exec->backend)->copy(exec->device, exec->stream, dst, src, bytes, async);
 }
 

@@ -168,10 +168,13 @@ strata_status_t strata_mem_alloc_async(strata_exec_t *exec, size_t bytes, void *
  *  Asynchronous on GPUs; host backends free at once. NULL-safe; sets *ptr NULL. */
 strata_status_t strata_mem_free_async(strata_exec_t *exec, void **ptr);
 /** Copies `bytes` between any two pointers allocated by strata (or plain host memory), ordered
- *  on exec's stream. Synchronous: returns when the copy is complete. bytes == 0 is a no-op. */
+ *  on exec's stream. Synchronous: returns when the copy is complete. bytes == 0 and dst == src
+ *  are no-ops. Errors: INVALID_ARGUMENT (NULL exec; NULL dst or src with bytes > 0; ranges that
+ *  overlap without being the same: refused on every backend, as GPU copies of overlapping ranges
+ *  are undefined — the message gives both ranges). */
 strata_status_t strata_mem_copy(strata_exec_t *exec, void *dst, const void *src, size_t bytes);
 /** As strata_mem_copy but asynchronous on exec's stream (host memory should be pinned for true
- *  overlap). The caller fences before reading dst on the host. */
+ *  overlap). The caller fences before reading dst on the host. Errors as strata_mem_copy. */
 strata_status_t strata_mem_copy_async(strata_exec_t *exec, void *dst, const void *src,
                                       size_t bytes);
 /** Sets `bytes` bytes at dst (memory of exec's space) to `value`, ordered on exec's stream;
