@@ -603,6 +603,13 @@ static void test_team_league_zero(void **state) {
   T_ERR(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a), STRATA_ERR_INVALID_POLICY);
   p = strata_team_policy(-1, STRATA_AUTO, STRATA_AUTO);
   T_ERR(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a), STRATA_ERR_INVALID_POLICY);
+  /* a negative team size: the message says what 0 means */
+  p = strata_team_policy(1, -5, STRATA_AUTO);
+  t_expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a), STRATA_ERR_INVALID_POLICY,
+               "team_size -5", "0 = STRATA_AUTO");
+  /* a backend id out of range: the message gives the range */
+  strata_exec_t *e = NULL;
+  t_expect_msg(strata_exec_default((strata_backend_t)7, &e), STRATA_ERR_INVALID_ARGUMENT, "backend 7", "0 .. 3");
   t_dev_free(y);
 }
 

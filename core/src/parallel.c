@@ -153,8 +153,9 @@ static strata_status_t resolve_policy(strata_exec_t *exec, const strata_team_pol
   if (r.league_size < 0)
     return strata_impl_error(STRATA_ERR_INVALID_POLICY, "league_size %lld is negative", (long long)r.league_size);
   if (r.team_size < 0 || r.vector_length < 0)
-    return strata_impl_error(STRATA_ERR_INVALID_POLICY, "team_size %d / vector_length %d: negative",
-                             r.team_size, r.vector_length);
+    return strata_impl_error(STRATA_ERR_INVALID_POLICY,
+                             "team_size %d / vector_length %d: negative (0 = STRATA_AUTO, else >= 1)", r.team_size,
+                             r.vector_length);
   const int max_vl = host ? 1 : d->warp_size;
   const int max_threads = host ? 1 : d->max_threads_per_team;
   if (r.vector_length != STRATA_AUTO) {

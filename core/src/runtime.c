@@ -79,7 +79,9 @@ strata_status_t strata_init(const strata_init_options_t *opts) {
     }
   }
   if (!strata_impl_backend(def))
-    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "default backend %d is not a backend", (int)def);
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT,
+                             "default backend %d is not a backend (0 .. %d, or STRATA_BACKEND_DEFAULT = -1)", (int)def,
+                             STRATA_NUM_BACKENDS - 1);
   if (!strata_backend_compiled(def)) /* refused now, as STRATA_BACKEND is, not at the first launch */
     return strata_impl_error(STRATA_ERR_BACKEND_UNAVAILABLE,
                              "default backend '%s' was not compiled in this build (rebuild with -DBACKEND=%s)",
@@ -121,7 +123,9 @@ strata_status_t strata_backend_device_count(strata_backend_t backend, int *count
   const strata_impl_backend_t *b = strata_impl_backend(backend);
   if (!count) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "device count: NULL output");
   *count = 0;
-  if (!b) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "backend %d is not a backend", (int)backend);
+  if (!b)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "backend %d is not a backend (0 .. %d, or STRATA_BACKEND_DEFAULT = -1)",
+                             (int)backend, STRATA_NUM_BACKENDS - 1);
   if (!b->compiled)
     return strata_impl_error(STRATA_ERR_BACKEND_UNAVAILABLE,
                              "backend '%s' is not compiled into this build (rebuild with -DBACKEND=%s)",
@@ -179,7 +183,8 @@ strata_status_t strata_exec_default(strata_backend_t backend, strata_exec_t **ex
     return strata_impl_error(STRATA_ERR_NOT_INITIALIZED, "strata_init has not been called");
   if (backend == STRATA_BACKEND_DEFAULT) backend = g.default_backend;
   if (!strata_impl_backend(backend))
-    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "backend %d is not a backend", (int)backend);
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "backend %d is not a backend (0 .. %d, or STRATA_BACKEND_DEFAULT = -1)",
+                             (int)backend, STRATA_NUM_BACKENDS - 1);
   strata_status_t st = STRATA_SUCCESS;
   pthread_mutex_lock(&defaults_lock);
   if (!g.defaults[backend]) st = exec_new(backend, 1, &g.defaults[backend]);
