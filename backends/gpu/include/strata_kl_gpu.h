@@ -564,7 +564,9 @@ static strata_status_t strata_gpu_team_launch(const strata_launch_t *L, const vo
   static __device__ __forceinline__ void NAME##__body(const ARGS_T *STRATA_RESTRICT A, int64_t I, \
                                                       strata_kl_##VT *PARTIAL, int FINAL)
 
-#define STRATA_TEAM_KERNEL(NAME, ARGS_T, A, TEAM)                                               \
+/* A team kernel whose launcher runs KERNEL, the __global__ instantiation to launch (parenthesized:
+ * its template arguments hold commas): strata_gpu_team_kernel, or the launch-bounded one. */
+#define STRATA_GPU_TEAM_KERNEL_DEF(NAME, ARGS_T, A, TEAM, KERNEL)                               \
   static __device__ __forceinline__ void NAME##__body(const ARGS_T *STRATA_RESTRICT A,          \
                                                       const strata_team_t *TEAM);               \
   struct NAME##__functor {                                                                      \
@@ -573,26 +575,17 @@ static strata_status_t strata_gpu_team_launch(const strata_launch_t *L, const vo
     }                                                                                           \
   };                                                                                            \
   extern "C" strata_status_t STRATA_KL_GPU_NAME(NAME)(const strata_launch_t *L, const void *args) { \
-    return strata_gpu_team_launch<NAME##__functor, ARGS_T>(L, args,                             \
-                                                           strata_gpu_team_kernel<NAME##__functor, ARGS_T>); \
+    return strata_gpu_team_launch<NAME##__functor, ARGS_T>(L, args, KERNEL);                    \
   }                                                                                             \
   static __device__ __forceinline__ void NAME##__body(const ARGS_T *STRATA_RESTRICT A,          \
                                                       const strata_team_t *TEAM)
 
-#define STRATA_TEAM_KERNEL_BOUNDS(NAME, ARGS_T, A, TEAM, MAXT, MINT)                            \
-  static __device__ __forceinline__ void NAME##__body(const ARGS_T *STRATA_RESTRICT A,          \
-                                                      const strata_team_t *TEAM);               \
-  struct NAME##__functor {                                                                      \
-    static __device__ __forceinline__ void call(const ARGS_T *a, const strata_team_t *t) {     \
-      NAME##__body(a, t);                                                                       \
-    }                                                                                           \
-  };                                                                                            \
-  extern "C" strata_status_t STRATA_KL_GPU_NAME(NAME)(const strata_launch_t *L, const void *args) { \
-    return strata_gpu_team_launch<NAME##__functor, ARGS_T>(                                     \
-        L, args, strata_gpu_team_kernel_bounded<NAME##__functor, ARGS_T, MAXT, MINT>);         \
-  }                                                                                             \
-  static __device__ __forceinline__ void NAME##__body(const ARGS_T *STRATA_RESTRICT A,          \
-                                                      const strata_team_t *TEAM)
+#define STRATA_TEAM_KERNEL(NAME, ARGS_T, A, TEAM) \
+  STRATA_GPU_TEAM_KERNEL_DEF(NAME, ARGS_T, A, TEAM, (strata_gpu_team_kernel<NAME##__functor, ARGS_T>))
+
+#define STRATA_TEAM_KERNEL_BOUNDS(NAME, ARGS_T, A, TEAM, MAXT, MINT) \
+  STRATA_GPU_TEAM_KERNEL_DEF(NAME, ARGS_T, A, TEAM,                  \
+                             (strata_gpu_team_kernel_bounded<NAME##__functor, ARGS_T, MAXT, MINT>))
 
 #define STRATA_TEAM_THREAD_RANGE(T, I, B, E) \
   for (int64_t I = (B) + (T)->team_rank; I < (E); I += (T)->team_size)
