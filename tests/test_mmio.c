@@ -5,6 +5,7 @@
  * read -> write -> read (bit for bit); one small file for each kind of refusal. */
 #include <dirent.h>
 #include <errno.h>
+#include <locale.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -753,6 +754,76 @@ static void test_io_errors(void **state) {
   T_ERR(strata_mm_read_crs(T_exec, NULL, &A), STRATA_ERR_INVALID_ARGUMENT);
 }
 
+/* The reader and the writers do not depend on the caller's locale: with LC_NUMERIC set to a
+ * locale whose decimal separator is ',' (de_DE, fr_FR, ...), "1.5" is still read as 1.5 and
+ * values are still written with '.', so files stay Matrix Market files and round trips hold.
+ * Skipped when no such locale is installed (LOCPATH may point to one made by localedef). */
+static void test_locale_independent(void **state) {
+  (void)state;
+  static const char *const names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "de_DE",
+                                      "fr_FR", "nl_NL.UTF-8", "ru_RU.UTF-8"};
+  const char *cur = setlocale(LC_NUMERIC, NULL);
+  char *saved = strdup(cur ? cur : "C");
+  const char *got = NULL;
+  for (size_t i = 0; i < sizeof names / sizeof names[0] && !got; ++i) {
+    if (!setlocale(LC_NUMERIC, names[i])) continue;
+    const struct lconv *lc = localeconv();
+    if (lc && lc->decimal_point && strcmp(lc->decimal_point, ".") != 0) got = names[i];
+  }
+  if (!got) {
+    setlocale(LC_NUMERIC, saved);
+    free(saved);
+    printf("[ strata   ] no locale with a ',' decimal point installed: test skipped\n");
+    skip();
+  }
+  printf("[ strata   ] LC_NUMERIC = %s\n", got);
+  char *p = tmp_file(".mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1.5\n2 2 -2.25e-3\n");
+  strata_coo_t *c = NULL;
+  const strata_status_t st = strata_mm_read_coo(p, &c);
+  if (st != STRATA_SUCCESS) {
+    setlocale(LC_NUMERIC, saved);
+    fail_msg("under LC_NUMERIC=%s: %s", got, strata_error_message());
+  }
+  assert_true(c->nnz == 2 && c->values[0] == 1.5 && c->values[1] == -2.25e-3);
+  strata_coo_destroy(&c);
+  tmp_remove(p);
+  /* the writers put '.' in the file, and the file reads back bit for bit */
+  const int32_t r[2] = {0, 1}, q[2] = {0, 1};
+  const double v[2] = {0.1, -1.0 / 3.0};
+  int32_t *dr = (int32_t *)t_to_dev(r, sizeof r), *dq = (int32_t *)t_to_dev(q, sizeof q);
+  double *dv = (double *)t_to_dev(v, sizeof v);
+  strata_crs_matrix_t *A = NULL;
+  T_OK(strata_crs_create_from_coo(T_exec, 2, 2, 2, dr, dq, dv, &A));
+  for (int kind = 0; kind < 3; ++kind) {
+    p = tmp_name(".mtx");
+    T_OK(kind == 0 ? strata_mm_write_crs(p, A) : kind == 1 ? strata_mm_write_array(p, A) : strata_mm_write_vector(p, 2, v));
+    FILE *f = fopen(p, "rb");
+    char text[4096];
+    const size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    if (strchr(text, ',')) {
+      setlocale(LC_NUMERIC, saved);
+      fail_msg("writer %d under LC_NUMERIC=%s wrote a ',':\n%s", kind, got, text);
+    }
+    strata_coo_t *b = NULL;
+    T_OK(strata_mm_read_coo(p, &b));
+    for (int64_t k = 0; k < b->nnz; ++k)
+      if (b->values[k] != 0) assert_true(b->values[k] == v[0] || b->values[k] == v[1]);
+    strata_coo_destroy(&b);
+    tmp_remove(p);
+  }
+  /* the caller's locale is left as it was */
+  const struct lconv *lc = localeconv();
+  assert_string_not_equal(lc->decimal_point, ".");
+  setlocale(LC_NUMERIC, saved);
+  free(saved);
+  strata_crs_destroy(&A);
+  t_dev_free(dr);
+  t_dev_free(dq);
+  t_dev_free(dv);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_shared_matrices),
@@ -767,6 +838,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_vectors),
       cmocka_unit_test(test_malformed),
       cmocka_unit_test(test_io_errors),
+      cmocka_unit_test(test_locale_independent),
   };
   return T_RUN("mmio", tests);
 }

@@ -3,6 +3,7 @@
  * built on the device by strata_crs_create_from_coo (duplicates summed). */
 #include <errno.h>
 #include <limits.h>
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,6 +43,32 @@ static strata_status_t mm_io(const char *path, gzFile f, int saved_errno, const 
 static int ends_with_gz(const char *path) {
   const size_t n = strlen(path);
   return n >= 3 && strcmp(path + n - 3, ".gz") == 0;
+}
+
+/* ------------------------------------------------------------------ locale */
+
+/* Numbers are read (strtod) and written (%.17g) in the "C" numeric locale whatever the caller's
+ * LC_NUMERIC says: under a locale whose decimal point is ',' (de_DE, fr_FR, ...) strtod refused
+ * "1.5" and the writers wrote "1,5", which no Matrix Market reader takes. uselocale is per
+ * thread, so other threads keep their locale. */
+typedef struct mm_locale {
+  locale_t c;
+  locale_t old;
+} mm_locale_t;
+
+static void mm_locale_enter(mm_locale_t *l) {
+  l->old = (locale_t)0;
+  /* the "C" locale for every category (strerror in the messages is then English): a copy of a
+   * composite caller locale (duplocale, then newlocale on it) leaks 33 bytes a call in glibc */
+  l->c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+  if (l->c) l->old = uselocale(l->c);
+}
+
+static void mm_locale_leave(mm_locale_t *l) {
+  if (!l->c) return;
+  uselocale(l->old);
+  freelocale(l->c);
+  l->c = (locale_t)0;
 }
 
 /* ------------------------------------------------------------------ lines and tokens */
@@ -268,13 +295,21 @@ static strata_status_t mm_read_header(mm_in_t *in, strata_mm_header_t *h) {
   return STRATA_SUCCESS;
 }
 
-strata_status_t strata_mm_read_header(const char *path, strata_mm_header_t *header) {
+static strata_status_t strata_mm_read_header_impl(const char *path, strata_mm_header_t *header) {
   if (!path || !header)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mm_read_header: NULL %s", path ? "header" : "path");
   mm_in_t in;
   strata_status_t st = mm_open(&in, path);
   if (st == STRATA_SUCCESS) st = mm_read_header(&in, header);
   mm_close(&in);
+  return st;
+}
+
+strata_status_t strata_mm_read_header(const char *path, strata_mm_header_t *header) {
+  mm_locale_t loc;
+  mm_locale_enter(&loc);
+  const strata_status_t st = strata_mm_read_header_impl(path, header);
+  mm_locale_leave(&loc);
   return st;
 }
 
@@ -426,7 +461,7 @@ strata_status_t strata_coo_destroy(strata_coo_t **coo) {
   return STRATA_SUCCESS;
 }
 
-strata_status_t strata_mm_read_coo(const char *path, strata_coo_t **coo) {
+static strata_status_t strata_mm_read_coo_impl(const char *path, strata_coo_t **coo) {
   if (!coo) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mm_read_coo: NULL output");
   *coo = NULL;
   if (!path) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mm_read_coo: NULL path");
@@ -447,6 +482,14 @@ strata_status_t strata_mm_read_coo(const char *path, strata_coo_t **coo) {
   }
   *coo = c;
   return STRATA_SUCCESS;
+}
+
+strata_status_t strata_mm_read_coo(const char *path, strata_coo_t **coo) {
+  mm_locale_t loc;
+  mm_locale_enter(&loc);
+  const strata_status_t st = strata_mm_read_coo_impl(path, coo);
+  mm_locale_leave(&loc);
+  return st;
 }
 
 strata_status_t strata_mm_read_crs(strata_exec_t *exec, const char *path, strata_crs_matrix_t **A) {
@@ -578,7 +621,7 @@ static strata_status_t mm_host_matrix(const strata_crs_matrix_t **A, strata_crs_
   return (*A)->exec ? strata_exec_fence((*A)->exec) : STRATA_SUCCESS;
 }
 
-strata_status_t strata_mm_write_crs(const char *path, const strata_crs_matrix_t *A) {
+static strata_status_t strata_mm_write_crs_impl(const char *path, const strata_crs_matrix_t *A) {
   if (!path || !A)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mm_write_crs: NULL %s", path ? "matrix" : "path");
   strata_crs_matrix_t *copy = NULL;
@@ -600,7 +643,15 @@ strata_status_t strata_mm_write_crs(const char *path, const strata_crs_matrix_t 
   return st;
 }
 
-strata_status_t strata_mm_write_array(const char *path, const strata_crs_matrix_t *A) {
+strata_status_t strata_mm_write_crs(const char *path, const strata_crs_matrix_t *A) {
+  mm_locale_t loc;
+  mm_locale_enter(&loc);
+  const strata_status_t st = strata_mm_write_crs_impl(path, A);
+  mm_locale_leave(&loc);
+  return st;
+}
+
+static strata_status_t strata_mm_write_array_impl(const char *path, const strata_crs_matrix_t *A) {
   if (!path || !A)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mm_write_array: NULL %s", path ? "matrix" : "path");
   strata_crs_matrix_t *copy = NULL, *At = NULL;
@@ -643,7 +694,15 @@ strata_status_t strata_mm_write_array(const char *path, const strata_crs_matrix_
   return st;
 }
 
-strata_status_t strata_mm_write_vector(const char *path, int32_t n, const double *x) {
+strata_status_t strata_mm_write_array(const char *path, const strata_crs_matrix_t *A) {
+  mm_locale_t loc;
+  mm_locale_enter(&loc);
+  const strata_status_t st = strata_mm_write_array_impl(path, A);
+  mm_locale_leave(&loc);
+  return st;
+}
+
+static strata_status_t strata_mm_write_vector_impl(const char *path, int32_t n, const double *x) {
   if (!path || n < 0 || (!x && n > 0))
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mm_write_vector: %s",
                             !path ? "NULL path" : n < 0 ? "negative length" : "NULL x with n > 0");
@@ -656,5 +715,13 @@ strata_status_t strata_mm_write_vector(const char *path, int32_t n, const double
     st = mm_out_close(o);
   }
   free(o);
+  return st;
+}
+
+strata_status_t strata_mm_write_vector(const char *path, int32_t n, const double *x) {
+  mm_locale_t loc;
+  mm_locale_enter(&loc);
+  const strata_status_t st = strata_mm_write_vector_impl(path, n, x);
+  mm_locale_leave(&loc);
   return st;
 }

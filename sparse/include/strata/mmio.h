@@ -17,6 +17,9 @@
  * line 1-based, naming the value and the limit broken (e.g. "price_1000.mtx:3: column index 0 is
  * below 1 (Matrix Market indices are 1-based)"); open/read/write failures return STRATA_ERR_IO
  * with the path and strerror (or zlib's message). All functions are synchronous and host-side.
+ * Numbers are read and written in the "C" numeric locale (a '.' decimal point) whatever the
+ * caller's LC_NUMERIC (the "C" locale per call and per thread with uselocale, then restored;
+ * strerror text in messages is therefore English).
  */
 #ifndef STRATA_MMIO_H
 #define STRATA_MMIO_H
