@@ -71,6 +71,16 @@ static void mm_locale_leave(mm_locale_t *l) {
   l->c = (locale_t)0;
 }
 
+/* The body of a public reader / writer: returns call's status, run in the "C" locale */
+#define MM_IN_C_LOCALE(call)            \
+  do {                                  \
+    mm_locale_t loc_;                   \
+    mm_locale_enter(&loc_);             \
+    const strata_status_t st_ = (call); \
+    mm_locale_leave(&loc_);             \
+    return st_;                         \
+  } while (0)
+
 /* ------------------------------------------------------------------ lines and tokens */
 
 typedef struct mm_in {
@@ -306,11 +316,7 @@ static strata_status_t strata_mm_read_header_impl(const char *path, strata_mm_he
 }
 
 strata_status_t strata_mm_read_header(const char *path, strata_mm_header_t *header) {
-  mm_locale_t loc;
-  mm_locale_enter(&loc);
-  const strata_status_t st = strata_mm_read_header_impl(path, header);
-  mm_locale_leave(&loc);
-  return st;
+  MM_IN_C_LOCALE(strata_mm_read_header_impl(path, header));
 }
 
 /* ------------------------------------------------------------------ entries */
@@ -485,11 +491,7 @@ static strata_status_t strata_mm_read_coo_impl(const char *path, strata_coo_t **
 }
 
 strata_status_t strata_mm_read_coo(const char *path, strata_coo_t **coo) {
-  mm_locale_t loc;
-  mm_locale_enter(&loc);
-  const strata_status_t st = strata_mm_read_coo_impl(path, coo);
-  mm_locale_leave(&loc);
-  return st;
+  MM_IN_C_LOCALE(strata_mm_read_coo_impl(path, coo));
 }
 
 strata_status_t strata_mm_read_crs(strata_exec_t *exec, const char *path, strata_crs_matrix_t **A) {
@@ -644,11 +646,7 @@ static strata_status_t strata_mm_write_crs_impl(const char *path, const strata_c
 }
 
 strata_status_t strata_mm_write_crs(const char *path, const strata_crs_matrix_t *A) {
-  mm_locale_t loc;
-  mm_locale_enter(&loc);
-  const strata_status_t st = strata_mm_write_crs_impl(path, A);
-  mm_locale_leave(&loc);
-  return st;
+  MM_IN_C_LOCALE(strata_mm_write_crs_impl(path, A));
 }
 
 static strata_status_t strata_mm_write_array_impl(const char *path, const strata_crs_matrix_t *A) {
@@ -695,11 +693,7 @@ static strata_status_t strata_mm_write_array_impl(const char *path, const strata
 }
 
 strata_status_t strata_mm_write_array(const char *path, const strata_crs_matrix_t *A) {
-  mm_locale_t loc;
-  mm_locale_enter(&loc);
-  const strata_status_t st = strata_mm_write_array_impl(path, A);
-  mm_locale_leave(&loc);
-  return st;
+  MM_IN_C_LOCALE(strata_mm_write_array_impl(path, A));
 }
 
 static strata_status_t strata_mm_write_vector_impl(const char *path, int32_t n, const double *x) {
@@ -719,9 +713,5 @@ static strata_status_t strata_mm_write_vector_impl(const char *path, int32_t n, 
 }
 
 strata_status_t strata_mm_write_vector(const char *path, int32_t n, const double *x) {
-  mm_locale_t loc;
-  mm_locale_enter(&loc);
-  const strata_status_t st = strata_mm_write_vector_impl(path, n, x);
-  mm_locale_leave(&loc);
-  return st;
+  MM_IN_C_LOCALE(strata_mm_write_vector_impl(path, n, x));
 }
