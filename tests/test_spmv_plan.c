@@ -164,13 +164,14 @@ static void check_all(const host_coo_t *h, const strata_spmv_options_t *base, in
 #define L_SHORT (strata_exec_is_host(T_exec) ? L_ONE : L_STREAM)
 #define L_MEDIUM (strata_exec_is_host(T_exec) ? L_TWO : L_STREAM)
 
-/* rows at every default class boundary +-1 of this backend, plus runs of empty rows */
+/* rows at every default class boundary +-1 of this backend (128: the GPU stream level's rows
+ * reduced by the whole team begin above it), plus runs of empty rows */
 static void test_class_boundaries(void **state) {
   (void)state;
   strata_device_info_t info;
   T_OK(strata_backend_device_info(strata_exec_backend(T_exec), 0, &info));
   const int gpu = !strata_exec_is_host(T_exec);
-  const int64_t b[] = {gpu ? 8 : 32, 16, 32, 64, gpu ? 256 : 8192, gpu ? 512 : 16384, gpu ? 1024 : 65536, gpu ? 32768 : 4096};
+  const int64_t b[] = {gpu ? 8 : 32, 16, 32, 64, 128, gpu ? 256 : 8192, gpu ? 512 : 16384, gpu ? 1024 : 65536, gpu ? 32768 : 4096};
   host_coo_t h = {0};
   h.n = 70000;
   uint64_t s = T_seed;
@@ -250,6 +251,8 @@ static void test_one_class_and_small_thresholds(void **state) {
   o.two_level_max = 9;
   o.three_level_max = 33;
   o.split_chunk = 7;
+  o.stream_max = 40; /* forced stream: rows up to 40 there (below its team-reduced length, 128) */
+  o.stream_block = 64;
   check_all(&h, &o, L_ONE | L_TWO | L_THREE | L_SPLIT);
   coo_free(&h);
 }
@@ -302,7 +305,11 @@ static void test_edges(void **state) {
     T_OK(strata_backend_device_info(strata_exec_backend(T_exec), 0, &info));
     memset(&o, 0, sizeof o);
     o.stream_block = 2048;
-    o.stream_max = (int64_t)(info.max_scratch_bytes / sizeof(double)) - 2048 + 1;
+    /* the largest stream_max whose team scratch fits (spmv.h: 8 (block + max) bytes of products
+     * and 4 ((block + max) / 129 + 2) of a row list), plus one */
+    int64_t fit = (int64_t)(info.max_scratch_bytes / sizeof(double)) - 2048;
+    while (8 * (2048 + fit) + 4 * ((2048 + fit) / 129 + 2) > (int64_t)info.max_scratch_bytes) --fit;
+    o.stream_max = fit + 1;
     o.transpose = 1; /* refused before A^T is built */
     o.algorithm = STRATA_SPMV_STREAM;
     T_ERR(strata_spmv_plan_create(T_exec, A, &o, &plan), STRATA_ERR_INVALID_ARGUMENT);

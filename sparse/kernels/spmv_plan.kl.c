@@ -167,7 +167,12 @@ STRATA_FOR_KERNEL(strata_spmv_split_combine, strata_spmv_apply_args_t, a, i) {
 
 /* stream (CSR-Stream of Greathouse & Daga, SC'14, on blocks of consecutive rows): the team's rows
  * have at most `block` rows + entries; their products are staged with coalesced reads
- * (stage_products.h), then each row is reduced from scratch by its thread's lanes. */
+ * (stage_products.h), then each row up to stream_team_min entries is reduced from scratch by its
+ * thread's lanes, and each longer one (up to stream_max) by the whole team, one after the other:
+ * in a power-law window a thread with one row of hundreds of entries would keep its warp and
+ * team waiting while the other threads' rows of a few entries are long done. The team-reduced
+ * rows are listed in scratch in any order (an atomic count); each row's sum does not depend on
+ * it. */
 STRATA_KL_TEAM_FUNC void strata_spmv_stream_team(const strata_spmv_apply_args_t *a, const strata_team_t *team,
                                                  int64_t blk) {
   const int64_t r0 = a->block_row[blk], r1 = a->block_row[blk + 1];
@@ -176,15 +181,29 @@ STRATA_KL_TEAM_FUNC void strata_spmv_stream_team(const strata_spmv_apply_args_t 
   int64_t k1 = a->row_offsets[r1];
   if (k1 > k0 + a->stage_max) k1 = k0 + a->stage_max; /* a long last row: not staged (its own class) */
   double *prod = (double *)team->scratch;
+  int32_t *listed = (int32_t *)(prod + a->stage_max), *list = listed + 1;
+  if (strata_team_single(team)) *listed = 0;
   strata_sparse_stage_products(team, a->col_indices, a->values, a->x, k0, k1, prod, 0);
   strata_team_barrier(team);
   STRATA_TEAM_THREAD_RANGE(team, r, r0, r1) {
     const int64_t b = a->row_offsets[r], e = a->row_offsets[r + 1];
-    if (e - b <= a->stream_max) {
+    /* rows longer than stream_max are another class's (and not staged whole) */
+    if (e - b <= a->stream_team_min && e - b <= a->stream_max) {
       double s;
       STRATA_THREAD_VECTOR_SUM(team, k, b - k0, e - k0, s) { s += prod[k]; }
       if (team->vector_rank == 0) strata_spmv_store(a, (int32_t)r, s);
+    } else if (e - b <= a->stream_max && strata_thread_single(team)) {
+      list[strata_atomic_fetch_add_i32(listed, 1)] = (int32_t)(r - r0);
     }
+  }
+  strata_team_barrier(team);
+  const int32_t n = *listed;
+  for (int32_t q = 0; q < n; ++q) {
+    const int64_t r = r0 + list[q];
+    const int64_t b = a->row_offsets[r] - k0, e = a->row_offsets[r + 1] - k0;
+    double s;
+    STRATA_TEAM_VECTOR_REDUCE(team, k, b, e, SUM, f64, s) { s += prod[k]; }
+    if (strata_team_single(team)) strata_spmv_store(a, (int32_t)r, s);
   }
 }
 
@@ -212,8 +231,10 @@ STRATA_KL_TEAM_FUNC int64_t strata_spmv_fused_team(const strata_spmv_apply_args_
   return q - a->fused_chunks - a->fused_three;
 }
 
-/* the stream level and the long rows in one launch */
-STRATA_TEAM_KERNEL(strata_spmv_fused, strata_spmv_apply_args_t, a, team) {
+/* the stream level and the long rows in one launch. Launch bounds: 5 teams of 256 a
+ * multiprocessor (48 registers, no spill; with the stream level's team-reduced rows it took 54
+ * unbounded, 4 teams: power law 0.250 -> 0.278 ms) */
+STRATA_TEAM_KERNEL_BOUNDS(strata_spmv_fused, strata_spmv_apply_args_t, a, team, 256, 5) {
   const int64_t b = strata_spmv_fused_team(a, team);
   if (b >= 0) strata_spmv_stream_team(a, team, b);
 }
@@ -223,7 +244,7 @@ STRATA_TEAM_KERNEL(strata_spmv_fused, strata_spmv_apply_args_t, a, team) {
  * participants (thread x lane) take a one-level row each, fused_one rows from one_begin. Launch
  * bounds: 6 teams of 256 a multiprocessor (40 registers, not 48; H200, 16 rows of 500k +
  * 4M of 8: 0.189 -> 0.180 ms; 8 teams spilled more and gained less, 0.182). strata_spmv_fused is
- * left unbounded: capped at 40 it spilled 80 bytes and the power law went 0.245 -> 0.254 ms. */
+ * capped at 48, not 40: at 40 it spilled 80 bytes and the power law went 0.245 -> 0.254 ms. */
 STRATA_TEAM_KERNEL_BOUNDS(strata_spmv_fused_one, strata_spmv_apply_args_t, a, team, 256, 6) {
   const int64_t b = strata_spmv_fused_team(a, team);
   if (b < 0) return;

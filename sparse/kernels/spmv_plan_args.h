@@ -7,6 +7,10 @@
 
 #define STRATA_SPMV_PLAN_MAX_CLASSES 16
 
+/* the stream level's list of team-reduced rows: at most this many in a window of stage_max
+ * entries whose listed rows are longer than team_min each */
+#define STRATA_SPMV_STREAM_LIST(stage_max, team_min) ((stage_max) / ((team_min) + 1) + 1)
+
 /** key[r] = class(len r) (row_class.h), perm[r] = r; class c is the first with len <= max_len[c]. */
 typedef struct strata_spmv_classify_args {
   const int64_t *row_offsets;
@@ -77,6 +81,10 @@ typedef struct strata_spmv_apply_args {
   int64_t block;
   int64_t stream_max;
   int64_t stage_max;
+  /* stream level: a row longer than stream_team_min (and at most stream_max) is reduced by the
+   * whole team, not by its thread's lanes; team scratch then holds, after the stage_max doubles,
+   * an int32 count and the list of such rows (STRATA_SPMV_STREAM_LIST entries at most) */
+  int64_t stream_team_min;
   /* one launch for the stream level and the long rows (strata_spmv_fused): league ranks
    * [0, fused_chunks) are split chunks (their rows from split_begin in rows), the next fused_three
    * three-level rows (from three_begin), the rest stream blocks */

@@ -56,11 +56,17 @@ static strata_status_t short_rows_one_level(strata_exec_t *exec, const strata_cr
 #define STREAM_MAX_DEFAULT 512
 #define STREAM_BLOCK_DEFAULT 2048 /* rows + entries of a stream team's window */
 
+/* GPU stream level: rows longer than this are reduced by the whole team (spmv_plan.kl.c). H200
+ * (scripts/gpu-ab, 2026-11-30, plan on the power law 2.1, 3M rows): none 0.2477 / 0.2484 ms, 64:
+ * 0.2496, 128: 0.2410 / 0.2414 (27-point 0.126 -> 0.122; random 16/row, 3/row unchanged). */
+#define STREAM_TEAM_MIN_DEFAULT 128
+
 /* team scratch of the stream level (and of the fused launch, whose long-row teams need team_size
- * doubles): stage_max = block + stream_max doubles of products */
-static size_t stream_scratch(int64_t block, int64_t stream_max, int team_size) {
+ * doubles): stage_max = block + stream_max doubles of products, then the list of team-reduced
+ * rows (an int32 count and its entries) */
+static size_t stream_scratch(int64_t block, int64_t stream_max, int64_t team_min, int team_size) {
   const int64_t n = block + stream_max > team_size ? block + stream_max : team_size;
-  return (size_t)n * sizeof(double);
+  return (size_t)n * sizeof(double) + (size_t)(STRATA_SPMV_STREAM_LIST(block + stream_max, team_min) + 1) * sizeof(int32_t);
 }
 
 struct strata_spmv_plan {
@@ -133,12 +139,13 @@ static strata_status_t check_options(const strata_spmv_options_t *o, int gpu, si
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan: algorithm %d is not 0..5", (int)o->algorithm);
   const int64_t smax = o->stream_max ? o->stream_max : STREAM_MAX_DEFAULT;
   const int64_t sblock = o->stream_block ? o->stream_block : STREAM_BLOCK_DEFAULT;
-  if (((gpu && o->algorithm == STRATA_SPMV_AUTO) || o->algorithm == STRATA_SPMV_STREAM) &&
-      (size_t)(sblock + smax) > max_scratch / sizeof(double))
+  const size_t need = stream_scratch(sblock, smax, STREAM_TEAM_MIN_DEFAULT, 0);
+  if (((gpu && o->algorithm == STRATA_SPMV_AUTO) || o->algorithm == STRATA_SPMV_STREAM) && need > max_scratch)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
-                            "spmv plan: stream_max %lld and stream_block %lld (in force; 0 given = default) must "
-                            "have their sum at most %zu (the doubles of team scratch on this device)",
-                            (long long)smax, (long long)sblock, max_scratch / sizeof(double));
+                            "spmv plan: stream_max %lld and stream_block %lld (in force; 0 given = default) need "
+                            "%zu bytes of team scratch (their sum in doubles and a list of rows), above the %zu "
+                            "bytes of this device",
+                            (long long)smax, (long long)sblock, need, max_scratch);
   return STRATA_SUCCESS;
 }
 
@@ -419,8 +426,9 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
       a.block = p->stream_block;
       a.stream_max = p->stream_max;
       a.stage_max = p->stream_block + p->stream_max;
+      a.stream_team_min = STREAM_TEAM_MIN_DEFAULT;
       strata_team_policy_t pol = strata_team_policy(L + p->num_blocks, k->team_size, k->vector_length);
-      pol.scratch_team = stream_scratch(p->stream_block, p->stream_max, k->team_size);
+      pol.scratch_team = stream_scratch(p->stream_block, p->stream_max, STREAM_TEAM_MIN_DEFAULT, k->team_size);
       st = strata_parallel_for_team(exec, "strata_spmv_fused", &pol, &strata_spmv_fused, &a);
     } else { /* the long rows' team shape; a participant per one-level row */
       const strata_spmv_class_t *k = &p->classes[xc >= 0 ? xc : tc];
@@ -463,8 +471,9 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
         a.block = p->stream_block;
         a.stream_max = p->stream_max;
         a.stage_max = p->stream_block + p->stream_max;
+        a.stream_team_min = STREAM_TEAM_MIN_DEFAULT;
         pol.league_size = p->num_blocks;
-        pol.scratch_team = stream_scratch(p->stream_block, p->stream_max, k->team_size);
+        pol.scratch_team = stream_scratch(p->stream_block, p->stream_max, STREAM_TEAM_MIN_DEFAULT, k->team_size);
         st = strata_parallel_for_team(exec, "strata_spmv_stream", &pol, &strata_spmv_stream, &a);
         break;
       case STRATA_SPMV_LEVEL_SPLIT:

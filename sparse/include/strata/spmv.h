@@ -18,7 +18,8 @@
  *               stream_block rows + entries, so up to stream_block + stream_max entries), which reads the
  *               block's entries once, coalesced, into team scratch as products a_ij·x_j, then
  *               reduces each row there with vector lanes (the lane count a power of two matched to
- *               the mean row length). Rows stay in their original order, so every read of A is
+ *               the mean row length), or, for a row of more than 128 entries, with the whole team
+ *               (so that one such row does not keep the team's short rows waiting). Rows stay in their original order, so every read of A is
  *               contiguous whatever the mix of lengths; longer rows are skipped by these teams and
  *               launched in their own classes.
  * Every class reduces in a fixed order: y is bitwise reproducible run to run on a given backend
@@ -109,8 +110,9 @@ typedef struct strata_spmv_plan strata_spmv_plan_t;
  *  split rows by a device scan. Empty rows join the class of the shortest rows (min_len 0: they
  *  write y = beta*y or 0). opts may be NULL. Errors: INVALID_ARGUMENT (NULL A or plan; a negative
  *  option or one above 2^40; an algorithm outside 0..5; thresholds that do not increase; where the
- *  stream level can run (forced, or GPU auto), stream_block + stream_max above the doubles of the
- *  device's team scratch — options are checked before any work, a transpose's too), OUT_OF_MEMORY.
+ *  stream level can run (forced, or GPU auto), team scratch above the device's: the stream level
+ *  takes 8·(stream_block + stream_max) bytes of products and 4·((stream_block + stream_max) / 129
+ *  + 2) of a list of rows — options are checked before any work, a transpose's too), OUT_OF_MEMORY.
  *  Synchronous. */
 strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const struct strata_crs_matrix *A,
                                         const strata_spmv_options_t *opts,
