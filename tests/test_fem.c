@@ -163,6 +163,12 @@ static void test_fem_unsolvable_meshes(void **state) {
   fem_mesh_t loose = {5, 1, xyz, tets, bnd};
   refuse_mesh(&loose, 0, "belong to no tetrahedron (first: node 4, a Dirichlet node)");
   refuse_mesh(&loose, 2, "belong to no tetrahedron");
+  /* finite coordinates whose tet volume overflows: 6*volume = +inf passed the "> 0" check and
+   * the job failed late, in CG, with "p.Ap = -nan" (the element matrix was inf / inf) */
+  double big[12] = {0, 0, 0, 1e200, 0, 0, 0, 1e200, 0, 0, 0, 1e200};
+  uint8_t bnd4[4] = {1, 0, 0, 0};
+  fem_mesh_t huge = {4, 1, big, tets, bnd4};
+  refuse_mesh(&huge, 0, "6*volume inf");
 }
 
 int main(int argc, char **argv) {

@@ -620,10 +620,10 @@ int fem_mesh_load(const char *path, fem_mesh_t *mesh, char *msg, size_t msg_len)
     const int32_t *v = mesh->tets + 4 * t;
     const double det = orient3(mesh->xyz + 3 * (int64_t)v[0], mesh->xyz + 3 * (int64_t)v[1],
                                mesh->xyz + 3 * (int64_t)v[2], mesh->xyz + 3 * (int64_t)v[3]);
-    if (!(det > 0.0)) {
+    if (!(det > 0.0 && isfinite(det))) { /* finite coordinates can still overflow the volume */
       set_msg(msg, msg_len,
               "fem_mesh_load: '%s': tetrahedron %" PRId64 " (nodes %d %d %d %d) has 6*volume %g; it must be "
-              "positive (positively oriented, not degenerate)",
+              "positive (positively oriented, not degenerate) and finite",
               path, t, v[0], v[1], v[2], v[3], det);
       status = FEM_MESH_ERR_FORMAT;
       goto fail;

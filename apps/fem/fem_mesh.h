@@ -106,7 +106,8 @@ int fem_mesh_save(const fem_mesh_t *mesh, const char *path, char *msg, size_t ms
  * Read a "strata mesh v1" file. Validates magic, version, reserved = 0, counts non-negative
  * and consistent with the file size (checked before any allocation), exact file size, every
  * tet node id in [0, n), every boundary flag 0 or 1, n <= INT32_MAX, every coordinate finite
- * and every tet positively oriented (6·volume > 0: not inverted, not degenerate). strata fem
+ * and every tet positively oriented (6·volume > 0: not inverted, not degenerate) with a finite
+ * 6·volume (coordinates near 1e200 overflow it). strata fem
  * also refuses a mesh without tets, a node in no tet, and no boundary node.
  * @param[out] mesh  filled on success (free with fem_mesh_destroy); zeroed on error.
  *                   Previous contents are overwritten, not freed.
