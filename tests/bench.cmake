@@ -145,6 +145,11 @@ if(TARGET strata_cli)
     add_test(NAME cli.bench.gen_param_${_id} COMMAND sh -c "\"$0\" bench spmv --quick --backend serial --format none --matrix \"gen:$1\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli> ${_spec})
     set_tests_properties(cli.bench.gen_param_${_id} PROPERTIES PASS_REGULAR_EXPRESSION "${_re}.*exit=4")
   endforeach()
+  # an exponent near 1 draws row lengths beyond INT64_MAX: capped at the longest row, not converted
+  add_test(NAME cli.bench.powerlaw_exponent_near_1 COMMAND strata_cli bench spmv --quick --backend serial --format none
+           --matrix gen:powerlaw:2000:1.1:100)
+  set_tests_properties(cli.bench.powerlaw_exponent_near_1 PROPERTIES ENVIRONMENT "OMP_WAIT_POLICY=passive"
+                       PASS_REGULAR_EXPRESSION "powerlaw1.1_2000 .*0 wrong, 0 errors")
   add_test(NAME cli.bench.seed_negative COMMAND sh -c "\"$0\" bench spmv --quick --seed \" -1\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
   set_tests_properties(cli.bench.seed_negative PROPERTIES PASS_REGULAR_EXPRESSION "--seed  -1: an integer in \\[0, 2\\^64\\).*exit=2")
   foreach(_o "--backend;frob;unknown backend 'frob'" "--format;bogus;unknown format 'bogus'" "--x;random: -1;random:SEED with a seed")

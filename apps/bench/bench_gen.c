@@ -122,9 +122,10 @@ typedef struct { int64_t n, maxlen; double expo; } pl_ctx;
 static int64_t pl_len(int64_t r, const void *c) {
   const pl_ctx *p = (const pl_ctx *)c;
   double u = (double)(mix((uint64_t)r ^ 0x5151) >> 11) * 0x1.0p-53;
-  int64_t len = (int64_t)pow(1.0 - u, -1.0 / (p->expo - 1.0)); /* density ~ len^-expo */
-  if (r == 0) len = p->maxlen;
-  return len > p->maxlen ? p->maxlen : len;
+  const double len = pow(1.0 - u, -1.0 / (p->expo - 1.0)); /* density ~ len^-expo */
+  /* capped before the conversion: with an exponent near 1 the draw exceeds INT64_MAX (inf at
+   * 1.0001), whose conversion is undefined (x86: INT64_MIN, a negative row length) */
+  return r == 0 || !(len < (double)p->maxlen) ? p->maxlen : (int64_t)len;
 }
 static int64_t spread_col(int64_t r, int64_t k, int64_t len, const void *c) {
   int64_t n = ((const pl_ctx *)c)->n, w = n / len;
