@@ -30,4 +30,7 @@ add_test(NAME cli.spmv.out_of_memory COMMAND sh -c "ulimit -v 6000000; \"$0\" sp
 set_tests_properties(cli.spmv.out_of_memory PROPERTIES PASS_REGULAR_EXPRESSION "out of host memory: x needs 17179869184 bytes.*exit=1")
 add_test(NAME cli.bench.spmv_out_of_memory COMMAND sh -c "ulimit -v 6000000; \"$0\" bench spmv --quick --backend serial --format none --matrix \"$1\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli> ${CMAKE_CURRENT_BINARY_DIR}/widecol.mtx)
 set_tests_properties(cli.bench.spmv_out_of_memory PROPERTIES PASS_REGULAR_EXPRESSION "out of host memory: x needs 17179869184 bytes.*1 errors.*exit=4")
+# gen:hmep with 2^31-1 rows in segments of 1: its table of offsets per segment does not fit
+add_test(NAME cli.bench.hmep_out_of_memory COMMAND sh -c "ulimit -v 6000000; \"$0\" bench spmv --quick --backend serial --format none --matrix gen:hmep:2147483647:1 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
+set_tests_properties(cli.bench.hmep_out_of_memory PROPERTIES PASS_REGULAR_EXPRESSION "gen:hmep:2147483647:1: out of host memory for the offsets of 2147483647 blocks of 1 rows \\(317827579756 bytes\\).*1 errors.*exit=4")
 endif()

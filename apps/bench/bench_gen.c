@@ -265,6 +265,13 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
     h.nblocks = (h.n + h.seg - 1) / h.seg;
     h.offs = (int64_t *)malloc((size_t)h.nblocks * HMEP_MAX * sizeof(int64_t));
     h.cnt = (int *)malloc((size_t)h.nblocks * sizeof(int));
+    if (!h.offs || !h.cnt) { /* N / SEG blocks of offsets: 148 bytes each */
+      snprintf(err, err_len, "gen:%s: out of host memory for the offsets of %lld blocks of %lld rows (%lld bytes)", spec,
+               (long long)h.nblocks, (long long)h.seg, (long long)h.nblocks * (HMEP_MAX * 8 + 4));
+      free(h.offs);
+      free(h.cnt);
+      return -1;
+    }
     for (int64_t b = 0; b < h.nblocks; ++b) {
       int64_t *o = h.offs + b * HMEP_MAX;
       int c = 0;
