@@ -137,7 +137,11 @@ endif()
 if(TARGET strata_cli)
   foreach(_case "poisson7:3.7|parameter 1 is 3.7, not an integer in \\[1, 2147483647\\] \\(the grid edge\\)"
                 "poisson7:5:extra|gen:poisson7:5:extra: at most 1 parameter \\(the grid edge\\)"
-                "powerlaw:5000:2.5:100.5|parameter 3 is 100.5, not an integer")
+                "powerlaw:5000:2.5:100.5|parameter 3 is 100.5, not an integer"
+                "powerlaw:100|gen:powerlaw:100: longest row 5000 \\(the default: give MAX\\) exceeds the 100 columns"
+                "powerlaw:100:1.5:101|gen:powerlaw:100:1.5:101: longest row 101 exceeds the 100 columns"
+                "dense:100:2:200|gen:dense:100:2:200: dense row length 200 exceeds the 100 rows"
+                "dense:100|gen:dense:100: dense row length 20000 \\(the default\\) exceeds the 100 rows")
     string(REPLACE "|" ";" _case "${_case}")
     list(GET _case 0 _spec)
     list(GET _case 1 _re)

@@ -247,7 +247,12 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
     AT_MOST(3, 5, "rows, exponent, longest row");
     pl_ctx q = {(int64_t)DEF(0, 3e6, 5e4), 0, p[1] > 0 ? p[1] : 2.1};
     q.maxlen = (int64_t)DEF(2, 2e5, 5e3);
-    if (q.expo <= 1.0 || q.maxlen > q.n) { snprintf(err, err_len, "gen:%s: exponent must exceed 1 and the longest row fit the %lld columns", spec, (long long)q.n); return -1; }
+    if (q.expo <= 1.0) { snprintf(err, err_len, "gen:%s: exponent %g must exceed 1", spec, q.expo); return -1; }
+    if (q.maxlen > q.n) {
+      snprintf(err, err_len, "gen:%s: longest row %lld%s exceeds the %lld columns", spec, (long long)q.maxlen,
+               p[2] > 0 ? "" : " (the default: give MAX)", (long long)q.n);
+      return -1;
+    }
     snprintf(name, name_len, "powerlaw%.3g_%lld", q.expo, (long long)q.n);
     return build(serial, q.n, pl_len, spread_col, &q, A, err, err_len);
   }
@@ -255,7 +260,14 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
     AT_MOST(4, 15, "rows, dense rows, their length, entries per other row");
     dense_ctx d = {(int64_t)DEF(0, 4e6, 5e4), (int64_t)(p[1] > 0 ? p[1] : quick ? 4 : 16), (int64_t)DEF(2, 5e5, 2e4),
                    (int64_t)(p[3] > 0 ? p[3] : 8)};
-    if (d.dense_rows > d.n || d.dense_len > d.n || d.per > d.n) { snprintf(err, err_len, "gen:%s: sizes exceed the %lld rows", spec, (long long)d.n); return -1; }
+    const int64_t dsize[3] = {d.dense_rows, d.dense_len, d.per};
+    static const char *const dname[3] = {"dense rows", "dense row length", "entries per other row"};
+    for (int q = 0; q < 3; ++q)
+      if (dsize[q] > d.n) {
+        snprintf(err, err_len, "gen:%s: %s %lld%s exceeds the %lld rows", spec, dname[q], (long long)dsize[q],
+                 p[q + 1] > 0 ? "" : " (the default)", (long long)d.n);
+        return -1;
+      }
     snprintf(name, name_len, "dense%lldx%lld_%lld", (long long)d.dense_rows, (long long)d.dense_len, (long long)d.n);
     return build(serial, d.n, dense_len, dense_col, &d, A, err, err_len);
   }
