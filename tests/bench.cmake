@@ -72,6 +72,12 @@ if(TARGET strata_cli)
            --format none --matrix gen:poisson7 --replicate 1000000)
   set_tests_properties(cli.bench.replicate_failed PROPERTIES
     PASS_REGULAR_EXPRESSION "A \\(x\\) I_1000000: .*1 results, 0 checked and timed, 0 wrong, 1 errors.*exit=4")
+  # a wide matrix (1 x 10000) replicated 10^6 times: its 10^10 columns are too many, not its 10^6 rows
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/bench_wide1.mtx "%%MatrixMarket matrix coordinate real general\n1 10000 1\n1 10000 3\n")
+  add_test(NAME cli.bench.replicate_wide COMMAND sh -c "${_sh}" $<TARGET_FILE:strata_cli> bench spmv --quick --backend serial
+           --format none --matrix ${CMAKE_CURRENT_BINARY_DIR}/bench_wide1.mtx --replicate 1000000)
+  set_tests_properties(cli.bench.replicate_wide PROPERTIES
+    PASS_REGULAR_EXPRESSION "--replicate 1000000: 10000000000 columns exceed 2147483647.*1 errors.*exit=4")
   set(_od ${CMAKE_CURRENT_BINARY_DIR}/bench_out_blocked)
   file(MAKE_DIRECTORY ${_od}/summary.txt ${_od}/plots.gp) # folders where the files should go: cannot be created
   add_test(NAME cli.bench.out_unwritable COMMAND sh -c "${_sh}" $<TARGET_FILE:strata_cli> bench stream --quick --backend serial --out ${_od})

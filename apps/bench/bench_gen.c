@@ -322,8 +322,9 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
 int bench_replicate(const strata_crs_matrix_t *A, int k, strata_crs_matrix_t **out, char *err, size_t err_len) {
   strata_exec_t *e = A->exec;
   const int64_t n = (int64_t)A->num_rows * k, nc = (int64_t)A->num_cols * k, nnz = A->nnz * k;
-  if (n > INT32_MAX || nc > INT32_MAX) {
-    snprintf(err, err_len, "--replicate %d: %lld rows exceed %d", k, (long long)n, INT32_MAX);
+  if (n > INT32_MAX || nc > INT32_MAX) { /* name the extent that is too large (a wide matrix: its columns) */
+    snprintf(err, err_len, "--replicate %d: %lld %s exceed %d", k, (long long)(n > INT32_MAX ? n : nc),
+             n > INT32_MAX ? "rows" : "columns", INT32_MAX);
     return -1;
   }
   int64_t *off = NULL;
