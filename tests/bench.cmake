@@ -78,6 +78,15 @@ if(TARGET strata_cli)
            --format none --matrix ${CMAKE_CURRENT_BINARY_DIR}/bench_wide1.mtx --replicate 1000000)
   set_tests_properties(cli.bench.replicate_wide PROPERTIES
     PASS_REGULAR_EXPRESSION "--replicate 1000000: 10000000000 columns exceed 2147483647.*1 errors.*exit=4")
+  # an --out folder name too long for the files' paths (an existing folder, 5 levels of 200 characters)
+  # is refused, not written as cut names beside it ("resul", "summa")
+  string(REPEAT "d" 200 _d)
+  set(_long ${CMAKE_CURRENT_BINARY_DIR}/bench_out_long/${_d}/${_d}/${_d}/${_d}/${_d})
+  file(MAKE_DIRECTORY ${_long})
+  add_test(NAME cli.bench.out_too_long COMMAND sh -c "${_sh}" $<TARGET_FILE:strata_cli> bench stream --quick --backend serial
+           --out ${_long})
+  set_tests_properties(cli.bench.out_too_long PROPERTIES
+    PASS_REGULAR_EXPRESSION "--out: a folder name of [0-9]+ characters; at most 992.*exit=2")
   set(_od ${CMAKE_CURRENT_BINARY_DIR}/bench_out_blocked)
   file(MAKE_DIRECTORY ${_od}/summary.txt ${_od}/plots.gp) # folders where the files should go: cannot be created
   add_test(NAME cli.bench.out_unwritable COMMAND sh -c "${_sh}" $<TARGET_FILE:strata_cli> bench stream --quick --backend serial --out ${_od})

@@ -50,6 +50,8 @@ STRATA_KERNEL_DECLARE(stream_sum);
 #ifndef BENCH_SHARED_MATRICES
 #define BENCH_SHARED_MATRICES "../shared/matrices"
 #endif
+/* the paths of the files written under --out DIR (DIR/NAME) */
+#define OUT_PATH_BYTES 1024
 
 /* ------------------------------------------------------------------------ configuration */
 static struct {
@@ -1270,7 +1272,7 @@ static void out_close(FILE *f, const char *path) {
 
 /* stream_bw.png: GB/s of copy, triad, sum and the reference per backend (bars). 1 if drawn. */
 static int stream_plot(FILE *gp) {
-  char path[1024];
+  char path[OUT_PATH_BYTES];
   int rows = 0;
   snprintf(path, sizeof path, "%s/stream_bw.dat", G.out);
   FILE *d = out_open(path);
@@ -1305,7 +1307,7 @@ static int stream_plot(FILE *gp) {
 /* unpack_rowlen.png: unpack time per entry (ns) against the incoming row length, one line per
  * backend (log-log). 1 if drawn. */
 static int rowlen_plot(FILE *gp) {
-  char path[1024];
+  char path[OUT_PATH_BYTES];
   int64_t Ls[64];
   int nL = 0;
   for (int i = 0; i < nR; ++i) {
@@ -1350,7 +1352,7 @@ static int rowlen_plot(FILE *gp) {
  * Writes STEM.dat and the gnuplot commands for STEM.png; 1 when drawn. */
 static int pct_plot(FILE *gp, char (*ser)[48], int ns, char (*mat)[160], int nm, const char *stem, const char *title,
                     const char *backend) {
-  char path[1024];
+  char path[OUT_PATH_BYTES];
   int pick[256], np = 0;
   for (int j = 0; j < ns && np < 256; ++j) {
     const char *slash = strchr(ser[j], '/'), *algo = slash ? slash + 1 : ser[j];
@@ -1412,7 +1414,7 @@ static int run_gnuplot(void) {
 }
 
 static void plots(void) {
-  char path[1024];
+  char path[OUT_PATH_BYTES];
   int ns = 0, nm = 0;
   char (*ser)[48] = (char (*)[48])calloc((size_t)nR + 1, 48), (*mat)[160] = (char (*)[160])calloc((size_t)nR + 1, 160);
   for (int i = 0; i < nR; ++i) {
@@ -1428,7 +1430,7 @@ static void plots(void) {
   }
   FILE *d2 = NULL, *gp = NULL;
   snprintf(path, sizeof path, "%s/plots.gp", G.out);
-  char gp_path[1024];
+  char gp_path[OUT_PATH_BYTES];
   snprintf(gp_path, sizeof gp_path, "%s", path);
   if (!(gp = out_open(path))) goto out;
   fprintf(gp,
@@ -1674,7 +1676,13 @@ int cmd_bench(int argc, char **argv) {
       if (parse_unpack_options(v)) return 2;
       G.uopt_given = 1;
     }
-    else if (!strcmp(a, "--out")) G.out = argv[++i];
+    else if (!strcmp(a, "--out")) {
+      G.out = argv[++i];
+      /* the files' paths, G.out + "/spmv_pct_stream.dat" and the like (20 characters at most), are built
+       * in buffers of OUT_PATH_BYTES: a longer folder name wrote cut names ("resul", "summa") beside it */
+      if (strlen(G.out) > OUT_PATH_BYTES - 32)
+        return bad_opt("--out: a folder name of %zu characters; at most %d", strlen(G.out), OUT_PATH_BYTES - 32);
+    }
     else if (!strcmp(a, "--mesh")) G.mesh = argv[++i];
     else if (!strcmp(a, "--replicate")) {
       ++i;
@@ -1741,7 +1749,7 @@ int cmd_bench(int argc, char **argv) {
   if (!G.nb) return bad_opt("no backend to run (those given are not compiled in or have no device)");
   G.json = stdout;
   if (G.out) {
-    char path[1024];
+    char path[OUT_PATH_BYTES];
     if (mkdir(G.out, 0777) && errno != EEXIST) {
       fprintf(stderr, "strata bench: --out %s: %s\n", G.out, strerror(errno));
       return 4;
@@ -1776,7 +1784,7 @@ int cmd_bench(int argc, char **argv) {
   else if (s_unpack) suite_unpack(), suite_unpack_rowlen(), suite_unpack_baselines();
   if (s_fem) suite_fem();
   if (G.out) {
-    char path[1024];
+    char path[OUT_PATH_BYTES];
     snprintf(path, sizeof path, "%s/results.jsonl", G.out);
     out_close(G.json, path);
     snprintf(path, sizeof path, "%s/summary.txt", G.out);
