@@ -231,13 +231,20 @@ int cmd_spmv(int argc, char **argv) {
   strata_format_t chosen = format; /* auto: the format its heuristic picked */
   if (fm) CHECK(strata_format_info(fm, &chosen, &fp));
   if (json) {
-    char path_json[2048], b1[40], b2[40], b3[40], b4[40];
-    cli_json_escape(path_json, sizeof path_json, path);
+    char b1[40], b2[40], b3[40], b4[40];
+    const size_t pj_bytes = 6 * strlen(path) + 1; /* a byte escaped takes at most 6 (\u00XX, \ufffd) */
+    char *path_json = (char *)malloc(pj_bytes);   /* the whole path, however long (PATH_MAX is 4096) */
+    if (!path_json) {
+      rc = out_of_memory("the JSON path", pj_bytes);
+      goto done;
+    }
+    cli_json_escape(path_json, pj_bytes, path);
     printf("{\"matrix\": \"%s\", \"backend\": \"%s\", \"rows\": %d, \"cols\": %d, \"nnz\": %lld, \"transpose\": %s, "
            "\"format\": \"%s\", \"format_chosen\": \"%s\", \"format_bytes\": %zu, \"format_stored\": %lld, "
            "\"format_padding\": %lld, \"format_overhead\": %.6f, \"classes\": [", path_json,
            strata_backend_name(strata_exec_backend(e)), A->num_rows, A->num_cols, (long long)A->nnz,
            o.transpose ? "true" : "false", strata_format_name(format), strata_format_name(chosen), fp.bytes, (long long)fp.stored, (long long)fp.padding, fp.overhead);
+    free(path_json);
     for (int c = 0, first = 1; c < nc; ++c) {
       if (!cls[c].num_rows) continue;
       printf("%s{\"level\": \"%s\", \"vector_length\": %d, \"team_size\": %d, \"min_len\": %lld, \"max_len\": %lld, \"rows\": %lld}",

@@ -16,6 +16,12 @@ add_test(NAME cli.spmv.y_without_beta COMMAND sh -c "\"$0\" spmv \"$1\" --y \"$2
 set_tests_properties(cli.spmv.y_without_beta PROPERTIES PASS_REGULAR_EXPRESSION "beta is 0, so y0 would not be read.*exit=2")
 # y's 2-norm scaled (a newcomer review: y = [1e200, 2e200] printed inf, and 1e-320 values 0)
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/diag12.mtx "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 2\n")
+# a matrix path of more than 2048 characters (11 folders of 200) is written whole in the JSON
+string(REPEAT "p" 200 _p)
+set(_longm ${CMAKE_CURRENT_BINARY_DIR}/spmv_long/${_p}/${_p}/${_p}/${_p}/${_p}/${_p}/${_p}/${_p}/${_p}/${_p}/${_p}/diag.mtx)
+file(WRITE ${_longm} "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 2\n")
+add_test(NAME cli.spmv.json_long_path COMMAND strata_cli spmv ${_longm} --json --repeat 1)
+set_tests_properties(cli.spmv.json_long_path PROPERTIES PASS_REGULAR_EXPRESSION "\"matrix\": \"[^\"]*/${_p}/diag.mtx\", \"backend\"")
 add_test(NAME cli.spmv.norm_huge COMMAND strata_cli spmv ${CMAKE_CURRENT_BINARY_DIR}/diag12.mtx --alpha 1e200 --json)
 set_tests_properties(cli.spmv.norm_huge PROPERTIES PASS_REGULAR_EXPRESSION "\"y_norm2\": 2.236067977499789[0-9]e\\+200")
 add_test(NAME cli.spmv.norm_tiny COMMAND strata_cli spmv ${CMAKE_CURRENT_BINARY_DIR}/diag12.mtx --alpha 1e-320 --json)
