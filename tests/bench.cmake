@@ -15,6 +15,13 @@ if(TARGET strata_cli)
     set_tests_properties(cli.bench.unpack_${cls} PROPERTIES TIMEOUT 120 ENVIRONMENT "OMP_WAIT_POLICY=passive"
       PASS_REGULAR_EXPRESSION "strata bench: 12 results, 12 checked and timed, 0 wrong, 0 errors")
   endforeach()
+  foreach(fl "," "ell,,hyb" "ell,")
+    string(MAKE_C_IDENTIFIER "${fl}" _fid)
+    add_test(NAME cli.bench.format_empty_item_${_fid} COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>
+             bench spmv --quick --backend serial --format "${fl}")
+    set_tests_properties(cli.bench.format_empty_item_${_fid} PROPERTIES
+      PASS_REGULAR_EXPRESSION "--format '${fl}': an empty item.*exit=2")
+  endforeach()
   add_test(NAME cli.bench.unpack_bad_options COMMAND strata_cli bench unpack --quick --unpack-options chunk=0)
   set_tests_properties(cli.bench.unpack_bad_options PROPERTIES
     PASS_REGULAR_EXPRESSION "--unpack-options: chunk=0 is not a positive integer")

@@ -1615,8 +1615,14 @@ static int parse_formats(const char *v) {
   char *buf = strdup(v); /* the whole list, however long */
   if (!buf) return bad_opt("--format: out of memory");
   G.fmt_set = 1;
-  for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+  for (char *t = buf, *next; t; t = next) { /* every item, the empty ones too (strtok skips them) */
+    next = strchr(t, ',');
+    if (next) *next++ = '\0';
     strata_format_t f;
+    if (!*t) {
+      free(buf);
+      return bad_opt("--format '%s': an empty item (a comma-separated list of formats, all or none)", v);
+    }
     if (!strcmp(t, "all"))
       for (int q = 0; q < STRATA_NUM_FORMATS; ++q) G.fmt[q] = 1;
     else if (!strcmp(t, "none"))
