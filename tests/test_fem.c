@@ -121,6 +121,19 @@ static void test_fem_bulk_bad_options(void **state) {
   T_ERR(fem_run(&o, &r), STRATA_ERR_INVALID_ARGUMENT);
 }
 
+/* n mesh nodes + K bulk nodes above the 32-bit local index limit: a value beyond a limit
+ * (INVALID_ARGUMENT naming both), checked before the mesh's arrays grow (a review found
+ * OUT_OF_MEMORY "bulk nodes: N nodes" after the reallocations). fem_run reaches it only with a
+ * mesh of 2^31 - 1000 nodes, so the check is tested on its own. */
+static void test_fem_bulk_nodes_limit(void **state) {
+  (void)state;
+  T_OK(fem_bulk_nodes_check(INT32_MAX - 1000, 1000));
+  T_OK(fem_bulk_nodes_check(0, FEM_MAX_BULK_NODES));
+  t_expect_msg(fem_bulk_nodes_check(INT32_MAX - 999, 1000), STRATA_ERR_INVALID_ARGUMENT,
+               "2147482648 mesh nodes + K = 1000 bulk nodes = 2147483648 nodes", "limit 2147483647");
+  T_ERR(fem_bulk_nodes_check(INT32_MAX, 1), STRATA_ERR_INVALID_ARGUMENT);
+}
+
 static void test_fem_bad_mesh(void **state) {
   (void)state;
   fem_options_t o = opts();
@@ -179,6 +192,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_fem_unsolvable_meshes),
       cmocka_unit_test(test_fem_bulk_nodes),
       cmocka_unit_test(test_fem_bulk_bad_options),
+      cmocka_unit_test(test_fem_bulk_nodes_limit),
   };
   return T_RUN("fem", tests);
 }

@@ -106,6 +106,14 @@ int fem_mesh_box(int n, fem_mesh_t *mesh, char *msg, size_t msg_len) {
   return FEM_MESH_OK;
 }
 
+strata_status_t fem_bulk_nodes_check(int64_t n, int64_t K) {
+  if (n > (int64_t)INT32_MAX - K) /* n, K >= 0: no overflow */
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "bulk nodes: %lld mesh nodes + K = %lld bulk nodes = %lld nodes, above the 32-bit local "
+                            "index limit %d", (long long)n, (long long)K, (long long)n + (long long)K, INT32_MAX);
+  return STRATA_SUCCESS;
+}
+
 typedef struct dev_mesh {
   double *xyz;     /* [n + K][3] */
   int32_t *tets;
@@ -459,14 +467,16 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
     int64_t m = (int64_t)llround(o->bulk_fraction * (double)nb);
     if (m < 1) m = 1;
     if (m > nb) m = nb;
+    CHECK(fem_bulk_nodes_check(n, K)); /* before the mesh's arrays grow */
     sel = (int32_t *)malloc((size_t)res->num_boundary * sizeof(int32_t));
     double *xyz2 = (double *)realloc(mesh.xyz, (size_t)(n + K) * 3 * sizeof(double));
     if (xyz2) mesh.xyz = xyz2;
     uint8_t *bnd2 = (uint8_t *)realloc(mesh.on_boundary, (size_t)(n + K));
     if (bnd2) mesh.on_boundary = bnd2;
-    if (!sel || !xyz2 || !bnd2 || n + K > INT32_MAX) {
+    if (!sel || !xyz2 || !bnd2) {
       host_sel = sel;
-      st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "bulk nodes: %lld nodes", (long long)(n + K));
+      st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "bulk nodes: out of memory for %lld nodes (%lld mesh + %lld bulk)",
+                            (long long)(n + K), (long long)n, (long long)K);
       goto done;
     }
     for (int64_t i = 0, c = 0; i < n; ++i)

@@ -58,6 +58,10 @@ fem_options_t fem_options_default(void);
 strata_status_t fem_run(const fem_options_t *opts, fem_result_t *res);
 /** Structured mesh of the unit cube: n^3 cubes, 6 tets each (Kuhn split), outer faces Dirichlet. */
 int fem_mesh_box(int n, fem_mesh_t *mesh, char *msg, size_t msg_len);
+/** The bulk nodes' limit, checked by fem_run before anything is allocated for them: the n mesh
+ *  nodes and the K bulk nodes appended after them (n, K >= 0) must have 32-bit local ids, n + K <=
+ *  INT32_MAX. Returns STRATA_SUCCESS, or INVALID_ARGUMENT naming n, K, n + K and the limit. */
+strata_status_t fem_bulk_nodes_check(int64_t n, int64_t K);
 void fem_result_print(const fem_result_t *r, int json, FILE *out);
 
 #endif
