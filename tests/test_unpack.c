@@ -1096,9 +1096,68 @@ static void test_offsets_decrease(void **state) {
       if (!strstr(strata_error_message(), "decrease at packet 2"))
         fail_msg("mode %d strict %d: message: %s", m, strict, strata_error_message());
       assert_int_equal(rep.malformed_packets, 1);
+      assert_int_equal(rep.num_examples, 1);
+      assert_int_equal(rep.examples[0].row, 0);
+      assert_int_equal(rep.examples[0].col, -1);
       assert_int_equal(rep.rows_unpacked + rep.entries_combined + rep.entries_inserted, 0);
       assert_int_equal(A->nnz, 3);
       double got[3];
+      t_to_host(got, A->values, sizeof got);
+      assert_memory_equal(got, v, sizeof got);
+      strata_crs_destroy(&A);
+      dpk_free(&d);
+    }
+  pk_free(&P);
+}
+
+/* Many places where the offsets decrease: the report's examples are the first of them in packet
+ * order, each the row of the packet whose end lies below its start, col -1, as for the other
+ * malformed packets (a review found malformed_packets = N with no example, the message naming
+ * the first place all the same). 20 packets of one entry (24 bytes), packet k for row 19 - k;
+ * offsets 0, 24, 0, 24, .., 24 and the buffer's end: packets 1, 3, .., 17 run backwards, 9
+ * places, the first 8 given. */
+static void test_offsets_decrease_examples(void **state) {
+  (void)state;
+  enum { NP = 20 };
+  int64_t ro[NP + 1], off[NP + 1];
+  int32_t ci[NP];
+  double v[NP];
+  for (int r = 0; r <= NP; ++r) ro[r] = r;
+  for (int r = 0; r < NP; ++r) ci[r] = r, v[r] = r + 1;
+  host_crs_t H = {NP, NP, NP, ro, ci, v};
+  hpk_t P;
+  pk_init(&P);
+  for (int k = 0; k < NP; ++k) {
+    pk_begin(&P, NP - 1 - k);
+    pk_add(&P, NP - 1 - k, 10.0 + k);
+  }
+  for (int k = 0; k < NP; ++k) off[k] = 24 * (k % 2);
+  off[NP] = 24 * NP;
+  for (int strict = 0; strict <= 1; ++strict)
+    for (int m = 0; m <= 4; ++m) {
+      strata_crs_matrix_t *A = dev_target(&H);
+      dpk_t d;
+      dpk_make(&P, -1, NULL, 0, &d);
+      assert_int_equal(d.pk.num_bytes, 24 * NP);
+      t_dev_free(d.pk.offsets);
+      d.pk.offsets = (int64_t *)t_to_dev(off, sizeof off);
+      strata_unpack_options_t o;
+      memset(&o, 0, sizeof o);
+      o.strict = strict;
+      strata_unpack_report_t rep;
+      T_ERR(strata_sparse_unpack_combine_opts(T_exec, A, d.rows, &d.pk, NULL, 0, (strata_combine_mode_t)m, &o, &rep),
+            STRATA_ERR_INVALID_DATA);
+      if (!strstr(strata_error_message(), "decrease at packet 1 (row 18)") ||
+          !strstr(strata_error_message(), "9 such places"))
+        fail_msg("mode %d strict %d: message: %s", m, strict, strata_error_message());
+      assert_int_equal(rep.malformed_packets, 9);
+      assert_int_equal(rep.num_examples, STRATA_UNPACK_MAX_EXAMPLES);
+      for (int e = 0; e < STRATA_UNPACK_MAX_EXAMPLES; ++e) { /* packets 1, 3, .., 15 */
+        assert_int_equal(rep.examples[e].row, NP - 1 - (1 + 2 * e));
+        assert_int_equal(rep.examples[e].col, -1);
+      }
+      assert_int_equal(rep.rows_unpacked + rep.entries_combined + rep.entries_inserted, 0);
+      double got[NP];
       t_to_host(got, A->values, sizeof got);
       assert_memory_equal(got, v, sizeof got);
       strata_crs_destroy(&A);
@@ -1232,6 +1291,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_empty, t_setup),
       cmocka_unit_test_setup(test_buffer_bounds, t_setup),
       cmocka_unit_test_setup(test_offsets_decrease, t_setup),
+      cmocka_unit_test_setup(test_offsets_decrease_examples, t_setup),
       cmocka_unit_test_setup(test_misaligned_data, t_setup),
       cmocka_unit_test_setup(test_col_map, t_setup),
       cmocka_unit_test_setup(test_huge_packet, t_setup),

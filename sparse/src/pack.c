@@ -241,27 +241,45 @@ static const char *mode_name(strata_combine_mode_t m) {
 
 /* Packet offsets that decrease anywhere (descents > 0 places, counted on the device) would let
  * packets overlap: a packet whose own offsets look right could read another's bytes. Nothing is
- * combined; INVALID_DATA names the first place. */
+ * combined; INVALID_DATA names the first place. rep (zeroed by the caller) gets the report: the
+ * places counted as malformed packets, and as examples the first of them in packet order, each
+ * (import_rows[k], -1) for the packet k whose end offsets[k + 1] lies below its start, as the
+ * other malformed packets are reported (a reduction per example, on this refused path only). */
 static strata_status_t unpack_refuse_descents(strata_exec_t *exec, const strata_packets_t *packets,
-                                              int64_t descents, strata_combine_mode_t mode) {
+                                              const int32_t *import_rows, int64_t descents,
+                                              strata_combine_mode_t mode, int64_t *rep) {
   strata_sparse_unpack_classify_args_t ca;
   memset(&ca, 0, sizeof ca);
   ca.offsets = packets->offsets;
   ca.n = packets->num_rows;
-  int64_t k = INT64_MAX, v[2] = {0, 0};
-  strata_status_t st = strata_parallel_reduce(exec, "strata_sparse_unpack_first_descent", strata_range(0, ca.n),
-                                              &strata_sparse_unpack_first_descent, &ca, STRATA_REDUCE_MIN, &k);
-  if (st == STRATA_SUCCESS && k == INT64_MAX)
+  rep[STRATA_SPARSE_REP_MALFORMED] = descents;
+  int64_t first = INT64_MAX, v[2] = {0, 0}, ne = 0;
+  strata_status_t st = STRATA_SUCCESS;
+  for (int64_t from = 0; st == STRATA_SUCCESS && ne < STRATA_SPARSE_REP_MAX_EXAMPLES && from < ca.n;) {
+    int64_t k = INT64_MAX;
+    int32_t row = 0;
+    st = strata_parallel_reduce(exec, "strata_sparse_unpack_first_descent", strata_range(from, ca.n),
+                                &strata_sparse_unpack_first_descent, &ca, STRATA_REDUCE_MIN, &k);
+    if (st != STRATA_SUCCESS || k == INT64_MAX) break;
+    st = strata_mem_copy(exec, &row, import_rows + k, sizeof row);
+    rep[STRATA_SPARSE_REP_EXAMPLES + 2 * ne] = row;
+    rep[STRATA_SPARSE_REP_EXAMPLES + 2 * ne + 1] = -1;
+    if (ne++ == 0) first = k;
+    from = k + 1;
+  }
+  rep[STRATA_SPARSE_REP_NEXT] = ne;
+  if (st == STRATA_SUCCESS && first == INT64_MAX)
     return strata_error_set(STRATA_ERR_INTERNAL, "sparse_unpack_combine: %lld offset descents counted, none found",
                             (long long)descents);
-  if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, v, packets->offsets + k, sizeof v);
+  if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, v, packets->offsets + first, sizeof v);
   if (st != STRATA_SUCCESS) return st;
   return strata_error_set(STRATA_ERR_INVALID_DATA,
-                          "sparse_unpack_combine (%s): packet offsets decrease at packet %lld: offsets[%lld] = "
-                          "%lld < offsets[%lld] = %lld (%lld such places; offsets must be non-decreasing, else "
-                          "packets overlap); nothing was combined, the matrix is unchanged",
-                          mode_name(mode), (long long)k, (long long)(k + 1), (long long)v[1], (long long)k,
-                          (long long)v[0], (long long)descents);
+                          "sparse_unpack_combine (%s): packet offsets decrease at packet %lld (row %lld): "
+                          "offsets[%lld] = %lld < offsets[%lld] = %lld (%lld such places; offsets must be "
+                          "non-decreasing, else packets overlap); nothing was combined, the matrix is unchanged",
+                          mode_name(mode), (long long)first, (long long)rep[STRATA_SPARSE_REP_EXAMPLES],
+                          (long long)(first + 1), (long long)v[1], (long long)first, (long long)v[0],
+                          (long long)descents);
 }
 
 /* Validates the arguments of unpack_combine (everything that lives on the host). */
@@ -611,8 +629,7 @@ static strata_status_t unpack_insert(strata_exec_t *exec, strata_crs_matrix_t *A
   if (st == STRATA_SUCCESS && rep[STRATA_SPARSE_REP_DESCENTS] > 0) { /* refused: A untouched */
     const int64_t descents = rep[STRATA_SPARSE_REP_DESCENTS];
     memset(rep, 0, (size_t)STRATA_SPARSE_REP_LEN * sizeof(int64_t));
-    rep[STRATA_SPARSE_REP_MALFORMED] = descents;
-    st = unpack_refuse_descents(exec, packets, descents, STRATA_COMBINE_INSERT);
+    st = unpack_refuse_descents(exec, packets, import_rows, descents, STRATA_COMBINE_INSERT, rep);
     goto done;
   }
   const int bad = st == STRATA_SUCCESS && rep_invalid(rep);
@@ -710,8 +727,7 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
   st = plan_create(exec, A, import_rows, packets, &o, &plan);
   if (plan_region) strata_profile_pop_region();
   if (st == STRATA_SUCCESS && plan.descents > 0) {
-    rep[STRATA_SPARSE_REP_MALFORMED] = plan.descents;
-    st = unpack_refuse_descents(exec, packets, plan.descents, mode);
+    st = unpack_refuse_descents(exec, packets, import_rows, plan.descents, mode, rep);
     goto report;
   }
   if (st == STRATA_SUCCESS) st = strata_mem_alloc_async(exec, sizeof rep, (void **)&drep);

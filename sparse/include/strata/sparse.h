@@ -136,7 +136,8 @@ strata_status_t strata_crs_spmv(strata_exec_t *exec, double alpha, const strata_
  *  (unpack_combine reports the first / last packet malformed otherwise: bytes outside every
  *  packet are not dropped silently; offsets that decrease anywhere would let packets overlap, and
  *  the call is refused: INVALID_DATA naming the first place, report.malformed_packets = the
- *  number of places, nothing combined). Both arrays in exec memory, 8-byte aligned (a misaligned
+ *  number of places, report.examples the first of them in packet order, each (import_rows[k], -1)
+ *  for the packet k whose end offsets[k + 1] lies below its start, nothing combined). Both arrays in exec memory, 8-byte aligned (a misaligned
  *  data or offsets pointer is refused: INVALID_ARGUMENT naming the address); data may be NULL only
  *  when num_bytes = 0. */
 typedef struct strata_packets {
