@@ -1,5 +1,7 @@
 /* strata fem end to end on the backend under test: assembly through pack + unpack_combine(ADD)
  * must equal the serial backend's, and Jacobi-CG must reach the manufactured solution. */
+#include <errno.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "fem.h"
@@ -141,6 +143,17 @@ static void test_fem_bad_mesh(void **state) {
   fem_result_t r;
   T_ERR(fem_run(&o, &r), STRATA_ERR_IO);
   assert_non_null(strstr(strata_error_message(), "/nonexistent/strata.msh"));
+  /* a directory opens and has a size (ext4: its blocks), but reading it fails: the message gives
+   * the OS reason (a review: "cannot read the header" without "Is a directory"; where seeking a
+   * directory fails instead, tmpfs, the size's message gives "Invalid argument") */
+  char dir[] = "/tmp/strata_test_meshdir_XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  o.mesh_path = dir;
+  strata_status_t st = fem_run(&o, &r);
+  rmdir(dir);
+  T_ERR(st, STRATA_ERR_IO);
+  if (!strstr(strata_error_message(), strerror(EISDIR)) && !strstr(strata_error_message(), strerror(EINVAL)))
+    fail_msg("no OS reason in: %s", strata_error_message());
 }
 
 /* meshes the job cannot solve are refused before assembly, naming why (a review found that an

@@ -47,6 +47,12 @@ static void set_msg(char *msg, size_t msg_len, const char *fmt, ...)
   va_end(ap);
 }
 
+/* Why a short fread of f failed: the OS reason (err, errno right after it) on a read error, else
+ * the end of the file (it changed since its size was checked). */
+static const char *read_failure(FILE *f, int err) {
+  return ferror(f) && err ? strerror(err) : ferror(f) ? "read error" : "the file ended early";
+}
+
 static int host_is_little_endian(void)
 {
   const uint16_t one = 1;
@@ -510,8 +516,8 @@ int fem_mesh_load(const char *path, fem_mesh_t *mesh, char *msg, size_t msg_len)
     return FEM_MESH_ERR_FORMAT;
   }
   unsigned char hdr[FEM_MESH_HEADER_BYTES];
-  if (fread(hdr, 1, sizeof hdr, f) != sizeof hdr) {
-    set_msg(msg, msg_len, "fem_mesh_load: cannot read the header of '%s'", path);
+  if (fread(hdr, 1, sizeof hdr, f) != sizeof hdr) { /* a directory: its size is known, its bytes not */
+    set_msg(msg, msg_len, "fem_mesh_load: cannot read the header of '%s': %s", path, read_failure(f, errno));
     fclose(f);
     return FEM_MESH_ERR_IO;
   }
@@ -584,8 +590,8 @@ int fem_mesh_load(const char *path, fem_mesh_t *mesh, char *msg, size_t msg_len)
   if (ok && m > 0) ok = fread(mesh->tets, sizeof(int32_t), (size_t)m * 4, f) == (size_t)m * 4;
   if (ok && n > 0) ok = fread(mesh->on_boundary, 1, (size_t)n, f) == (size_t)n;
   if (!ok) {
-    set_msg(msg, msg_len, "fem_mesh_load: read error in '%s' (%" PRId64 " nodes, %" PRId64 " tets)", path, n,
-            m);
+    set_msg(msg, msg_len, "fem_mesh_load: read error in '%s' (%" PRId64 " nodes, %" PRId64 " tets): %s", path, n,
+            m, read_failure(f, errno));
     status = FEM_MESH_ERR_IO;
     goto fail;
   }
