@@ -22,6 +22,31 @@ static inline size_t cli_utf8_len(const unsigned char *s) {
   return n;
 }
 
+/* The JSON form of the character at p (a byte >= 0x80 that is not well-formed UTF-8 becomes
+ * U+FFFD) into tmp [8]: its length; *in = the bytes of p it stands for. */
+static inline size_t cli_json_char(const unsigned char *p, char *tmp, size_t *in) {
+  const unsigned char c = *p;
+  *in = 1;
+  if (c == '"' || c == '\\') {
+    tmp[0] = '\\';
+    tmp[1] = (char)c;
+    return 2;
+  }
+  if (c < 0x20) return (size_t)snprintf(tmp, 8, "\\u%04x", c);
+  if (c < 0x80) {
+    tmp[0] = (char)c;
+    return 1;
+  }
+  const size_t n = cli_utf8_len(p);
+  if (n) {
+    memcpy(tmp, p, n);
+    *in = n;
+    return n;
+  }
+  memcpy(tmp, "\\ufffd", 6);
+  return 6;
+}
+
 /* s as the body of a JSON string: quotes, backslashes and control characters escaped, every byte
  * that is not part of well-formed UTF-8 replaced by U+FFFD (\ufffd), so that the output is valid
  * JSON whatever the bytes (file names are bytes). Stops before a character that would not fit in
@@ -30,20 +55,25 @@ static inline void cli_json_escape(char *dst, size_t cap, const char *s) {
   size_t o = 0;
   if (!cap) return;
   for (const unsigned char *p = (const unsigned char *)s; *p;) {
-    const unsigned char c = *p;
-    size_t in = 1, len;
     char tmp[8];
-    if (c == '"' || c == '\\') tmp[0] = '\\', tmp[1] = (char)c, len = 2;
-    else if (c < 0x20) len = (size_t)snprintf(tmp, sizeof tmp, "\\u%04x", c);
-    else if (c < 0x80) tmp[0] = (char)c, len = 1;
-    else if ((in = cli_utf8_len(p)) != 0) memcpy(tmp, p, in), len = in;
-    else in = 1, memcpy(tmp, "\\ufffd", 6), len = 6;
+    size_t in;
+    const size_t len = cli_json_char(p, tmp, &in);
     if (o + len >= cap) break;
     memcpy(dst + o, tmp, len);
     o += len;
     p += in;
   }
   dst[o] = '\0';
+}
+
+/* s as the body of a JSON string (as cli_json_escape), written to out whole, whatever its length. */
+static inline void cli_json_fputs(FILE *out, const char *s) {
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    char tmp[8];
+    size_t in;
+    fwrite(tmp, 1, cli_json_char(p, tmp, &in), out);
+    p += in;
+  }
 }
 
 /* s cut to fit a buffer of cap bytes (by snprintf) may end inside a UTF-8 character: when s fills

@@ -368,6 +368,7 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   memset(&mesh, 0, sizeof mesh);
   memset(res, 0, sizeof *res);
   res->matrix_diff = -1;
+  res->mesh = o->mesh_path ? o->mesh_path : o->box > 0 ? "box" : "gmsh";
   dev_mesh_t d, ds;
   memset(&d, 0, sizeof d);
   memset(&ds, 0, sizeof ds);
@@ -416,7 +417,6 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   res->num_tets = mesh.num_tets;
   for (int64_t i = 0; i < mesh.num_nodes; ++i) res->num_boundary += mesh.on_boundary[i];
   const int64_t n = mesh.num_nodes;
-  snprintf(res->mesh, sizeof res->mesh, "%s", o->mesh_path ? o->mesh_path : o->box > 0 ? "box" : "gmsh");
   if (mesh.num_tets == 0) { /* an empty mesh defines no problem (and gives bulk nodes no rows) */
     st = strata_error_set(STRATA_ERR_INVALID_DATA, "mesh: %lld nodes and no tetrahedron: nothing to assemble",
                           (long long)n);
@@ -561,8 +561,6 @@ done:
 }
 
 void fem_result_print(const fem_result_t *r, int json, FILE *out) {
-  char mesh_json[600];
-  cli_json_escape(mesh_json, sizeof mesh_json, r->mesh);
   char diff_buf[32]; /* null: not compared, or NaN / infinite (JSON has no such numbers) */
   const char *diff_json = r->matrix_diff >= 0 ? cli_json_number(diff_buf, sizeof diff_buf, "%.6e", r->matrix_diff) : "null";
   if (json) {
@@ -571,11 +569,13 @@ void fem_result_print(const fem_result_t *r, int json, FILE *out) {
             "\"dirichlet_nodes\": %lld, \"nnz\": %lld, \"iterations\": %d, \"converged\": %s, "
             "\"relative_residual\": %.6e, \"relative_error\": %.6e, \"matrix_max_rel_diff_vs_serial\": %s, "
             "\"unpack_invalid_entries\": %lld, \"bulk_nodes\": %lld, \"bulk_fraction\": %g, \"bulk_ties\": %lld, "
-            "\"mesh\": \"%s\", \"time_s\": {",
+            "\"mesh\": \"",
             r->backend, r->device, (long long)r->num_nodes, (long long)r->num_tets,
             (long long)r->num_boundary, (long long)r->nnz, r->iterations, r->converged ? "true" : "false",
             r->residual, r->error, diff_json, (long long)r->unpack_invalid, (long long)r->bulk_nodes,
-            r->bulk_fraction, (long long)r->bulk_ties, mesh_json);
+            r->bulk_fraction, (long long)r->bulk_ties);
+    cli_json_fputs(out, r->mesh); /* whole, whatever its length */
+    fprintf(out, "\", \"time_s\": {");
     for (int p = 0; p < FEM_NUM_PHASES; ++p)
       fprintf(out, "%s\"%s\": %.6f", p ? ", " : "", fem_phase_names[p], r->seconds[p]);
     fprintf(out, "}}\n");

@@ -38,7 +38,8 @@ extern const char *const fem_phase_names[FEM_NUM_PHASES];
 typedef struct fem_result {
   char backend[16];
   char device[256];
-  char mesh[256];         /* "gmsh", "box" or the mesh file */
+  const char *mesh;       /* "gmsh", "box" or the mesh file: opts->mesh_path itself, whole (not
+                             copied: valid as long as the caller's string) */
   int64_t num_nodes, num_tets, num_boundary, nnz; /* num_nodes: the mesh's (bulk nodes not counted) */
   int64_t bulk_nodes;     /* K */
   double bulk_fraction;   /* f */
