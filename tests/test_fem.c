@@ -89,6 +89,24 @@ static void test_fem_bulk_nodes(void **state) {
   assert_int_equal(r.bulk_ties, (r.num_boundary + 1) / 2);
   o.bulk_nodes = 0;
   T_OK(fem_run(&o, &r0));
+  /* f is reported only with bulk nodes (a review: JSON "bulk_fraction": 0.5 without any; the text
+   * leaves their line out) */
+  assert_true(r0.bulk_fraction == 0);
+  for (int k = 0; k < 2; ++k) {
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    assert_non_null(f);
+    fem_result_print(k ? &r : &r0, 1, f);
+    fem_result_print(k ? &r : &r0, 0, f);
+    fclose(f);
+    const char *want[2][2] = {{"\"bulk_nodes\": 0, \"bulk_fraction\": null, \"bulk_ties\": 0,", NULL},
+                              {"\"bulk_nodes\": 2, \"bulk_fraction\": 0.5, \"bulk_ties\": ", "K = 2, f = 0.5:"}};
+    for (int w = 0; w < 2; ++w)
+      if (want[k][w] && !strstr(text, want[k][w])) fail_msg("'%s' not in: %s", want[k][w], text);
+    if (!k && strstr(text, "bulk nodes ")) fail_msg("a bulk line without bulk nodes: %s", text);
+    free(text);
+  }
   /* each bulk node adds its diagonal, and two entries per tie */
   assert_int_equal(r.nnz, r0.nnz + 2 * (1 + 2 * r.bulk_ties));
   assert_int_equal(r.num_nodes, r0.num_nodes);

@@ -378,7 +378,7 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   int32_t *host_sel = NULL;
 
   res->bulk_nodes = o->bulk_nodes;
-  res->bulk_fraction = o->bulk_fraction;
+  res->bulk_fraction = o->bulk_nodes > 0 ? o->bulk_fraction : 0; /* f applies to bulk nodes only */
   if (o->bulk_nodes < 0 || o->bulk_nodes > FEM_MAX_BULK_NODES) {
     st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "bulk nodes: K = %d outside [0, %d]", o->bulk_nodes,
                           FEM_MAX_BULK_NODES);
@@ -563,17 +563,19 @@ done:
 void fem_result_print(const fem_result_t *r, int json, FILE *out) {
   char diff_buf[32]; /* null: not compared, or NaN / infinite (JSON has no such numbers) */
   const char *diff_json = r->matrix_diff >= 0 ? cli_json_number(diff_buf, sizeof diff_buf, "%.6e", r->matrix_diff) : "null";
+  char fraction_buf[32]; /* null without bulk nodes, as the text leaves out their line */
+  const char *fraction_json = r->bulk_nodes > 0 ? cli_json_number(fraction_buf, sizeof fraction_buf, "%g", r->bulk_fraction) : "null";
   if (json) {
     fprintf(out,
             "{\"job\": \"fem\", \"backend\": \"%s\", \"device\": \"%s\", \"nodes\": %lld, \"tets\": %lld, "
             "\"dirichlet_nodes\": %lld, \"nnz\": %lld, \"iterations\": %d, \"converged\": %s, "
             "\"relative_residual\": %.6e, \"relative_error\": %.6e, \"matrix_max_rel_diff_vs_serial\": %s, "
-            "\"unpack_invalid_entries\": %lld, \"bulk_nodes\": %lld, \"bulk_fraction\": %g, \"bulk_ties\": %lld, "
+            "\"unpack_invalid_entries\": %lld, \"bulk_nodes\": %lld, \"bulk_fraction\": %s, \"bulk_ties\": %lld, "
             "\"mesh\": \"",
             r->backend, r->device, (long long)r->num_nodes, (long long)r->num_tets,
             (long long)r->num_boundary, (long long)r->nnz, r->iterations, r->converged ? "true" : "false",
             r->residual, r->error, diff_json, (long long)r->unpack_invalid, (long long)r->bulk_nodes,
-            r->bulk_fraction, (long long)r->bulk_ties);
+            fraction_json, (long long)r->bulk_ties);
     cli_json_fputs(out, r->mesh); /* whole, whatever its length */
     fprintf(out, "\", \"time_s\": {");
     for (int p = 0; p < FEM_NUM_PHASES; ++p)

@@ -42,7 +42,7 @@ typedef struct fem_result {
                              copied: valid as long as the caller's string) */
   int64_t num_nodes, num_tets, num_boundary, nnz; /* num_nodes: the mesh's (bulk nodes not counted) */
   int64_t bulk_nodes;     /* K */
-  double bulk_fraction;   /* f */
+  double bulk_fraction;   /* f; 0 without bulk nodes (K = 0; JSON: null) */
   int64_t bulk_ties;      /* boundary nodes tied to each bulk node (springs = K x bulk_ties) */
   int iterations;
   int converged;
