@@ -205,7 +205,7 @@ strata_status_t strata_profile_report(FILE *out) {
     return STRATA_SUCCESS;
   }
   pthread_mutex_lock(&table.lock);
-  qsort(table.rows, table.n, sizeof *table.rows, by_total_desc);
+  if (table.n > 1) qsort(table.rows, table.n, sizeof *table.rows, by_total_desc); /* rows NULL when empty */
   double sum = 0.0;
   uint64_t launches = 0;
   size_t width = 5;
