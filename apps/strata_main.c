@@ -105,6 +105,7 @@ static int cmd_info(int argc, char **argv) {
 static int need(int i, int argc, char **argv) {
   if (i + 1 >= argc) {
     fprintf(stderr, "strata fem: option %s needs a value\n", argv[i]);
+    strata_finalize(); /* after strata_init: as every return of main */
     exit(2);
   }
   return i + 1;
@@ -115,6 +116,7 @@ static double number(const char *opt, const char *s) {
   double v = strtod(s, &end);
   if (!end || *end || end == s || strpbrk(s, "xX")) { /* decimal only: strtod also takes 0x.. */
     fprintf(stderr, "strata fem: %s '%s' is not a number\n", opt, s);
+    strata_finalize();
     exit(2);
   }
   return v;
@@ -127,6 +129,7 @@ static int integer(const char *opt, const char *s, long lo, long hi) {
   long v = strtol(s, &end, 10);
   if (!end || *end || end == s || errno == ERANGE || v < lo || v > hi) {
     fprintf(stderr, "strata fem: %s '%s' must be an integer in [%ld, %ld]\n", opt, s, lo, hi);
+    strata_finalize();
     exit(2);
   }
   return (int)v;
@@ -199,10 +202,13 @@ int main(int argc, char **argv) {
   }
   strata_status_t st = strata_init(NULL);
   if (st != STRATA_SUCCESS) return fail("init", st);
-  if (strcmp(argv[1], "info") == 0) return cmd_info(argc - 2, argv + 2);
-  if (strcmp(argv[1], "fem") == 0) return cmd_fem(argc - 2, argv + 2);
-  if (strcmp(argv[1], "spmv") == 0 || strcmp(argv[1], "bench") == 0) {
-    int rc = (argv[1][0] == 's' ? cmd_spmv : cmd_bench)(argc - 2, argv + 2);
+  int (*cmd)(int, char **) = strcmp(argv[1], "info") == 0    ? cmd_info
+                             : strcmp(argv[1], "fem") == 0   ? cmd_fem
+                             : strcmp(argv[1], "spmv") == 0  ? cmd_spmv
+                             : strcmp(argv[1], "bench") == 0 ? cmd_bench
+                                                             : NULL;
+  if (cmd) { /* finalized on every return (--help and the exit-2 refusals too; a second call does nothing) */
+    int rc = cmd(argc - 2, argv + 2);
     strata_finalize();
     return rc;
   }

@@ -36,3 +36,13 @@ foreach(case "--h;-1;outside \\[0.001, 1\\]" "--h;1e308;outside \\[0.001, 1\\]" 
 endforeach()
 add_test(NAME cli.fem.conflict COMMAND sh -c "\"$0\" fem --box 3 --h 0.1 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
 set_tests_properties(cli.fem.conflict PROPERTIES PASS_REGULAR_EXPRESSION "give one of them.*exit=2")
+# --help and the exit-2 refusals after strata_init finalize too (a review: they returned or exited
+# without strata_finalize); STRATA_PROFILE=1 shows it: its table is printed by strata_finalize.
+foreach(case "fem;--help;exit=0" "fem;--tol;0;exit=2" "fem;--box;x;exit=2" "fem;--box;exit=2" "fem;--h;abc;exit=2"
+              "fem;--bogus;exit=2" "fem;--box;2;--h;0.1;exit=2" "fem;--bulk-fraction;0.5;exit=2" "info;--bogus;exit=2")
+  list(POP_BACK case want)
+  list(JOIN case " " args)
+  string(MAKE_C_IDENTIFIER "${args}" id)
+  add_test(NAME cli.finalize.${id} COMMAND sh -c "STRATA_PROFILE=1 \"$0\" ${args} 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
+  set_tests_properties(cli.finalize.${id} PROPERTIES PASS_REGULAR_EXPRESSION "strata profile: 0 launches.*${want}")
+endforeach()
