@@ -249,6 +249,29 @@ static void test_fem_unsolvable_meshes(void **state) {
   refuse_mesh(&huge, 0, "6*volume inf");
 }
 
+/* a tet so flat that its element matrix overflows while its 6*volume (1e-300) is finite and
+ * positive, so that the loader takes it: refused after the element kernel, naming the element
+ * (it failed late, in CG, with "p.Ap = -nan is not positive") */
+static void test_fem_degenerate_tet(void **state) {
+  (void)state;
+  double xyz[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1e-300};
+  int32_t tets[4] = {0, 1, 2, 3};
+  uint8_t bnd[4] = {1, 0, 0, 0};
+  fem_mesh_t flat = {4, 1, xyz, tets, bnd};
+  char path[] = "/tmp/strata_test_flatmesh_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  char msg[256];
+  assert_int_equal(fem_mesh_save(&flat, path, msg, sizeof msg), 0);
+  fem_options_t o = opts();
+  o.mesh_path = path;
+  fem_result_t r;
+  t_expect_msg(fem_run(&o, &r), STRATA_ERR_INVALID_DATA,
+               "element 0 (nodes 0 1 2 3, 0-based): its stiffness matrix has a non-finite entry", NULL);
+  unlink(path);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fem_box),
@@ -256,6 +279,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_fem_bad_mesh),
       cmocka_unit_test(test_fem_long_mesh_path),
       cmocka_unit_test(test_fem_unsolvable_meshes),
+      cmocka_unit_test(test_fem_degenerate_tet),
       cmocka_unit_test(test_fem_bulk_nodes),
       cmocka_unit_test(test_fem_bulk_bad_options),
       cmocka_unit_test(test_fem_bulk_nodes_limit),

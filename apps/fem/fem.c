@@ -145,6 +145,7 @@ static strata_status_t assemble(strata_exec_t *e, const fem_mesh_t *m, const dev
   const int64_t n = m->num_nodes, nt = m->num_tets;
   const int64_t K = d->K, ns = d->K * d->m; /* bulk nodes, springs */
   int32_t *rows = NULL, *cols = NULL, *import_rows = NULL;
+  int64_t *first_bad = NULL;
   strata_crs_matrix_t *A = NULL;
   strata_crs_matrix_t E;
   memset(&E, 0, sizeof E);
@@ -198,8 +199,28 @@ static strata_status_t assemble(strata_exec_t *e, const fem_mesh_t *m, const dev
     int64_t zero = 0;
     CHECK(strata_mem_copy(e, E.row_offsets, &zero, sizeof zero));
   }
-  fem_element_args_t ea = {d->xyz, d->tets, E.row_offsets, E.col_indices, E.values, import_rows, nt};
+  const int64_t none = INT64_MAX;
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, sizeof(int64_t), (void **)&first_bad));
+  CHECK(strata_mem_copy(e, first_bad, &none, sizeof none));
+  fem_element_args_t ea = {d->xyz, d->tets, E.row_offsets, E.col_indices, E.values, import_rows, nt, first_bad};
   CHECK(strata_parallel_for(e, NULL, strata_range(0, nt), &fem_element_laplace, &ea));
+  { /* a tet so flat that its gradients overflow (its volume finite and positive: the loader's test
+       passes) gives inf / NaN entries, which CG would meet only as a breakdown: refused here */
+    int64_t bad = INT64_MAX;
+    CHECK(strata_mem_copy(e, &bad, first_bad, sizeof bad));
+    if (bad != INT64_MAX) {
+      double v[16];
+      CHECK(strata_mem_copy(e, v, E.values + 16 * bad, sizeof v));
+      int j = 0;
+      while (j < 15 && v[j] - v[j] == 0.0) ++j;
+      st = strata_error_set(STRATA_ERR_INVALID_DATA,
+                            "element %lld (nodes %d %d %d %d, 0-based): its stiffness matrix has a non-finite "
+                            "entry (%g at %d, %d): the tetrahedron is degenerate (too flat for double precision)",
+                            (long long)bad, (int)m->tets[4 * bad], (int)m->tets[4 * bad + 1],
+                            (int)m->tets[4 * bad + 2], (int)m->tets[4 * bad + 3], v[j], j / 4, j % 4);
+      goto done;
+    }
+  }
   if (ns > 0) {
     sa.rows = sa.cols = NULL;
     sa.erow0 = 4 * nt;
@@ -234,6 +255,7 @@ done:
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&rows);
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&cols);
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&import_rows);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&first_bad);
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&E.row_offsets);
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&E.col_indices);
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&E.values);

@@ -55,7 +55,10 @@ typedef struct fem_result {
 } fem_result_t;
 
 fem_options_t fem_options_default(void);
-/** Runs the whole job. Returns STRATA_SUCCESS or an error (message in strata_error_message()). */
+/** Runs the whole job. Returns STRATA_SUCCESS or an error (message in strata_error_message()):
+ *  INVALID_DATA for a mesh the loader refuses (fem_mesh.h) or whose element matrix has a
+ *  non-finite entry (a tetrahedron too flat for double precision: the element and its nodes are
+ *  named), NOT_CONVERGED when CG does not reach the tolerance, and the library's errors. */
 strata_status_t fem_run(const fem_options_t *opts, fem_result_t *res);
 /** Structured mesh of the unit cube: n^3 cubes, 6 tets each (Kuhn split), outer faces Dirichlet. */
 int fem_mesh_box(int n, fem_mesh_t *mesh, char *msg, size_t msg_len);

@@ -17,6 +17,8 @@ typedef struct fem_element_args {
   double *vals;         /* [16 m] */
   int32_t *import_rows; /* [4 m]: target row of element row 4e+i = tets[e][i] */
   int64_t num_tets;
+  int64_t *first_bad;   /* [1], INT64_MAX before: the lowest e whose element matrix has a
+                           non-finite entry (a degenerate tet whose gradients overflow) */
 } fem_element_args_t;
 
 typedef struct fem_dirichlet_args {

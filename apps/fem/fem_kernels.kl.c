@@ -39,15 +39,19 @@ STRATA_FOR_KERNEL(fem_element_laplace, fem_element_args_t, a, e) {
   g[3][2] = (J[0][0] * J[1][1] - J[0][1] * J[1][0]) / det;
   for (int d = 0; d < 3; ++d) g[0][d] = -(g[1][d] + g[2][d] + g[3][d]);
   const double vol = det / 6.0;
+  int finite = 1;
   for (int i = 0; i < 4; ++i) {
     const int64_t r = 4 * e + i;
     a->row_offsets[r] = 4 * r;
     a->import_rows[r] = t[i];
     for (int j = 0; j < 4; ++j) {
+      const double v = vol * (g[i][0] * g[j][0] + g[i][1] * g[j][1] + g[i][2] * g[j][2]);
       a->cols[4 * r + j] = t[j];
-      a->vals[4 * r + j] = vol * (g[i][0] * g[j][0] + g[i][1] * g[j][1] + g[i][2] * g[j][2]);
+      a->vals[4 * r + j] = v;
+      finite &= v - v == 0.0; /* inf - inf and NaN - NaN are NaN */
     }
   }
+  if (!finite) strata_atomic_min_i64(a->first_bad, e); /* rare: reported by the host */
   if (e == a->num_tets - 1) a->row_offsets[4 * a->num_tets] = 16 * a->num_tets;
 }
 
