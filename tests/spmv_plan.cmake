@@ -39,4 +39,7 @@ set_tests_properties(cli.bench.spmv_out_of_memory PROPERTIES PASS_REGULAR_EXPRES
 # gen:hmep with 2^31-1 rows in segments of 1: its table of offsets per segment does not fit
 add_test(NAME cli.bench.hmep_out_of_memory COMMAND sh -c "ulimit -v 6000000; \"$0\" bench spmv --quick --backend serial --format none --matrix gen:hmep:2147483647:1 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
 set_tests_properties(cli.bench.hmep_out_of_memory PROPERTIES PASS_REGULAR_EXPRESSION "gen:hmep:2147483647:1: out of host memory for the offsets of 2147483647 blocks of 1 rows \\(317827579756 bytes\\).*1 errors.*exit=4")
+# --replicate beyond memory: the rows, entries and bytes it needed are named (it said only "out of memory")
+add_test(NAME cli.bench.replicate_out_of_memory COMMAND sh -c "ulimit -v 6000000; \"$0\" bench spmv --quick --backend serial --format none --matrix gen:poisson7 --replicate 40000 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
+set_tests_properties(cli.bench.replicate_out_of_memory PROPERTIES PASS_REGULAR_EXPRESSION "--replicate 40000: out of memory for 552960000 rows and 3732480000 entries \\(49.2 GB\\): host allocation of [0-9]+ bytes failed.*exit=4")
 endif()

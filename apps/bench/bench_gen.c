@@ -333,7 +333,9 @@ int bench_replicate(const strata_crs_matrix_t *A, int k, strata_crs_matrix_t **o
   if (strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(n + 1) * 8, (void **)&off) ||
       strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(nnz ? nnz : 1) * 4, (void **)&col) ||
       strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(nnz ? nnz : 1) * 8, (void **)&val)) {
-    snprintf(err, err_len, "--replicate %d: out of memory", k);
+    snprintf(err, err_len, "--replicate %d: out of memory for %lld rows and %lld entries (%.3g GB)%s%s", k,
+             (long long)n, (long long)nnz, ((double)(n + 1) * 8 + (double)nnz * 12) / 1e9,
+             strata_error_message()[0] ? ": " : "", strata_error_message());
     goto fail;
   }
   off[0] = 0;
