@@ -165,8 +165,10 @@ static int cmd_fem(int argc, char **argv) {
     else if (strcmp(a, "--max-iter") == 0) { i = need(i, argc, argv); o.max_iter = integer(a, argv[i], 1, 100000000); }
     else if (strcmp(a, "--backend") == 0) {
       i = need(i, argc, argv);
-      strata_status_t st = strata_backend_from_name(argv[i], &o.backend);
-      if (st != STRATA_SUCCESS) return fail("fem", st);
+      if (strata_backend_from_name(argv[i], &o.backend) != STRATA_SUCCESS) { /* a usage error, as spmv's and bench's */
+        fprintf(stderr, "strata fem: --backend %s: %s\n", argv[i], strata_error_message());
+        return 2;
+      }
     } else {
       fprintf(stderr, "strata fem: unknown option '%s'\n", a);
       usage(stderr);

@@ -26,7 +26,8 @@ endif()
 foreach(case "--h;-1;outside \\[0.001, 1\\]" "--h;1e308;outside \\[0.001, 1\\]" "--box;2.5;must be an integer in \\[1, 400\\]"
               "--max-iter;1e10;must be an integer in \\[1, 100000000\\]" "--tol;0;outside \\(0, 1\\)"
               "--bulk-nodes;1001;must be an integer in \\[0, 1000\\]" "--bulk-nodes;-1;must be an integer in \\[0, 1000\\]"
-              "--bulk-fraction;0;outside \\(0, 1\\]" "--bulk-fraction;1.5;outside \\(0, 1\\]")
+              "--bulk-fraction;0;outside \\(0, 1\\]" "--bulk-fraction;1.5;outside \\(0, 1\\]"
+              "--backend;bogus;--backend bogus: unknown backend 'bogus'")
   list(GET case 0 opt)
   list(GET case 1 val)
   list(GET case 2 re)
