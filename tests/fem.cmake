@@ -2,14 +2,12 @@
 strata_test(fem SOURCES test_fem.c LIBS strata_fem)
 # The command-line tool itself, on the host backends.
 foreach(be serial openmp)
-  add_test(NAME cli.fem.${be} COMMAND strata_cli fem --box 6 --backend ${be})
-  set_tests_properties(cli.fem.${be} PROPERTIES PASS_REGULAR_EXPRESSION "CG \\(Jacobi\\) +[0-9]+ iterations, converged")
+  strata_cli_test(cli.fem.${be} "CG \\(Jacobi\\) +[0-9]+ iterations, converged" fem --box 6 --backend ${be})
 endforeach()
 # bulk nodes (issue 5 §4) through the command line, JSON reporting K and f
-add_test(NAME cli.fem.bulk COMMAND strata_cli fem --box 4 --bulk-nodes 2 --bulk-fraction 0.5 --json)
-set_tests_properties(cli.fem.bulk PROPERTIES PASS_REGULAR_EXPRESSION "\"converged\": true.*\"bulk_nodes\": 2, \"bulk_fraction\": 0.5")
-add_test(NAME cli.info COMMAND strata_cli info --json)
-set_tests_properties(cli.info PROPERTIES PASS_REGULAR_EXPRESSION "\"backends\": \\[\\{\"name\": \"serial\", \"compiled\": true")
+strata_cli_test(cli.fem.bulk "\"converged\": true.*\"bulk_nodes\": 2, \"bulk_fraction\": 0.5"
+                fem --box 4 --bulk-nodes 2 --bulk-fraction 0.5 --json)
+strata_cli_test(cli.info "\"backends\": \\[\\{\"name\": \"serial\", \"compiled\": true" info --json)
 
 # The Gmsh geometry itself (when this build has Gmsh): the mesh module's self-test (volume,
 # conforming surface, boundary flags against coordinates, save/load round trip, corrupt files
@@ -18,9 +16,8 @@ if(STRATA_WITH_GMSH AND GMSH_INCLUDE_DIR AND GMSH_LIBRARY)
   add_executable(fem_mesh_selftest ${PROJECT_SOURCE_DIR}/apps/fem/fem_mesh_selftest.c)
   target_link_libraries(fem_mesh_selftest PRIVATE strata_fem ${GMSH_LIBRARY} m)
   add_test(NAME fem.mesh_selftest COMMAND fem_mesh_selftest ${CMAKE_CURRENT_BINARY_DIR})
-  add_test(NAME cli.fem.gmsh COMMAND strata_cli fem --h 0.12 --json)
-  set_tests_properties(cli.fem.gmsh PROPERTIES
-    PASS_REGULAR_EXPRESSION "\"converged\": true.*\"matrix_max_rel_diff_vs_serial\": [0-9.e+-]+,.*\"mesh\": \"gmsh\"")
+  strata_cli_test(cli.fem.gmsh "\"converged\": true.*\"matrix_max_rel_diff_vs_serial\": [0-9.e+-]+,.*\"mesh\": \"gmsh\""
+                  fem --h 0.12 --json)
 endif()
 # Bad input: each refused with its message and exit code 2.
 foreach(case "--h;-1;outside \\[0.001, 1\\]" "--h;1e308;outside \\[0.001, 1\\]" "--box;2.5;must be an integer in \\[1, 400\\]"

@@ -4,7 +4,7 @@
 strata_test(profiling SOURCES test_profiling.c KERNELS profiling_kernels.kl.c)
 # the summary strata_finalize prints in profiling mode, from a real application run
 if(TARGET strata_cli)
-  add_test(NAME cli.profile COMMAND strata_cli fem --box 4 --backend serial)
-  set_tests_properties(cli.profile PROPERTIES ENVIRONMENT "STRATA_PROFILE=1"
-    PASS_REGULAR_EXPRESSION "strata profile: [1-9][0-9]* launches.*\nlabel +backend +kind +count +total")
+  strata_cli_test(cli.profile "strata profile: [1-9][0-9]* launches.*\nlabel +backend +kind +count +total"
+                  fem --box 4 --backend serial)
+  set_tests_properties(cli.profile PROPERTIES ENVIRONMENT "STRATA_PROFILE=1")
 endif()
