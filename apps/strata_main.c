@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli_error.h"
+#include "cli_json.h"
 #include "fem/fem.h"
 #include "strata/strata.h"
 
@@ -65,22 +66,25 @@ static int cmd_info(int argc, char **argv) {
       strata_status_t st = strata_backend_device_count((strata_backend_t)b, &count);
       status = st != STRATA_SUCCESS ? strata_error_message() : count ? "available" : "compiled, no device found";
     }
-    if (json)
-      printf("%s{\"name\": \"%s\", \"compiled\": %s, \"status\": \"%s\", \"devices\": [", b ? ", " : "", name,
-             compiled ? "true" : "false", status);
-    else
+    if (json) { /* the status may be an error message: escaped, as every string of the JSON outputs */
+      printf("%s{\"name\": \"%s\", \"compiled\": %s, \"status\": \"", b ? ", " : "", name,
+             compiled ? "true" : "false");
+      cli_json_fputs(stdout, status);
+      printf("\", \"devices\": [");
+    } else
       printf("backend %-7s %s\n", name, status);
     for (int dv = 0; dv < count; ++dv) {
       strata_device_info_t in;
       if (strata_backend_device_info((strata_backend_t)b, dv, &in) != STRATA_SUCCESS) continue;
-      if (json)
-        printf("%s{\"id\": %d, \"name\": \"%s\", \"multiprocessors\": %d, \"memory_bytes\": %zu, "
+      if (json) {
+        printf("%s{\"id\": %d, \"name\": \"", dv ? ", " : "", dv);
+        cli_json_fputs(stdout, in.name);
+        printf("\", \"multiprocessors\": %d, \"memory_bytes\": %zu, "
                "\"warp_size\": %d, \"max_threads_per_team\": %d, \"max_team_size\": %d, \"max_vector_length\": %d, "
                "\"max_scratch_bytes\": %zu, \"compute_capability\": \"%d.%d\"}",
-               dv ? ", " : "", dv, in.name, in.multiprocessors, in.memory_bytes, in.warp_size,
-               in.max_threads_per_team, in.max_threads_per_team, in.warp_size, in.max_scratch_bytes,
-               in.compute_major, in.compute_minor);
-      else
+               in.multiprocessors, in.memory_bytes, in.warp_size, in.max_threads_per_team, in.max_threads_per_team,
+               in.warp_size, in.max_scratch_bytes, in.compute_major, in.compute_minor);
+      } else
         printf("  device %d: %s, %d %s, %.1f GiB, warp %d\n"
                "    team limits: team_size <= %d, vector_length <= %d (a power of two), team_size x vector_length <= %d,"
                " scratch <= %zu B/team\n", dv, in.name,
