@@ -123,7 +123,8 @@ strata_status_t strata_crs_destroy(strata_crs_matrix_t **A);
  *  alpha == 0 means A and x are not read. x [num_cols], y [num_rows], exec memory.
  *  One plain kernel, a thread per row (the row-class plan: <strata/spmv.h>).
  *  Errors: INVALID_ARGUMENT (NULL matrix; NULL y with a nonzero extent; NULL x with a nonzero
- *  extent unless alpha == 0; x and y overlapping unless alpha == 0). Asynchronous. */
+ *  extent unless x is not read: alpha == 0 or no rows; x and y overlapping unless x is not read).
+ *  Asynchronous. */
 strata_status_t strata_crs_spmv(strata_exec_t *exec, double alpha, const strata_crs_matrix_t *A,
                                 const double *x, double beta, double *y);
 
