@@ -99,8 +99,8 @@ strata_status_t strata_exec_create(strata_backend_t backend, strata_exec_t **exe
 /** Destroys an instance made by strata_exec_create (fences it first). NULL-safe; sets *exec NULL.
  *  Passing a default space is refused with STRATA_ERR_INVALID_ARGUMENT. */
 strata_status_t strata_exec_destroy(strata_exec_t **exec);
-/** Waits for all work submitted to this instance. Errors: DEVICE (an asynchronous fault surfaced,
- *  named). */
+/** Waits for all work submitted to this instance. Errors: INVALID_ARGUMENT (NULL exec), DEVICE
+ *  (an asynchronous fault surfaced, named). */
 strata_status_t strata_exec_fence(strata_exec_t *exec);
 /** Waits for all work on every instance of every opened backend. */
 strata_status_t strata_fence_all(void);
@@ -178,7 +178,8 @@ strata_status_t strata_mem_copy(strata_exec_t *exec, void *dst, const void *src,
 strata_status_t strata_mem_copy_async(strata_exec_t *exec, void *dst, const void *src,
                                       size_t bytes);
 /** Sets `bytes` bytes at dst (memory of exec's space) to `value`, ordered on exec's stream;
- *  asynchronous. */
+ *  asynchronous. bytes == 0 does nothing (dst may be NULL). Errors: INVALID_ARGUMENT (NULL exec;
+ *  NULL dst with bytes > 0), DEVICE (the backend's memset failed, named). */
 strata_status_t strata_mem_set_async(strata_exec_t *exec, void *dst, int value, size_t bytes);
 
 /* ---------------------------------------------------------------- device-wide primitives */

@@ -151,7 +151,8 @@ strata_status_t strata_format_spmv_permuted(strata_exec_t *exec, const strata_sp
 strata_status_t strata_format_is_permuted(const strata_sparse_format_t *M, int *rows_permuted,
                                           int *cols_permuted);
 
-/** The format that M holds (for auto: the one chosen), and its footprint. */
+/** The format that M holds (for auto: the one chosen), and its footprint (host, synchronous;
+ *  format or footprint may be NULL: not written). Errors: INVALID_ARGUMENT (NULL M). */
 strata_status_t strata_format_info(const strata_sparse_format_t *M, strata_format_t *format,
                                    strata_format_footprint_t *footprint);
 

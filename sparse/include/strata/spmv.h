@@ -133,7 +133,9 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
                                        double alpha, const struct strata_crs_matrix *A,
                                        const double *x, double beta, double *y);
 
-/** The plan's classes (host copy): *num_classes of them in classes[0..STRATA_SPMV_MAX_CLASSES). */
+/** The plan's classes (host copy, synchronous): *num_classes of them in
+ *  classes[0..STRATA_SPMV_MAX_CLASSES). Errors: INVALID_ARGUMENT (NULL plan, num_classes or
+ *  classes). */
 strata_status_t strata_spmv_plan_classes(const strata_spmv_plan_t *plan, int *num_classes,
                                          strata_spmv_class_t *classes);
 
