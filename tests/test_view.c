@@ -448,6 +448,61 @@ static void test_copy_across_layouts(void **state) {
   T_OK(strata_view_release(&h));
 }
 
+/* deep copy between overlapping parts of one allocation: dst gets src's values from before the
+ * copy (as through a temporary). A newcomer review found the host's row-by-row memmove reading
+ * source rows that it had already overwritten (4x4 matrix, rows 0..2 x cols 0..1 copied to rows
+ * 1..3 x cols 1..2 gave 0 and 4 where 5 and 9 belong); on GPUs the 2-D copy of overlapping ranges
+ * is undefined. Sync and async, both layouts, strided and contiguous pairs, either direction. */
+static void test_deep_copy_overlap(void **state) {
+  (void)state;
+  const int64_t e[2] = {5, 6};
+  /* (src rows, src cols) -> (dst rows, dst cols), each a [begin, end) pair */
+  const int64_t cases[][8] = {
+      {0, 3, 0, 2, 1, 4, 1, 3}, /* strided, dst after src */
+      {1, 4, 1, 3, 0, 3, 0, 2}, /* strided, dst before src */
+      {0, 4, 0, 6, 1, 5, 0, 6}, /* whole rows (contiguous in RIGHT) */
+      {0, 5, 0, 5, 0, 5, 1, 6}, /* whole columns (contiguous in LEFT) */
+      {0, 2, 0, 2, 3, 5, 3, 5}, /* one allocation, spans apart: plain copy */
+      {0, 5, 0, 1, 0, 5, 1, 2}, /* interleaved columns, no shared element */
+  };
+  for (int li = 0; li < 2; ++li)
+    for (int async = 0; async < 2; ++async)
+      for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        const int64_t *k = cases[c];
+        strata_view_t *v = NULL, *h = NULL, *a = NULL, *b = NULL;
+        T_OK(strata_view_create(T_exec, STRATA_MEM_DEVICE, "M", STRATA_TYPE_F64, layouts[li], 2, e, &v));
+        T_OK(strata_view_create(T_exec, STRATA_MEM_HOST, "Mh", STRATA_TYPE_F64, layouts[li], 2, e, &h));
+        double *hd = (double *)strata_view_data(h), want[30];
+        const int64_t s0 = strata_view_stride(h, 0), s1 = strata_view_stride(h, 1);
+        for (int64_t i = 0; i < e[0]; ++i)
+          for (int64_t j = 0; j < e[1]; ++j) hd[i * s0 + j * s1] = (double)(10 * i + j);
+        memcpy(want, hd, sizeof want);
+        for (int64_t i = 0; i < k[1] - k[0]; ++i) /* the copy through a temporary */
+          for (int64_t j = 0; j < k[3] - k[2]; ++j)
+            want[(k[4] + i) * s0 + (k[6] + j) * s1] = (double)(10 * (k[0] + i) + (k[2] + j));
+        T_OK(strata_view_deep_copy(v, h));
+        const strata_range_t rs[2] = {strata_range(k[0], k[1]), strata_range(k[2], k[3])};
+        const strata_range_t rd[2] = {strata_range(k[4], k[5]), strata_range(k[6], k[7])};
+        T_OK(strata_view_subview(v, rs, &a));
+        T_OK(strata_view_subview(v, rd, &b));
+        if (async) {
+          T_OK(strata_view_deep_copy_async(T_exec, b, a));
+          T_OK(strata_exec_fence(T_exec));
+        } else {
+          T_OK(strata_view_deep_copy(b, a));
+        }
+        T_OK(strata_view_deep_copy(h, v));
+        for (int64_t q = 0; q < 30; ++q)
+          if (hd[q] != want[q])
+            fail_msg("layout %d, %s, case %zu: element %lld is %g, expected %g", li, async ? "async" : "sync", c,
+                     (long long)q, hd[q], want[q]);
+        T_OK(strata_view_release(&a));
+        T_OK(strata_view_release(&b));
+        T_OK(strata_view_release(&h));
+        T_OK(strata_view_release(&v));
+      }
+}
+
 /* ============================================================ zero extents */
 
 static void test_zero_extents(void **state) {
@@ -642,6 +697,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_types_ranks_layouts, t_setup),
       cmocka_unit_test_setup(test_mirrors, t_setup),
       cmocka_unit_test_setup(test_deep_copy_async, t_setup),
+      cmocka_unit_test_setup(test_deep_copy_overlap, t_setup),
       cmocka_unit_test_setup(test_subviews, t_setup),
       cmocka_unit_test_setup(test_copy_across_layouts, t_setup),
       cmocka_unit_test_setup(test_zero_extents, t_setup),

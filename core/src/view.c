@@ -335,6 +335,42 @@ static strata_status_t copy_views(const strata_impl_backend_t *b, strata_exec_t 
   return STRATA_SUCCESS;
 }
 
+/* 1 if dst and src lie in one allocation with intersecting spans (and are not the same elements):
+ * then a copy in place may overwrite source elements before it reads them (host memmove row by
+ * row), or is undefined (cudaMemcpy2DAsync / hipMemcpy2DAsync with overlapping ranges) */
+static int views_overlap(const strata_view_t *dst, const strata_view_t *src) {
+  if (dst->alloc != src->alloc || view_size(dst) == 0) return 0;
+  if (dst->data == src->data && memcmp(dst->str, src->str, sizeof dst->str) == 0) return 0;
+  const size_t es = strata_type_size(dst->type);
+  const char *d0 = dst->data, *d1 = d0 + (size_t)span_elements(dst) * es;
+  const char *s0 = src->data, *s1 = s0 + (size_t)span_elements(src) * es;
+  return d0 < s1 && s0 < d1;
+}
+
+/* Copies overlapping views as if through a temporary (Kokkos deep_copy gives the source's values
+ * too): src into a compact buffer in the allocation's memory, then the buffer into dst. The buffer
+ * is stream-ordered on exec (freed after the copies on GPUs), host memory when exec is NULL. */
+static strata_status_t copy_views_staged(const strata_impl_backend_t *b, strata_exec_t *exec, strata_view_t *dst,
+                                         const strata_view_t *src) {
+  const size_t bytes = (size_t)view_size(src) * strata_type_size(src->type);
+  strata_view_t tmp = *src; /* src's shape and type, compact strides in dst's layout */
+  tmp.layout = dst->layout;
+  int64_t s = 1;
+  for (int k = 0; k < tmp.rank; ++k) {
+    const int d = tmp.layout == STRATA_LAYOUT_LEFT ? k : tmp.rank - 1 - k;
+    tmp.str[d] = s;
+    s *= tmp.ext[d];
+  }
+  void *buf = NULL;
+  strata_status_t st = exec ? strata_mem_alloc_async(exec, bytes, &buf) : strata_impl_host_alloc(0, STRATA_MEM_HOST, bytes, &buf);
+  if (st != STRATA_SUCCESS) return st;
+  tmp.data = (char *)buf;
+  st = copy_views(b, exec, &tmp, src);
+  if (st == STRATA_SUCCESS) st = copy_views(b, exec, dst, &tmp);
+  strata_status_t fs = exec ? strata_mem_free_async(exec, &buf) : strata_impl_host_dealloc(0, STRATA_MEM_HOST, buf);
+  return st != STRATA_SUCCESS ? st : fs;
+}
+
 /* the backend whose 2-D copy serves exec (NULL: host memmove) */
 static const strata_impl_backend_t *copier(strata_exec_t *exec) {
   const strata_impl_backend_t *b = strata_impl_backend(strata_exec_backend(exec));
@@ -349,8 +385,9 @@ strata_status_t strata_view_deep_copy(strata_view_t *dst, const strata_view_t *s
   strata_exec_t *e = !view_host_accessible(dst) ? dst->alloc->exec
                      : !view_host_accessible(src) ? src->alloc->exec
                                                   : NULL;
-  if (!e) return copy_views(NULL, NULL, dst, src);
-  st = copy_views(copier(e), e, dst, src);
+  const int staged = views_overlap(dst, src);
+  if (!e) return staged ? copy_views_staged(NULL, NULL, dst, src) : copy_views(NULL, NULL, dst, src);
+  st = staged ? copy_views_staged(copier(e), e, dst, src) : copy_views(copier(e), e, dst, src);
   strata_status_t fs = strata_exec_fence(e);
   return st != STRATA_SUCCESS ? st : fs;
 }
@@ -369,6 +406,7 @@ strata_status_t strata_view_deep_copy_async(strata_exec_t *exec, strata_view_t *
                                strata_backend_name(exec->backend), exec->device, i ? "source" : "destination",
                                vs[i]->label, strata_backend_name(ve->backend), ve->device);
   }
+  if (views_overlap(dst, src)) return copy_views_staged(copier(exec), exec, dst, src);
   return copy_views(copier(exec), exec, dst, src);
 }
 

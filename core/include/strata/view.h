@@ -146,8 +146,9 @@ strata_status_t strata_view_create_mirror_view(strata_exec_t *exec, strata_mem_s
 /** Copies every element of src into dst. Both must have the same type, rank and extents (the
  *  layouts and the memory spaces may differ; see the header for how strided views are copied).
  *  Waits for all outstanding work first (strata_fence_all) and returns when the copy is
- *  complete. The two views must not overlap in memory unless they are the same elements (then
- *  nothing is done). Views with no elements: nothing is done.
+ *  complete. Views that overlap in memory (parts of one allocation) are copied as if through a
+ *  temporary: dst receives src's values from before the call (the same elements: nothing is
+ *  done). Views with no elements: nothing is done.
  *  Errors: INVALID_ARGUMENT (NULL view; type or shape mismatch: the message names both views'
  *  labels, types and shapes), DEVICE. Synchronous. Source: Kokkos::deep_copy(dst, src). */
 strata_status_t strata_view_deep_copy(strata_view_t *dst, const strata_view_t *src);
