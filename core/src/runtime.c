@@ -18,6 +18,10 @@ static struct {
  * backend's default space), so the check and the creation must be one step. */
 static pthread_mutex_t defaults_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The devices of each backend on which an execution space (default or instance) was ever made,
+ * one bit per device ordinal (< 64), under defaults_lock: what strata_fence_all waits for. */
+static uint64_t opened_devices[STRATA_NUM_BACKENDS];
+
 strata_init_options_t strata_init_options_default(void) {
   strata_init_options_t o;
   o.device_id = 0;
@@ -173,6 +177,12 @@ static strata_status_t exec_new(strata_backend_t backend, int is_default, strata
     free(e);
     return st;
   }
+  if (dev >= 0 && dev < 64) {
+    /* exec_new runs under defaults_lock for a default space (strata_exec_default holds it) */
+    if (!is_default) pthread_mutex_lock(&defaults_lock);
+    opened_devices[backend] |= (uint64_t)1 << dev;
+    if (!is_default) pthread_mutex_unlock(&defaults_lock);
+  }
   *out = e;
   return STRATA_SUCCESS;
 }
@@ -220,15 +230,20 @@ strata_status_t strata_exec_fence(strata_exec_t *exec) {
   return strata_impl_backend(exec->backend)->fence(exec->device, exec->stream);
 }
 
+/* Every device of every backend on which a space was made, default or instance: a device-wide
+ * fence (GPUs: cudaDeviceSynchronize / hipDeviceSynchronize, which waits for every stream of the
+ * device). Fencing only the default spaces' devices missed the work of instances made on a
+ * backend whose default space was never asked for. */
 strata_status_t strata_fence_all(void) {
   for (int i = 0; i < STRATA_NUM_BACKENDS; ++i) {
     pthread_mutex_lock(&defaults_lock);
-    const strata_exec_t *d = g.defaults[i];
+    const uint64_t devs = opened_devices[i];
     pthread_mutex_unlock(&defaults_lock);
-    if (d) {
-      strata_status_t st = strata_impl_backend(d->backend)->fence(d->device, NULL);
-      if (st != STRATA_SUCCESS) return st;
-    }
+    for (int dev = 0; dev < 64; ++dev)
+      if (devs >> dev & 1) {
+        strata_status_t st = strata_impl_backend((strata_backend_t)i)->fence(dev, NULL);
+        if (st != STRATA_SUCCESS) return st;
+      }
   }
   return STRATA_SUCCESS;
 }
