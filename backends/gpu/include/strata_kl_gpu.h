@@ -517,7 +517,15 @@ static strata_status_t strata_gpu_team_launch(const strata_launch_t *L, const vo
     strata_status_t st = STRATA_GPU_IMPL(shared_optin)(L, fn, shmem);
     if (st != STRATA_SUCCESS) return st;
   }
-  const unsigned grid = L->league_size > 0x7fffffff ? 0x7fffffffu : (unsigned)L->league_size;
+  /* at most 2^31 - 1 blocks (gridDim.x); on HIP also at most 2^32 - 1 work-items in all (the AQL
+   * dispatch packet's grid size is a 32-bit count of threads: a league of 2^26 teams of 64 lanes
+   * was refused as an invalid configuration). The teams grid-stride over the league ranks. */
+  int64_t max_grid = 0x7fffffff;
+#if defined(STRATA_KL_BACKEND_HIP)
+  const int64_t per_team = (int64_t)ts * L->vector_length;
+  if (0xffffffffll / per_team < max_grid) max_grid = 0xffffffffll / per_team;
+#endif
+  const unsigned grid = (unsigned)(L->league_size > max_grid ? max_grid : L->league_size);
   dim3 block((unsigned)L->vector_length, (unsigned)ts, 1);
   kernel<<<grid, block, shmem, (STRATA_GPU_STREAM)L->stream>>>(
       *(const ARGS *)args, L->league_size, L->scratch_team, L->scratch_thread, user);
