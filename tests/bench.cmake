@@ -188,3 +188,8 @@ if(TARGET strata_cli)
     set_tests_properties(cli.spmv.usage${_id} PROPERTIES PASS_REGULAR_EXPRESSION "${_re}.*exit=2")
   endforeach()
 endif()
+# newcomer review: bench_time's samples last at least 1 ms (bench.h), also when the single call
+# that sizes them was slower or faster than calls back to back; --min-time is honoured
+if(TARGET strata_bench)
+  strata_test(bench_time SOURCES test_bench_time.c LIBS strata_bench)
+endif()

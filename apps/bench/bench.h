@@ -6,7 +6,9 @@
  * between two strata_events recorded on the exec (device events — cudaEvent/hipEvent on the exec's
  * stream — on GPUs, so launch latency between calls is not counted unless the GPU idles; the host
  * clock after a fence on host backends). R is chosen so that a sample lasts at least 1 ms and about
- * min_time / 20, which amortizes launch and fence overhead; samples are taken until min_time has
+ * min_time / 20, which amortizes launch and fence overhead (sized from one call, rounded up, then
+ * calibrated on whole samples that are not kept until one lasts 1.2x that; a shorter sample later
+ * restarts the samples with more calls, at most 8 times); samples are taken until min_time has
  * passed and at least 5 exist (2000 at most). The reported time of one call is the median over
  * samples of (sample time / R); min, max and the quartiles give the spread. The vendor peer
  * (cuSPARSE, hipSPARSE) runs on the exec's stream (SetStream), so the same events bracket it. */

@@ -1,4 +1,5 @@
 /* strata bench — timing: warm-up, samples until min_time, median and spread (bench.h). */
+#include <math.h>
 #include <stdlib.h>
 
 #include "bench.h"
@@ -21,6 +22,11 @@ static int cmp_d(const void *a, const void *b) {
 
 #define MAX_SAMPLES 2000
 #define MIN_BATCH_S 1e-3 /* a sample lasts at least this long: launch and fence overhead amortized */
+#define MAX_REPS 1000000
+/* R is calibrated until a sample lasts this much over the target: samples vary around the
+ * calibrated one, and each must still reach MIN_BATCH_S */
+#define CALIBRATED 1.2
+#define MAX_RESTARTS 8 /* a sample under MIN_BATCH_S restarts the samples with more calls, at most this often */
 
 const char *bench_time_method(strata_exec_t *e) {
   return strata_exec_is_host(e) ? "host clock between fences (strata_event on a host backend)"
@@ -42,18 +48,40 @@ int bench_time(strata_exec_t *e, bench_fn f, void *ctx, double min_time, bench_s
     goto out;
   double target = min_time / 20;
   if (target < MIN_BATCH_S) target = MIN_BATCH_S;
-  int64_t reps = one > 0 ? (int64_t)(target / one) : 1000;
+  /* R sized from the single call (rounded up: a call of 0.6 ms is 2 per sample, not 1), then
+   * calibrated on whole samples, not kept: the single call can be slower than calls back to back
+   * (a cold start), and a sample must last target, at least MIN_BATCH_S, as bench.h says */
+  int64_t reps = one > 0 ? (int64_t)ceil(target / one) : 1000;
   if (reps < 1) reps = 1;
-  if (reps > 1000000) reps = 1000000;
+  if (reps > MAX_REPS) reps = MAX_REPS;
+  for (int tries = 0; tries < 20 && reps < MAX_REPS; ++tries) {
+    double dt = 0;
+    if ((st = strata_event_record(e, ev0))) goto out;
+    for (int64_t r = 0; r < reps; ++r)
+      if ((st = f(ctx, call++)) != 0) goto out;
+    if ((st = strata_event_record(e, ev1)) || (st = strata_event_elapsed(ev0, ev1, &dt))) goto out;
+    if (dt >= CALIBRATED * target) break;
+    const double grow = dt > 0 ? CALIBRATED * 1.25 * target / dt : 10.0;
+    reps = (int64_t)fmin((double)MAX_REPS, ceil((double)reps * fmin(grow, 10.0)));
+  }
   t = (double *)malloc(MAX_SAMPLES * sizeof(double));
-  int n = 0;
-  const double start = strata_timer_now();
+  int n = 0, restarts = 0;
+  double start = strata_timer_now();
   while (n < MAX_SAMPLES && (n < 5 || strata_timer_now() - start < min_time)) {
     if ((st = strata_event_record(e, ev0))) goto out;
     for (int64_t r = 0; r < reps; ++r)
       if ((st = f(ctx, call++)) != 0) goto out;
     double dt = 0;
     if ((st = strata_event_record(e, ev1)) || (st = strata_event_elapsed(ev0, ev1, &dt))) goto out;
+    if (dt < MIN_BATCH_S && reps < MAX_REPS && restarts < MAX_RESTARTS) {
+      /* a sample under 1 ms (calls faster than at calibration): more calls per sample, and the
+       * samples taken so far are dropped, so that every sample kept lasts at least 1 ms */
+      const double grow = dt > 0 ? CALIBRATED * 1.25 * target / dt : 10.0;
+      reps = (int64_t)fmin((double)MAX_REPS, ceil((double)reps * fmin(grow, 10.0)));
+      n = 0, ++restarts;
+      start = strata_timer_now();
+      continue;
+    }
     t[n++] = dt / (double)reps;
   }
   bench_sync(e);
