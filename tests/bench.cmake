@@ -193,3 +193,8 @@ endif()
 if(TARGET strata_bench)
   strata_test(bench_time SOURCES test_bench_time.c LIBS strata_bench)
 endif()
+# newcomer review: the unpack suite's pack record is checked (its packets against E's rows built on
+# the host) before its time counts
+if(TARGET strata_bench)
+  strata_test(bench_check SOURCES test_bench_check.c LIBS strata_bench)
+endif()

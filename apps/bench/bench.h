@@ -97,6 +97,10 @@ int bench_unpack_base_create(strata_exec_t *e, strata_crs_matrix_t *A, const int
 int bench_unpack_one_level(void *ctx, int64_t call);
 int bench_unpack_batched(void *ctx, int64_t call);
 void bench_unpack_base_destroy(bench_unpack_base_t **p);
+/** The check of a pack result: pk (any exec) against the packets of E's rows (E in host memory,
+ *  no column map: global columns = E's columns) built on the host as sparse.h lays them out.
+ *  Returns the number of wrong packets (a bad offsets array counts as one at least), 0 if equal. */
+int64_t bench_packets_wrong(const strata_crs_matrix_t *E, const strata_packets_t *pk);
 
 /* ------------------------------------ vendor SpMV peer (bench_peer.c): cuSPARSE, hipSPARSE */
 /* cusparseSpMV in CUDA builds, hipsparseSpMV in HIP builds where CMake found hipSPARSE

@@ -92,3 +92,36 @@ int bench_unpack_batched(void *ctx, int64_t call) {
   strata_team_policy_t pol = strata_team_policy(nb, 1, b->vl);
   return strata_parallel_for_team(b->e, "bench_unpack_tpetra_batched16", &pol, &unpack_base_batched, &b->a);
 }
+
+/* The packets of E's rows as strata_sparse_pack documents them (sparse.h), built here on the host
+ * from E and compared field by field with pk: the check of a pack result before its time counts. */
+int64_t bench_packets_wrong(const strata_crs_matrix_t *E, const strata_packets_t *pk) {
+  const int64_t n = E->num_rows;
+  if (!pk || pk->num_rows != n) return n > 0 ? n : 1;
+  int64_t *off = (int64_t *)malloc((size_t)(n + 1) * sizeof(int64_t));
+  unsigned char *data = (unsigned char *)malloc((size_t)pk->num_bytes + 8);
+  if (!off || !data || strata_mem_copy(pk->exec, off, pk->offsets, (size_t)(n + 1) * sizeof(int64_t)) ||
+      (pk->num_bytes && strata_mem_copy(pk->exec, data, pk->data, (size_t)pk->num_bytes))) {
+    free(off), free(data);
+    return n > 0 ? n : 1;
+  }
+  int64_t wrong = off[0] != 0 || off[n] != pk->num_bytes;
+  for (int64_t k = 0; k < n; ++k) {
+    const int64_t b = E->row_offsets[k], count = E->row_offsets[k + 1] - b;
+    if (off[k] < 0 || off[k] % 8 || off[k + 1] - off[k] < 8 + 16 * count || off[k + 1] > pk->num_bytes) {
+      ++wrong;
+      continue;
+    }
+    const int64_t *p = (const int64_t *)(data + off[k]);
+    const double *v = (const double *)(p + 1 + count);
+    int bad = p[0] != count;
+    for (int64_t j = 0; j < count && !bad; ++j) {
+      const double x = v[j], y = E->values[b + j];
+      bad = p[1 + j] != (int64_t)E->col_indices[b + j] || !(x == y || (x != x && y != y));
+    }
+    wrong += bad;
+  }
+  free(off);
+  free(data);
+  return wrong;
+}
