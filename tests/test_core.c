@@ -698,6 +698,17 @@ static void test_team_policy_limits(void **state) {
              STRATA_ERR_INVALID_POLICY, val, lim);
   p.scratch_team = d.max_scratch_bytes + 1; /* rounded up to 16 bytes: still above */
   T_ERR(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a), STRATA_ERR_INVALID_POLICY);
+  /* parts that sum exactly to the maximum, each rounded up to 16 bytes first (team max - 8 -> max,
+   * thread 8 -> 16): refused, and the message says so and gives the rounded sizes (it gave only
+   * the sizes asked for, whose sum is the limit) */
+  p = strata_team_policy(8, 1, 1);
+  p.scratch_team = d.max_scratch_bytes - 8;
+  p.scratch_thread = 8;
+  snprintf(val, sizeof val, "team %zu + 1 threads x 16 bytes", d.max_scratch_bytes);
+  t_expect_msg(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a),
+             STRATA_ERR_INVALID_POLICY, "rounded up to 16 bytes", val);
+  t_expect_msg(strata_team_policy_resolve(T_exec, &p, &r), STRATA_ERR_INVALID_POLICY, val, lim);
+  p = strata_team_policy(8, STRATA_AUTO, STRATA_AUTO);
   p.scratch_team = 0;
   p.scratch_thread = d.max_scratch_bytes + 16;
   T_ERR(strata_parallel_for_team(T_exec, NULL, &p, &core_rowsum, &a), STRATA_ERR_INVALID_POLICY);

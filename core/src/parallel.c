@@ -190,11 +190,12 @@ static strata_status_t resolve_policy(strata_exec_t *exec, const strata_team_pol
   r.scratch_team = (r.scratch_team + a16) & ~a16;
   r.scratch_thread = (r.scratch_thread + a16) & ~a16;
   size_t scratch = r.scratch_team + (size_t)r.team_size * r.scratch_thread;
-  if (scratch > d->max_scratch_bytes)
+  if (scratch > d->max_scratch_bytes) /* the parts may sum to the limit before they are rounded */
     return strata_impl_error(STRATA_ERR_INVALID_POLICY,
-                             "scratch %zu bytes per team (team %zu + %d threads x %zu) exceeds the limit %zu of backend '%s'",
-                             scratch, p->scratch_team, r.team_size, p->scratch_thread,
-                             d->max_scratch_bytes, b);
+                             "scratch %zu bytes per team (team %zu + %d threads x %zu bytes, each part rounded up "
+                             "to 16 bytes from team %zu and thread %zu) exceeds the limit %zu of backend '%s'",
+                             scratch, r.scratch_team, r.team_size, r.scratch_thread, p->scratch_team,
+                             p->scratch_thread, d->max_scratch_bytes, b);
   if (*gpu_auto) {
     int most = max_threads / r.vector_length;
     if (r.scratch_thread > 0 && (d->max_scratch_bytes - r.scratch_team) / r.scratch_thread < (size_t)most)

@@ -93,7 +93,9 @@
  *        every thread must call it (barriers); returns the v of team rank 0, lane 0 to all.
  *   strata_team_barrier(team)   every thread; orders scratch (and global) writes within the team.
  *   Scratch: team->scratch (scratch_team bytes shared by the team), team->thread_scratch
- *        (scratch_thread bytes private to the team thread, shared by its lanes); 16-byte aligned.
+ *        (scratch_thread bytes private to the team thread, shared by its lanes); 16-byte aligned:
+ *        each size is rounded up to 16 bytes, and the rounded sizes count against the device's
+ *        scratch limit (strata_team_policy_t).
  *   Team sort of (key, value) pairs: strata_team_sort_KS_VS(team, keys, values, n) for
  *        (KS, VS) in (i64, i64), (i32, i32), (i64, f64), (i32, f64): sorts keys[0, n) ascending
  *        and moves values with their keys (pairs with equal keys stay pairs; the order among equal

@@ -31,7 +31,11 @@ static inline strata_range_t strata_range(int64_t begin, int64_t end) {
  *  warp size: 32 on CUDA, 64 on CDNA, 1 on host); scratch_team bytes shared by a team and
  *  scratch_thread bytes private to each team thread. Limits are checked, never clamped:
  *  team_size × vector_length <= 1024 on GPUs, team_size <= 1 and vector_length <= 1 on host,
- *  scratch up to the device's maximum. league_size == 0 is a valid no-op. */
+ *  scratch up to the device's maximum (max_scratch_bytes), counted after rounding: scratch_team
+ *  and scratch_thread are each rounded up to a multiple of 16 bytes (alignment) and
+ *  rounded(scratch_team) + team_size × rounded(scratch_thread) must not exceed it, so parts that
+ *  sum exactly to the maximum are refused unless both are multiples of 16 (the message gives the
+ *  rounded sizes). league_size == 0 is a valid no-op. */
 typedef struct strata_team_policy {
   int64_t league_size;
   int team_size;
