@@ -728,6 +728,32 @@ static void test_team_policy_limits(void **state) {
   }
 }
 
+/* A launcher that fails without setting a message (as a backend's might): the launch must still
+ * report this failure, not the message an earlier error left on the thread. */
+static strata_status_t silent_failure(const strata_launch_t *L, const void *args) {
+  (void)L;
+  (void)args;
+  return STRATA_ERR_DEVICE;
+}
+
+static void test_launch_failure_message(void **state) {
+  (void)state;
+  strata_kernel_t k;
+  memset(&k, 0, sizeof k);
+  k.name = "silent_failure";
+  k.pattern = STRATA_PATTERN_FOR;
+  k.value_type = STRATA_TYPE_NONE;
+  for (int b = 0; b < STRATA_NUM_BACKENDS; ++b) k.launch[b] = silent_failure;
+  T_ERR(strata_error_set(STRATA_ERR_IO, "an earlier, unrelated error"), STRATA_ERR_IO);
+  t_expect_msg(strata_parallel_for(T_exec, "silent", strata_range(0, 4), &k, NULL), STRATA_ERR_DEVICE,
+               "launch 'silent'", "failed: STRATA_ERR_DEVICE");
+  if (strstr(strata_error_message(), "earlier")) fail_msg("stale message kept: %s", strata_error_message());
+  /* with no message before it too */
+  strata_error_clear();
+  t_expect_msg(strata_parallel_for(T_exec, "silent", strata_range(0, 4), &k, NULL), STRATA_ERR_DEVICE,
+               "launch 'silent'", "failed");
+}
+
 /* ============================================================ atomics */
 
 static void test_atomic_contention(void **state) {
@@ -1229,6 +1255,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_team_league_zero, t_setup),
       cmocka_unit_test_setup(test_team_host_limits, t_setup),
       cmocka_unit_test_setup(test_team_policy_limits, t_setup),
+      cmocka_unit_test_setup(test_launch_failure_message, t_setup),
       cmocka_unit_test_setup(test_atomic_contention, t_setup),
       cmocka_unit_test_setup(test_sort_pairs, t_setup),
       cmocka_unit_test_setup(test_memory, t_setup),

@@ -5,6 +5,7 @@
 #include "internal.h"
 
 static _Thread_local char strata_message[1024];
+static _Thread_local unsigned strata_message_serial; /* counts the messages set on this thread */
 
 const char *strata_status_name(strata_status_t status) {
   switch (status) {
@@ -32,11 +33,14 @@ const char *strata_error_message(void) { return strata_message; }
 
 void strata_error_clear(void) { strata_message[0] = '\0'; }
 
+unsigned strata_impl_error_serial(void) { return strata_message_serial; }
+
 #define STRATA_SET_MESSAGE(fmt)                                  \
   do {                                                           \
     va_list ap;                                                  \
     va_start(ap, fmt);                                           \
     vsnprintf(strata_message, sizeof strata_message, fmt, ap);   \
+    ++strata_message_serial;                                     \
     va_end(ap);                                                  \
   } while (0)
 

@@ -16,6 +16,9 @@ strata_status_t strata_impl_error(strata_status_t status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/** A count of the messages set on this thread (by strata_impl_error or strata_error_set): a call
+ *  that sees it unchanged across a failing callee knows the callee set no message of its own. */
+unsigned strata_impl_error_serial(void);
 
 /** A backend's runtime operations (libCEED-style: one table per backend, listed in registry.c). */
 typedef struct strata_impl_backend {

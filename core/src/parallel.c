@@ -74,9 +74,13 @@ static strata_status_t run(const strata_launch_t *L, strata_pattern_t kind, stra
   strata_impl_profile_scope_t scope;
   strata_status_t st = strata_impl_profile_begin(L, kind, &scope);
   if (st == STRATA_SUCCESS && fn) {
+    /* a launcher that fails without a message of its own must not leave an earlier error's text
+     * as the message of this failure */
+    const unsigned serial = strata_impl_error_serial();
     st = fn(L, args);
-    if (st != STRATA_SUCCESS && strata_error_message()[0] == '\0')
-      strata_impl_error(st, "launch '%s' on '%s' failed", L->label, strata_backend_name(L->exec->backend));
+    if (st != STRATA_SUCCESS && strata_impl_error_serial() == serial)
+      strata_impl_error(st, "launch '%s' on '%s' failed: %s (%s)", L->label, strata_backend_name(L->exec->backend),
+                        strata_status_name(st), strata_status_string(st));
   }
   strata_status_t st_end = strata_impl_profile_end(L, kind, &scope);
   return st != STRATA_SUCCESS ? st : st_end;
