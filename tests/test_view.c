@@ -507,12 +507,15 @@ static void test_deep_copy_overlap(void **state) {
 
 static void test_zero_extents(void **state) {
   (void)state;
-  const int64_t shapes[4][3] = {{0, 1, 1}, {3, 0, 1}, {0, 4, 5}, {2, 3, 0}};
-  const int ranks[4] = {1, 2, 3, 3};
-  for (int s = 0; s < 4; ++s)
+  const int64_t shapes[5][3] = {{0, 1, 1}, {3, 0, 1}, {0, 4, 5}, {2, 3, 0}, {3, 0, 2}};
+  const int ranks[5] = {1, 2, 3, 3, 3};
+  for (int s = 0; s < 5; ++s)
     for (int li = 0; li < 2; ++li) {
       strata_view_t *v = NULL, *h = NULL, *m = NULL, *sub = NULL;
       T_OK(strata_view_create(T_exec, STRATA_MEM_DEVICE, "empty", STRATA_TYPE_F64, layouts[li], ranks[s], shapes[s], &v));
+      /* the header's products of the extents, zeros included (Kokkos: {3, 0, 2} row-major has
+       * stride(0) = e1 * e2 = 0; it was 2, the zero extent skipped) */
+      expect_strides(v, shapes[s], ranks[s], layouts[li]);
       assert_null(strata_view_data(v));
       assert_int_equal(strata_view_size(v), 0);
       assert_int_equal(strata_view_span_bytes(v), 0);
@@ -604,6 +607,10 @@ static void test_errors(void **state) {
   assert_int_equal(strata_view_rank(NULL), 0);
   assert_int_equal(strata_view_size(NULL), 0);
   assert_string_equal(strata_view_label(NULL), "");
+  /* no elements: contiguous (as a default-constructed Kokkos::View's span_is_contiguous()) */
+  assert_int_equal(strata_view_is_contiguous(NULL), 1);
+  assert_int_equal(strata_view_span_bytes(NULL), 0);
+  assert_int_equal(strata_view_stride(NULL, 0), 0);
 }
 
 /* ============================================================ scan and sort keys */

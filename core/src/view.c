@@ -158,12 +158,14 @@ static strata_status_t view_create(strata_exec_t *exec, strata_mem_space_t space
     v->ext[d] = d < rank ? extents[d] : 1;
     v->str[d] = 0;
   }
-  /* left: stride(0) = 1, stride(d) = stride(d-1) * e(d-1); right: mirrored */
+  /* left: stride(0) = 1, stride(d) = stride(d-1) * e(d-1); right: mirrored. A zero extent makes
+   * the strides after it 0, as Kokkos's (its LayoutRight stride(0) is e1 * e2 * ...); the ones
+   * before it are products of nonzero extents, bounded by the overflow check above */
   int64_t s = 1;
   for (int k = 0; k < rank; ++k) {
     const int d = layout == STRATA_LAYOUT_LEFT ? k : rank - 1 - k;
     v->str[d] = s;
-    if (v->ext[d] > 0) s *= v->ext[d];
+    s *= v->ext[d];
   }
   *view = v;
   return STRATA_SUCCESS;
@@ -224,7 +226,7 @@ size_t strata_view_span_bytes(const strata_view_t *view) {
   return view ? (size_t)span_elements(view) * strata_type_size(view->type) : 0;
 }
 int strata_view_is_contiguous(const strata_view_t *view) {
-  return view && span_elements(view) == view_size(view);
+  return !view || span_elements(view) == view_size(view); /* NULL: no elements, as an empty view */
 }
 strata_mem_space_t strata_view_space(const strata_view_t *view) {
   return view ? view->alloc->space : STRATA_MEM_HOST;

@@ -11,8 +11,10 @@
  *                  stride(1) = e0, stride(2) = e0*e1
  *   LAYOUT_RIGHT   row-major (Kokkos LayoutRight, the host default): stride(rank-1) = 1, ...,
  *                  stride(0) = e1*e2
- *   strides        in elements, not bytes. A subview keeps its parent's strides (and layout tag),
- *                  so it may be non-contiguous (strata_view_is_contiguous()).
+ *   strides        in elements, not bytes. The products include zero extents: in an empty view
+ *                  every dimension outer to a zero extent has stride 0 (as Kokkos: extents
+ *                  {3, 0, 2} row-major give strides 0, 2, 1). A subview keeps its parent's strides
+ *                  (and layout tag), so it may be non-contiguous (strata_view_is_contiguous()).
  *
  * Ownership: strata_view_create / create_mirror / subview return a view with one reference;
  * strata_view_retain adds one, strata_view_release drops one and frees the view when none is
@@ -107,7 +109,8 @@ int64_t strata_view_size(const strata_view_t *view);
 /** Bytes from the first element to just past the last one (the span, Kokkos span() times the
  *  element size); equals size * element size for a contiguous view, 0 without elements. */
 size_t strata_view_span_bytes(const strata_view_t *view);
-/** 1 if the elements fill the span without gaps (Kokkos span_is_contiguous()); 1 for no elements. */
+/** 1 if the elements fill the span without gaps (Kokkos span_is_contiguous()); 1 for no elements,
+ *  a NULL view included (as a default-constructed Kokkos::View). */
 int strata_view_is_contiguous(const strata_view_t *view);
 /** The memory space the view's allocation lives in. */
 strata_mem_space_t strata_view_space(const strata_view_t *view);
