@@ -893,6 +893,10 @@ static void test_buffer_bounds(void **state) {
     T_ERR(strata_sparse_unpack_combine(T_exec, A, d.rows, &d.pk, NULL, 0, STRATA_COMBINE_ADD, &rep),
           STRATA_ERR_INVALID_ARGUMENT);
     d.pk.data = keep;
+    /* a negative num_global is refused without col_lids too (it was ignored there), every mode */
+    for (int m = 0; m <= 4; ++m)
+      t_expect_msg(strata_sparse_unpack_combine(T_exec, A, d.rows, &d.pk, NULL, -5, (strata_combine_mode_t)m, &rep),
+                   STRATA_ERR_INVALID_ARGUMENT, "num_global = -5", "negative");
     strata_crs_destroy(&A);
     dpk_free(&d);
   }

@@ -331,9 +331,10 @@ static strata_status_t unpack_check(strata_exec_t **exec, strata_crs_matrix_t *A
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "sparse_unpack_combine: packet offsets %p are not 8-byte aligned (address %% 8 = %u)",
                             (const void *)packets->offsets, (unsigned)((uintptr_t)packets->offsets % 8));
-  if (col_lids && num_global < 0)
+  if (num_global < 0) /* refused without col_lids too, where it is not read: bad input, not ignored */
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
-                            "sparse_unpack_combine: num_global = %lld is negative", (long long)num_global);
+                            "sparse_unpack_combine: num_global = %lld is negative (the limit is 0)",
+                            (long long)num_global);
   if (map && col_lids)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "sparse_unpack_combine: both col_lids and options.col_map given (one column map)");
