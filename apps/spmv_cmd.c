@@ -72,7 +72,9 @@ int cmd_spmv(int argc, char **argv) {
              "       [--out y.mtx] [--json]\n"
              "  y = alpha op(A) x + beta y0; y0 is --y (needs a nonzero --beta) or zeros\n"
              "  formats: csr (the row-class plan; --algorithm and --transpose apply to it only), ell, ellpack-r,\n"
-             "           pjds, sell-c-sigma, sell-p, coo, hyb, hec, csr-lb, merge, auto (strata/formats.h)\n");
+             "           pjds, sell-c-sigma, sell-p, coo, hyb, hec, csr-lb, merge, auto (strata/formats.h)\n"
+             "  --json: one line; \"classes\" has the plan's row classes, rows of min_len..max_len entries each\n"
+             "          (max_len null: no upper bound)\n");
       return 0;
     } else if (takes && (!v || (v[0] == '-' && v[1] == '-'))) return bad("option %s needs a value", a);
     else if (!strcmp(a, "--x")) xspec = argv[++i];
@@ -247,10 +249,11 @@ int cmd_spmv(int argc, char **argv) {
     free(path_json);
     for (int c = 0, first = 1; c < nc; ++c) {
       if (!cls[c].num_rows) continue;
-      printf("%s{\"level\": \"%s\", \"vector_length\": %d, \"team_size\": %d, \"min_len\": %lld, \"max_len\": %lld, \"rows\": %lld}",
+      char hi[32] = "null"; /* no upper bound (INT64_MAX): null, as the JSON's other "none" values */
+      if (cls[c].max_len != INT64_MAX) snprintf(hi, sizeof hi, "%lld", (long long)cls[c].max_len);
+      printf("%s{\"level\": \"%s\", \"vector_length\": %d, \"team_size\": %d, \"min_len\": %lld, \"max_len\": %s, \"rows\": %lld}",
              first ? "" : ", ", level_name(cls[c].level), cls[c].vector_length, cls[c].team_size,
-             (long long)cls[c].min_len, cls[c].max_len == INT64_MAX ? -1LL : (long long)cls[c].max_len,
-             (long long)cls[c].num_rows);
+             (long long)cls[c].min_len, hi, (long long)cls[c].num_rows);
       first = 0;
     }
     printf("], \"repeat\": %d, \"median_time_s\": %.9f, \"gbytes_per_s\": %s, \"y_sum\": %s, \"y_norm2\": %s, "

@@ -22,6 +22,11 @@ strata_cli_test(cli.spmv.json_long_path "\"matrix\": \"[^\"]*/${_p}/diag.mtx\", 
 strata_cli_test(cli.spmv.norm_huge "\"y_norm2\": 2.236067977499789[0-9]e\\+200" spmv ${CMAKE_CURRENT_BINARY_DIR}/diag12.mtx --alpha 1e200 --json)
 strata_cli_test(cli.spmv.norm_tiny "\"y_norm2\": 2.2[0-9]*e-320" spmv ${CMAKE_CURRENT_BINARY_DIR}/diag12.mtx --alpha 1e-320 --json)
 endif()
+# a class with no upper bound on its row length (a forced algorithm: every row in one class) has
+# "max_len": null in the JSON, as the project's other "none" values (it printed -1)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/diag2.mtx "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 2\n")
+strata_cli_test(cli.spmv.json_unbounded_class "\"classes\": \\[\\{\"level\": \"one-level\", [^}]*\"min_len\": 0, \"max_len\": null, \"rows\": 2\\}\\]"
+                spmv ${CMAKE_CURRENT_BINARY_DIR}/diag2.mtx --algorithm one --backend serial --json --repeat 1)
 # newcomer review: a host allocation that fails (x of 2^31-1 columns under a 6 GB address-space
 # limit) is an error naming the bytes (exit 1), not a crash. Not under AddressSanitizer: its shadow
 # memory needs more address space than the limit, and its allocator aborts on the request.
