@@ -1646,7 +1646,10 @@ static int parse_formats(const char *v) {
   return 0;
 }
 
-int cmd_bench(int argc, char **argv) {
+/* The bench command; *specs (the --matrix inputs) is the caller's, freed by it whatever this
+ * returns, so that an early return (a refused option) leaks nothing. */
+static int bench_run(int argc, char **argv, strlist *specs_out) {
+  strlist *const specs = specs_out;
   memset(&G, 0, sizeof G);
   G.min_time = -1;
   G.scale = 1;
@@ -1654,7 +1657,6 @@ int cmd_bench(int argc, char **argv) {
   G.replicate = 1;
   G.progress = -1; /* default: on for full runs, off in --quick */
   const char *suite = NULL;
-  strlist specs = {0};
   int want[STRATA_NUM_BACKENDS] = {0}, any = 0;
   for (int i = 0; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -1680,7 +1682,7 @@ int cmd_bench(int argc, char **argv) {
         want[b] = 1;
       }
       any = 1;
-    } else if (!strcmp(a, "--matrix")) push(&specs, argv[++i]);
+    } else if (!strcmp(a, "--matrix")) push(specs, argv[++i]);
     else if (!strcmp(a, "--format")) {
       ++i;
       if (parse_formats(v)) return 2;
@@ -1725,7 +1727,7 @@ int cmd_bench(int argc, char **argv) {
             s_unpack = !strcmp(suite, "unpack") || !strcmp(suite, "all"), s_fem = !strcmp(suite, "fem") || !strcmp(suite, "all");
   if (!(s_stream || s_spmv || s_unpack || s_fem)) return bad_opt("unknown suite %s (stream, spmv, unpack, fem, all)", suite);
   /* an option for suites that do not run is refused rather than ignored */
-  if (specs.n && !s_spmv && !s_unpack) return bad_opt("--matrix applies to the spmv and unpack suites, not %s", suite);
+  if (specs->n && !s_spmv && !s_unpack) return bad_opt("--matrix applies to the spmv and unpack suites, not %s", suite);
   if (!s_spmv && (G.fmt_set || G.sweep || G.replicate != 1))
     return bad_opt("%s applies to the spmv suite, not %s", G.fmt_set ? "--format" : G.sweep ? "--sweep" : "--replicate", suite);
   if (G.uopt_given && !s_unpack) return bad_opt("--unpack-options applies to the unpack suite, not %s", suite);
@@ -1733,7 +1735,7 @@ int cmd_bench(int argc, char **argv) {
   /* the box meshes (edge 40 cbrt(S) for fem, 60 cbrt(S) for unpack's own inputs) need at least one
    * cube per edge: box 0 would mean a Gmsh mesh to fem_run, not a smaller box */
   if (!G.quick && ((s_fem && !G.mesh && bench_box_of_scale(FEM_BOX_EDGE) < 1) ||
-                   (s_unpack && !specs.n && bench_box_of_scale(UNPACK_BOX_EDGE) < 1))) {
+                   (s_unpack && !specs->n && bench_box_of_scale(UNPACK_BOX_EDGE) < 1))) {
     const int edge = s_fem && !G.mesh && bench_box_of_scale(FEM_BOX_EDGE) < 1 ? FEM_BOX_EDGE : UNPACK_BOX_EDGE;
     return bad_opt("--scale %g: the %s suite's box mesh would have %d x cbrt(%g) < 1 cubes per edge; the smallest "
                    "scale is %.6g (1/%d^3: box 1)", G.scale, edge == FEM_BOX_EDGE ? "fem" : "unpack", edge, G.scale,
@@ -1741,8 +1743,8 @@ int cmd_bench(int argc, char **argv) {
   }
   if (G.min_time < 0) G.min_time = G.quick ? 0.05 : 0.5;
   if (G.progress < 0) G.progress = !G.quick;
-  const int specs_given = specs.n > 0;
-  if (!specs.n) push(&specs, "gen:all");
+  const int specs_given = specs->n > 0;
+  if (!specs->n) push(specs, "gen:all");
   if (!G.fmt_set) /* default: every implemented format but csr (the plan, measured as strata_auto) */
     for (int f = 0; f < STRATA_NUM_FORMATS; ++f) G.fmt[f] = f != STRATA_FORMAT_CSR;
   if (strata_exec_default(STRATA_BACKEND_SERIAL, &G.serial)) {
@@ -1778,8 +1780,8 @@ int cmd_bench(int argc, char **argv) {
   {
     int nmat = 0, per_mat = NUM_ALGOS + (G.sweep ? SWEEP_N : 0), cusp = 0;
     for (int f = 0; f < STRATA_NUM_FORMATS; ++f) per_mat += G.fmt[f];
-    for (int i = 0; i < specs.n; ++i) {
-      if (!strcmp(specs.v[i], "gen:all"))
+    for (int i = 0; i < specs->n; ++i) {
+      if (!strcmp(specs->v[i], "gen:all"))
         for (int g = 0; bench_gen_names[g]; ++g) ++nmat;
       else ++nmat;
     }
@@ -1792,8 +1794,8 @@ int cmd_bench(int argc, char **argv) {
   fprintf(stderr, " samples >= 1 ms, median over >= 5 samples and --min-time %.3g s\n", G.min_time);
   if (s_stream)
     for (int bi = 0; bi < G.nb; ++bi) suite_stream(bi, 1);
-  if (s_spmv) suite_spmv(&specs);
-  if (s_unpack && specs_given) suite_unpack_inputs(&specs);
+  if (s_spmv) suite_spmv(specs);
+  if (s_unpack && specs_given) suite_unpack_inputs(specs);
   else if (s_unpack) suite_unpack(), suite_unpack_rowlen(), suite_unpack_baselines();
   if (s_fem) suite_fem();
   if (G.out) {
@@ -1815,9 +1817,14 @@ int cmd_bench(int argc, char **argv) {
   }
   int bad = 0, errors = G.write_errors; /* exit status: 3 a wrong result, 4 an input, a measurement or an output that failed */
   for (int i = 0; i < nR; ++i) bad += R[i].ok == 0, errors += R[i].ok == -1;
-  for (int i = 0; i < specs.n; ++i) free(specs.v[i]);
-  free(specs.v);
   free(R);
   R = NULL, nR = capR = 0;
   return bad ? 3 : errors ? 4 : 0;
+}
+
+int cmd_bench(int argc, char **argv) {
+  strlist specs = {0};
+  const int rc = bench_run(argc, argv, &specs);
+  free_list(&specs);
+  return rc;
 }
