@@ -1,5 +1,7 @@
 /* strata tests — the bench harness's checks (apps/bench): a pack result is compared with the
- * packets of its rows built on the host (bench_packets_wrong), and a wrong packet is found. */
+ * packets of its rows built on the host (bench_packets_wrong), and a wrong packet is found; the
+ * host reference of unpack_combine(ADD) (bench_unpack_reference) gives the sums worked out by hand
+ * and refuses an entry with no place in its target row. */
 #include "test_common.h"
 
 #include "bench.h"
@@ -36,7 +38,61 @@ static void test_packets_wrong(void **state) {
   strata_crs_destroy(&E);
 }
 
+static void test_unpack_reference(void **state) {
+  (void)state;
+  /* target pattern G (3 x 4): row 0 {0, 2}, row 1 {1}, row 2 {0, 1, 3} */
+  int64_t goff[4] = {0, 2, 3, 6};
+  int32_t gcol[6] = {0, 2, 1, 0, 1, 3};
+  double gval[6] = {9, 9, 9, 9, 9, 9}; /* not read: the reference starts from zero */
+  /* packets: rows of E into targets rows[k] (row 0 twice, a column twice in one packet) */
+  int64_t eoff[5] = {0, 2, 3, 6, 7};
+  int32_t ecol[7] = {2, 0, 1, 3, 3, 0, 2};
+  double eval[7] = {1.0, -2.0, 0.5, 4.0, -1.0, 0.25, 3.0};
+  int32_t rows[4] = {0, 1, 2, 0};
+  strata_crs_matrix_t *Gm = NULL, *E = NULL;
+  T_OK(strata_crs_create_from_csr(T_serial, 3, 4, 6, goff, gcol, gval, STRATA_CRS_COPY, &Gm));
+  T_OK(strata_crs_create_from_csr(T_serial, 4, 4, 7, eoff, ecol, eval, STRATA_CRS_COPY, &E));
+  double ref[6], tol[6];
+  char err[200] = "";
+  assert_int_equal(bench_unpack_reference(E, rows, Gm, ref, tol, err, sizeof err), 0);
+  const double want[6] = {-2.0, 4.0, 0.5, 0.25, 0.0, 3.0};
+  const int64_t cnt[6] = {1, 2, 1, 1, 0, 2}; /* contributions: tol = 4 eps (cnt + 2) sum |v| */
+  const double abs_sum[6] = {2.0, 4.0, 0.5, 0.25, 0.0, 5.0};
+  for (int q = 0; q < 6; ++q) {
+    assert_true(ref[q] == want[q]);
+    assert_true(tol[q] == 4.0 * 0x1.0p-52 * (double)(cnt[q] + 2) * abs_sum[q]);
+  }
+  /* strata's unpack on the backend under test gives the same sums */
+  strata_crs_matrix_t *Ge = NULL, *Ee = NULL;
+  strata_packets_t *pk = NULL;
+  int32_t *rows_e = NULL;
+  T_OK(strata_crs_copy(T_exec, Gm, &Ge));
+  T_OK(strata_crs_copy(T_exec, E, &Ee));
+  T_OK(strata_mem_alloc(T_exec, STRATA_MEM_DEVICE, sizeof rows, (void **)&rows_e));
+  T_OK(strata_mem_copy(T_exec, rows_e, rows, sizeof rows));
+  T_OK(strata_mem_set_async(T_exec, Ge->values, 0, 6 * sizeof(double)));
+  T_OK(strata_sparse_pack(T_exec, Ee, 4, NULL, NULL, &pk));
+  T_OK(strata_sparse_unpack_combine(T_exec, Ge, rows_e, pk, NULL, 4, STRATA_COMBINE_ADD, NULL));
+  double got[6];
+  T_OK(strata_mem_copy(T_exec, got, Ge->values, sizeof got));
+  for (int q = 0; q < 6; ++q) assert_true(fabs(got[q] - ref[q]) <= tol[q]);
+  /* a column with no place in its target row (column 3 in row 0), a target row out of range */
+  rows[2] = 0;
+  assert_int_equal(bench_unpack_reference(E, rows, Gm, ref, tol, err, sizeof err), -1);
+  assert_non_null(strstr(err, "packet 2, column 3 is not in target row 0's pattern"));
+  rows[2] = 3;
+  assert_int_equal(bench_unpack_reference(E, rows, Gm, ref, tol, err, sizeof err), -1);
+  assert_non_null(strstr(err, "packet 2 targets row 3, outside [0, 3)"));
+  strata_packets_destroy(&pk);
+  strata_mem_free(T_exec, STRATA_MEM_DEVICE, (void **)&rows_e);
+  strata_crs_destroy(&Ge);
+  strata_crs_destroy(&Ee);
+  strata_crs_destroy(&Gm);
+  strata_crs_destroy(&E);
+}
+
 int main(int argc, char **argv) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test_setup(test_packets_wrong, t_setup)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test_setup(test_packets_wrong, t_setup),
+                                     cmocka_unit_test_setup(test_unpack_reference, t_setup)};
   return T_RUN("bench_check", tests);
 }

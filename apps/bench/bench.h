@@ -101,6 +101,15 @@ void bench_unpack_base_destroy(bench_unpack_base_t **p);
  *  no column map: global columns = E's columns) built on the host as sparse.h lays them out.
  *  Returns the number of wrong packets (a bad offsets array counts as one at least), 0 if equal. */
 int64_t bench_packets_wrong(const strata_crs_matrix_t *E, const strata_packets_t *pk);
+/** The reference of unpack_combine(ADD) of E's rows into G's pattern, values starting at zero,
+ *  built on the host by plain loops, without pack or unpack: row k of E is the packet for target
+ *  row rows[k]; each of its entries (c, v) is added to G's entry (rows[k], c), found in that
+ *  target row. E, rows and G in host memory. ref[q] (G->nnz) receives the sum at G's entry q and
+ *  tol[q] its tolerance, the SpMV oracle's bound for a sum: 4 eps (contributions + 2) sum |v|.
+ *  Returns 0, or -1 with a message in err (a target row out of range, a column not in its target
+ *  row's pattern, no memory). */
+int bench_unpack_reference(const strata_crs_matrix_t *E, const int32_t *rows, const strata_crs_matrix_t *G, double *ref,
+                           double *tol, char *err, size_t err_len);
 
 /* ------------------------------------ vendor SpMV peer (bench_peer.c): cuSPARSE, hipSPARSE */
 /* cusparseSpMV in CUDA builds, hipsparseSpMV in HIP builds where CMake found hipSPARSE

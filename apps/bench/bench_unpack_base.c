@@ -6,6 +6,8 @@
  * host), writes one (packet, first entry) pair per UNPACK_BASE_BATCH entries; the table is copied to
  * the device and one launch runs a team per batch. The host loop and the copy are part of every
  * timed call. */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,4 +126,48 @@ int64_t bench_packets_wrong(const strata_crs_matrix_t *E, const strata_packets_t
   free(off);
   free(data);
   return wrong;
+}
+
+/* The host reference of unpack_combine(ADD) (bench.h): per packet, its target row's columns are
+ * marked with their places (pos[column] = entry of G), each entry added there, the marks removed. */
+int bench_unpack_reference(const strata_crs_matrix_t *E, const int32_t *rows, const strata_crs_matrix_t *G, double *ref,
+                           double *tol, char *err, size_t err_len) {
+  const int64_t nnz = G->nnz;
+  int64_t *pos = (int64_t *)malloc((size_t)G->num_cols * sizeof(int64_t) + 8);
+  int64_t *cnt = (int64_t *)calloc((size_t)nnz + 1, sizeof(int64_t));
+  int rc = 0;
+  if (!pos || !cnt) {
+    snprintf(err, err_len, "unpack reference: out of host memory for %lld columns and %lld entries",
+             (long long)G->num_cols, (long long)nnz);
+    free(pos), free(cnt);
+    return -1;
+  }
+  for (int64_t c = 0; c < G->num_cols; ++c) pos[c] = -1;
+  for (int64_t q = 0; q < nnz; ++q) ref[q] = 0.0, tol[q] = 0.0;
+  for (int64_t k = 0; k < E->num_rows && !rc; ++k) {
+    const int32_t r = rows[k];
+    if (r < 0 || r >= G->num_rows) {
+      snprintf(err, err_len, "unpack reference: packet %lld targets row %d, outside [0, %d)", (long long)k, r, G->num_rows);
+      rc = -1;
+      break;
+    }
+    for (int64_t q = G->row_offsets[r]; q < G->row_offsets[r + 1]; ++q) pos[G->col_indices[q]] = q;
+    for (int64_t j = E->row_offsets[k]; j < E->row_offsets[k + 1]; ++j) {
+      const int32_t c = E->col_indices[j];
+      const int64_t q = c >= 0 && c < G->num_cols ? pos[c] : -1;
+      if (q < 0) {
+        snprintf(err, err_len, "unpack reference: packet %lld, column %d is not in target row %d's pattern", (long long)k, c, r);
+        rc = -1;
+        break;
+      }
+      ref[q] += E->values[j];
+      tol[q] += fabs(E->values[j]);
+      ++cnt[q];
+    }
+    for (int64_t q = G->row_offsets[r]; q < G->row_offsets[r + 1]; ++q) pos[G->col_indices[q]] = -1;
+  }
+  for (int64_t q = 0; q < nnz; ++q) tol[q] *= 4.0 * 0x1.0p-52 * (double)(cnt[q] + 2);
+  free(pos);
+  free(cnt);
+  return rc;
 }
