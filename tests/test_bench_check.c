@@ -1,10 +1,12 @@
 /* strata tests — the bench harness's checks (apps/bench): a pack result is compared with the
  * packets of its rows built on the host (bench_packets_wrong), and a wrong packet is found; the
  * host reference of unpack_combine(ADD) (bench_unpack_reference) gives the sums worked out by hand
- * and refuses an entry with no place in its target row. */
+ * and refuses an entry with no place in its target row; the FEM job's assembled matrix agrees with
+ * the host assembly (bench_fem_matrix_diff), and a changed value, bulk diagonal or pattern is found. */
 #include "test_common.h"
 
 #include "bench.h"
+#include "fem.h"
 
 static void test_packets_wrong(void **state) {
   (void)state;
@@ -91,8 +93,67 @@ static void test_unpack_reference(void **state) {
   strata_crs_destroy(&E);
 }
 
+/* one value of A (host copy) changed by dv at (row, k-th entry of the row), as a matrix on T_exec */
+static strata_crs_matrix_t *changed(const strata_crs_matrix_t *Ah, int32_t row, int64_t k, double dv, int32_t col) {
+  strata_crs_matrix_t *B = NULL, *Be = NULL;
+  T_OK(strata_crs_copy(T_serial, Ah, &B));
+  B->values[B->row_offsets[row] + k] += dv;
+  if (col >= 0) B->col_indices[B->row_offsets[row] + k] = col;
+  T_OK(strata_crs_copy(T_exec, B, &Be));
+  strata_crs_destroy(&B);
+  return Be;
+}
+
+static void test_fem_matrix_diff(void **state) {
+  (void)state;
+  fem_mesh_t mesh;
+  char msg[300] = "";
+  strata_crs_matrix_t *S = NULL, *A = NULL, *Ah = NULL, *B = NULL;
+  assert_int_equal(fem_mesh_box(3, &mesh, msg, sizeof msg), 0);
+  assert_int_equal(bench_fem_assemble(T_serial, &mesh, 1, &S, msg, sizeof msg), 0);
+  const int32_t n = S->num_rows, mid = 1 * 16 + 1 * 4 + 1; /* an interior node of the 4^3 grid */
+  for (int bulk = 0; bulk <= 2; bulk += 2) {
+    fem_options_t o = fem_options_default();
+    fem_result_t res;
+    double d = -1;
+    o.box = 3, o.bulk_nodes = bulk, o.compare = 0, o.matrix_out = &A;
+    o.backend = strata_exec_backend(T_exec);
+    T_OK(fem_run(&o, &res));
+    assert_non_null(A);
+    assert_int_equal(A->num_rows, n + bulk);
+    assert_int_equal(bench_fem_matrix_diff(S, A, res.bulk_ties, &d, msg, sizeof msg), 0);
+    assert_true(d <= 1e-12);
+    T_OK(strata_crs_copy(T_serial, A, &Ah));
+    /* an interior row's entry off by 1e-9 of the row's largest */
+    double big = 0;
+    for (int64_t k = Ah->row_offsets[mid]; k < Ah->row_offsets[mid + 1]; ++k) big = fmax(big, fabs(Ah->values[k]));
+    B = changed(Ah, mid, 1, 1e-9 * big, -1);
+    assert_int_equal(bench_fem_matrix_diff(S, B, res.bulk_ties, &d, msg, sizeof msg), 0);
+    assert_true(d > 1e-12 && d < 1e-8);
+    strata_crs_destroy(&B);
+    /* a column changed: another pattern */
+    const int32_t c0 = Ah->col_indices[Ah->row_offsets[mid]];
+    B = changed(Ah, mid, 0, 0, c0 > 0 ? c0 - 1 : c0 + 1);
+    assert_int_equal(bench_fem_matrix_diff(S, B, res.bulk_ties, &d, msg, sizeof msg), 0);
+    assert_true(isinf(d));
+    strata_crs_destroy(&B);
+    if (bulk) { /* a bulk row's diagonal (its last entry) one spring short */
+      const int32_t r = n + 1;
+      B = changed(Ah, r, Ah->row_offsets[r + 1] - Ah->row_offsets[r] - 1, -FEM_SPRING_K, -1);
+      assert_int_equal(bench_fem_matrix_diff(S, B, res.bulk_ties, &d, msg, sizeof msg), 0);
+      assert_true(d > 1e-3);
+      strata_crs_destroy(&B);
+    }
+    strata_crs_destroy(&Ah);
+    strata_crs_destroy(&A);
+  }
+  strata_crs_destroy(&S);
+  fem_mesh_destroy(&mesh);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {cmocka_unit_test_setup(test_packets_wrong, t_setup),
-                                     cmocka_unit_test_setup(test_unpack_reference, t_setup)};
+                                     cmocka_unit_test_setup(test_unpack_reference, t_setup),
+                                     cmocka_unit_test_setup(test_fem_matrix_diff, t_setup)};
   return T_RUN("bench_check", tests);
 }

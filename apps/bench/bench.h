@@ -79,6 +79,17 @@ struct fem_mesh;
 int bench_fem_assemble(strata_exec_t *e, const struct fem_mesh *mesh, int dof, strata_crs_matrix_t **A, char *err,
                        size_t err_len);
 
+/** The check of the FEM job's assembled Laplace matrix A (fem_options_t.matrix_out, any exec; the
+ *  job's mesh with its K = A's rows - S's rows bulk nodes, each tied to bulk_ties Dirichlet nodes)
+ *  against S = bench_fem_assemble(mesh, dof 1), the host assembly: rows of mesh nodes must hold
+ *  S's columns in S's order then only columns of bulk nodes, whose entries must be 0 (a row tied
+ *  to a bulk node is a Dirichlet row); a bulk row holds bulk_ties x FEM_SPRING_K on its diagonal,
+ *  0 elsewhere (its columns are Dirichlet nodes). *diff receives max over rows of max |a - s| /
+ *  the row's largest |s| (as fem_result_t.matrix_diff: NaN if a NaN is met, +inf if the patterns
+ *  differ). 0, or -1 with a message in err (A could not be copied to the host). */
+int bench_fem_matrix_diff(const strata_crs_matrix_t *S, const strata_crs_matrix_t *A, int64_t bulk_ties, double *diff,
+                          char *err, size_t err_len);
+
 /** A ⊗ I_k (k copies interleaved: entry (i, j) becomes (i·k+b, j·k+b) for b < k), fill-complete,
  *  on A's exec (host memory). Row lengths keep their distribution; bytes grow k times. */
 int bench_replicate(const strata_crs_matrix_t *A, int k, strata_crs_matrix_t **out, char *err, size_t err_len);

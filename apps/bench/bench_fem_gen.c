@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "fem.h"
 #include "fem_mesh.h"
 
 #ifndef BENCH_HAVE_GMSH
@@ -195,4 +196,62 @@ int bench_gen_fem(strata_exec_t *serial, int dof, double h, strata_crs_matrix_t 
   const int rc = bench_fem_assemble(serial, &mesh, dof, A, err, err_len);
   fem_mesh_destroy(&mesh);
   return rc;
+}
+
+/* Row r of A against the expected row: columns cols[0..len) with values vals (NULL: all zero; in
+ * a bulk row the diagonal diag instead), then (mesh rows) only bulk columns >= nmesh holding 0.
+ * Returns max |a - s| / max |s| of the row, +inf for another pattern, NaN for a NaN. */
+static double row_diff(const strata_crs_matrix_t *A, int32_t r, const int32_t *cols, const double *vals, int64_t len,
+                       int32_t nmesh, double diag) {
+  const int64_t b = A->row_offsets[r], e = A->row_offsets[r + 1];
+  double smax = 0, dmax = 0;
+  if (e - b < len) return INFINITY;
+  for (int64_t k = b; k < e; ++k) {
+    const int64_t p = k - b;
+    const int32_t c = A->col_indices[k];
+    double s = 0;
+    if (p < len) {
+      if (c != cols[p]) return INFINITY;
+      s = vals ? vals[p] : c == r ? diag : 0.0;
+    } else if (c < nmesh || (p > len && c <= A->col_indices[k - 1])) /* after S's: bulk columns, ascending */
+      return INFINITY;
+    const double a = A->values[k];
+    if (isnan(a) || isnan(s)) return NAN;
+    smax = fmax(smax, fabs(s));
+    dmax = fmax(dmax, fabs(a - s));
+  }
+  return dmax == 0 ? 0 : smax > 0 ? dmax / smax : INFINITY;
+}
+
+int bench_fem_matrix_diff(const strata_crs_matrix_t *S, const strata_crs_matrix_t *A, int64_t bulk_ties, double *diff,
+                          char *err, size_t err_len) {
+  strata_crs_matrix_t *Ah = NULL;
+  *diff = INFINITY;
+  if (strata_crs_copy(S->exec, A, &Ah)) {
+    snprintf(err, err_len, "the assembled matrix to the host: %s", strata_error_message());
+    return -1;
+  }
+  const int32_t n = S->num_rows, nall = Ah->num_rows;
+  if (Ah->num_cols != nall || nall < n) {
+    strata_crs_destroy(&Ah);
+    return 0; /* not the mesh's nodes and bulk nodes: another pattern */
+  }
+  double d = 0;
+  for (int32_t r = 0; r < nall && !isnan(d) && !isinf(d); ++r) {
+    double x;
+    if (r < n) {
+      const int64_t sb = S->row_offsets[r];
+      x = row_diff(Ah, r, S->col_indices + sb, S->values + sb, S->row_offsets[r + 1] - sb, n, 0);
+    } else { /* a bulk row: its ties (any columns of mesh nodes, ascending), then its diagonal */
+      const int64_t b = Ah->row_offsets[r], e = Ah->row_offsets[r + 1];
+      x = e - b >= 1 && Ah->col_indices[e - 1] == r ? 0 : INFINITY;
+      for (int64_t k = b; k < e - 1 && x == 0; ++k)
+        if (Ah->col_indices[k] >= n || (k > b && Ah->col_indices[k] <= Ah->col_indices[k - 1])) x = INFINITY;
+      if (x == 0) x = row_diff(Ah, r, Ah->col_indices + b, NULL, e - b, n, (double)bulk_ties * FEM_SPRING_K);
+    }
+    d = isnan(x) ? NAN : fmax(d, x);
+  }
+  strata_crs_destroy(&Ah);
+  *diff = d;
+  return 0;
 }

@@ -389,6 +389,7 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   fem_mesh_t mesh;
   memset(&mesh, 0, sizeof mesh);
   memset(res, 0, sizeof *res);
+  if (o->matrix_out) *o->matrix_out = NULL;
   res->matrix_diff = -1;
   res->mesh = o->mesh_path ? o->mesh_path : o->box > 0 ? "box" : "gmsh";
   dev_mesh_t d, ds;
@@ -566,6 +567,7 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   } else if (o->compare) {
     res->matrix_diff = 0; /* serial is its own reference */
   }
+  if (o->matrix_out) *o->matrix_out = A, A = NULL;
 done:
   if (st != STRATA_SUCCESS && e) strata_exec_fence(e);
   if (e) {

@@ -26,6 +26,9 @@ typedef struct fem_options {
                             boundary nodes: round(f x their number), at least one, spread evenly
                             in node order (fem_result_t.bulk_ties: how many) */
   int verbose;
+  strata_crs_matrix_t **matrix_out; /* non-NULL: receives the assembled matrix (Dirichlet rows
+                                       applied; on the job's backend; the caller destroys it), NULL
+                                       when the job fails */
 } fem_options_t;
 
 #define FEM_MAX_BULK_NODES 1000
