@@ -22,7 +22,8 @@
  * samples of >= 1 ms). --sweep adds the spmv plan's thresholds over a small grid (records carry
  * "thresholds"); the unpack suite adds unpack time per entry against the incoming row length
  * (rowlenL records, "row_length"); fem repeats fem_run until --min-time (at least 3 runs, 1 in
- * --quick); unpack and fem records carry ratio_to_serial where serial ran. */
+ * --quick) after 2 runs not timed (the first checked); unpack and fem records carry ratio_to_serial
+ * where serial ran. */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <errno.h>
 #include <ftw.h>
@@ -1100,9 +1101,11 @@ static void suite_unpack_rowlen(void) {
 
 /* ------------------------------------------------------------------------------------ fem */
 /* fem_run repeated until --min-time has passed (at least 3 runs, 1 in --quick; FEM_MAX_RUNS at
- * most): each run is a whole job, so its phases are timed by fem_run's own fences, one sample per
- * run and phase (no batching: a phase cannot be repeated alone) */
+ * most) after FEM_WARMUP runs that are not kept, the first of them the checked one (as bench_time's
+ * 2 warm-up calls): each run is a whole job, so its phases are timed by fem_run's own fences, one
+ * sample per run and phase (no batching: a phase cannot be repeated alone) */
 #define FEM_MAX_RUNS 50
+#define FEM_WARMUP 2
 /* the assembled matrix of a backend's first run against the host assembly of the same mesh
  * (bench_fem_matrix_diff; serial's too) and, on other backends, against serial's: max_i max_j
  * |a_ij - s_ij| / max_j |s_ij| (fem_result_t.matrix_diff) at most this, else the record is wrong
@@ -1139,16 +1142,15 @@ static void suite_fem(void) {
       const int min_runs = G.quick ? 1 : 3;
       double sec[FEM_NUM_PHASES][FEM_MAX_RUNS];
       fem_result_t res;
-      int ok = 1, runs = 0;
+      int ok = 1, runs = 0, kept = 0; /* runs made, samples kept (runs after the warm-up) */
       char name[200], err[200] = "";
       const char *base = G.mesh ? strrchr(G.mesh, '/') : NULL;
       if (G.mesh) snprintf(name, sizeof name, "%s", base ? base + 1 : G.mesh);
       else snprintf(name, sizeof name, "box%d", box);
       progress("fem", name, strata_backend_name(G.be[bi]), "fem_run");
-      const double t0 = strata_timer_now();
-      double diff = 0, hdiff = 0; /* the first run's assembled matrix against serial's, the host's */
+      double t0 = strata_timer_now(), diff = 0, hdiff = 0; /* the first run's assembled matrix against serial's, the host's */
       const int on_serial = G.be[bi] == STRATA_BACKEND_SERIAL;
-      while (ok == 1 && runs < FEM_MAX_RUNS && (runs < min_runs || strata_timer_now() - t0 < G.min_time)) {
+      while (ok == 1 && kept < FEM_MAX_RUNS && (kept < min_runs || strata_timer_now() - t0 < G.min_time)) {
         strata_crs_matrix_t *A = NULL;
         o.compare = runs == 0 && !on_serial; /* after the timed phases: a check, not timed */
         o.matrix_out = runs == 0 ? &A : NULL;
@@ -1170,8 +1172,12 @@ static void suite_fem(void) {
                    res.matrix_diff, FEM_BENCH_MATRIX_TOL);
         }
         strata_crs_destroy(&A);
-        for (int p = 0; p < FEM_NUM_PHASES; ++p) sec[p][runs] = res.seconds[p];
-        ++runs;
+        if (runs++ < FEM_WARMUP) { /* not a sample; --min-time counts from the first sample */
+          t0 = strata_timer_now();
+          continue;
+        }
+        for (int p = 0; p < FEM_NUM_PHASES; ++p) sec[p][kept] = res.seconds[p];
+        ++kept;
       }
       if (ok == 1 && !G.mesh) snprintf(name, sizeof name, "box%d_%lldtets", box, (long long)res.num_tets);
       else if (ok == 1) {
@@ -1190,17 +1196,18 @@ static void suite_fem(void) {
         if (ok != 1) { emit(r); continue; }
         r->rows = res.num_nodes, r->nnz = res.nnz;
         if (p == FEM_PHASE_SOLVE && on_serial)
-          snprintf(r->msg, sizeof r->msg, "%d CG iterations, error %.3e, matrix against the host assembly %.3g",
-                   res.iterations, res.error, hdiff);
+          snprintf(r->msg, sizeof r->msg, "%d CG iterations, error %.3e, matrix against the host assembly %.3g; "
+                   "%d warm-up runs not timed", res.iterations, res.error, hdiff, FEM_WARMUP);
         else if (p == FEM_PHASE_SOLVE)
           snprintf(r->msg, sizeof r->msg, "%d CG iterations, error %.3e, matrix against the host assembly %.3g, "
-                   "against serial %.3g", res.iterations, res.error, hdiff, diff);
+                   "against serial %.3g; %d warm-up runs not timed", res.iterations, res.error, hdiff, diff, FEM_WARMUP);
         double *v = sec[p];
-        for (int i = 1; i < runs; ++i) /* sort the samples (insertion: at most FEM_MAX_RUNS) */
+        const int m = kept;
+        for (int i = 1; i < m; ++i) /* sort the samples (insertion: at most FEM_MAX_RUNS) */
           for (int j = i; j > 0 && v[j] < v[j - 1]; --j) { double t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
-        r->t.median = runs % 2 ? v[runs / 2] : 0.5 * (v[runs / 2 - 1] + v[runs / 2]);
-        r->t.min = v[0], r->t.max = v[runs - 1], r->t.q1 = v[runs / 4], r->t.q3 = v[(3 * runs) / 4 < runs ? (3 * runs) / 4 : runs - 1];
-        r->t.samples = runs, r->t.reps = 1;
+        r->t.median = m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
+        r->t.min = v[0], r->t.max = v[m - 1], r->t.q1 = v[m / 4], r->t.q3 = v[(3 * m) / 4 < m ? (3 * m) / 4 : m - 1];
+        r->t.samples = m, r->t.reps = 1;
         if (p == FEM_PHASE_UNPACK || p == FEM_PHASE_PACK) /* 4 x 4 per tet, 2 rows of 2 per spring */
           r->entries = 16.0 * (double)res.num_tets + 4.0 * (double)res.bulk_nodes * (double)res.bulk_ties;
         emit(r);
@@ -1595,7 +1602,8 @@ static void usage(FILE *f) {
           "backend to run); 3 a result differed from its reference (serial's; unpack: sums built on the host);\n"
           "4 an input could not be built, a measurement failed or --out could not be written.\n"
           "Timing: strata_event (device events on GPUs, host clock between fences on host backends), samples of\n"
-          "at least 1 ms, median over samples until --min-time; fem: whole fem_run jobs until --min-time.\n");
+          "at least 1 ms, median over samples until --min-time; fem: whole fem_run jobs until --min-time, after 2\n"
+          "runs not timed (the first one checked).\n");
 }
 
 /* --format LIST: comma-separated names of strata/formats.h, "all" (every one, csr included) or
