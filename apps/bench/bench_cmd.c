@@ -436,7 +436,15 @@ static void spmv_matrix(const strata_crs_matrix_t *Ah, const char *name) {
   }
   for (int64_t j = 0; j < nc; ++j) x[j] = 1.0 + (double)(j % 7) / 8.0;
   /* the oracle: the serial backend's plain SpMV; tolerance from the row's |a||x| and length */
-  strata_crs_spmv(G.serial, 1.0, Ah, x, 0.0, yref);
+  if (strata_crs_spmv(G.serial, 1.0, Ah, x, 0.0, yref)) { /* no reference: nothing can be checked (exit 4) */
+    result_t *r = add("spmv", STRATA_BACKEND_SERIAL, name, "input");
+    r->rows = n, r->cols = nc, r->nnz = nnz;
+    snprintf(r->msg, sizeof r->msg, "the reference y = A x (strata_crs_spmv on serial) failed: %s", strata_error_message());
+    fprintf(stderr, "strata bench: %s: %s\n", name, r->msg);
+    emit(r);
+    free(x), free(yref), free(tol), free(h);
+    return;
+  }
   for (int64_t r = 0; r < n; ++r) {
     double s = 0;
     for (int64_t k = Ah->row_offsets[r]; k < Ah->row_offsets[r + 1]; ++k) s += fabs(Ah->values[k] * x[Ah->col_indices[k]]);
@@ -743,20 +751,31 @@ static int unpack_run(void *v, int64_t call) {
 #define UNPACK_BOX_EDGE 60
 static int bench_box_of_scale(int edge) { return (int)(edge * cbrt(G.scale)); }
 
-/* The unpack suite's box mesh (60^3 cubes x 6 tets, scaled; 8^3 with --quick): 0, or -1 (said) */
-static int unpack_box_mesh(fem_mesh_t *mesh, int *box) {
-  char msg[256];
+/* The unpack suite's box mesh (60^3 cubes x 6 tets, scaled; 8^3 with --quick): 0, or -1 (an error
+ * record "input" of `what` with the message: exit 4) */
+static int unpack_box_mesh(fem_mesh_t *mesh, int *box, const char *what) {
+  char msg[256], m2[400], name[64];
   *box = G.quick ? 8 : bench_box_of_scale(UNPACK_BOX_EDGE);
   if (fem_mesh_box(*box, mesh, msg, sizeof msg) == 0) return 0;
-  fprintf(stderr, "strata bench unpack: %s\n", msg);
+  snprintf(name, sizeof name, "box%d", *box);
+  snprintf(m2, sizeof m2, "unpack %s: the box mesh: %s", what, msg);
+  input_error("unpack", name, m2);
   return -1;
+}
+
+/* An unpack input whose building failed (what: the step), said as an error record of name: exit 4.
+ * st != 0: a strata call failed (its message follows), else host memory ran out. */
+static void unpack_input_failed(const char *name, const char *what, int st) {
+  char msg[400];
+  snprintf(msg, sizeof msg, "unpack %s: %s: %s", name, what, st ? strata_error_message() : "out of host memory");
+  input_error("unpack", name, msg);
 }
 
 static void suite_unpack(void) {
   int box;
   fem_mesh_t mesh;
   char name[64];
-  if (unpack_box_mesh(&mesh, &box)) return;
+  if (unpack_box_mesh(&mesh, &box, "element rows")) return;
   const int64_t nt = mesh.num_tets, nn = mesh.num_nodes, ne = 16 * nt;
   snprintf(name, sizeof name, "box%d_%lldtets", box, (long long)nt);
   /* element rows on the serial backend: row 4t+i holds tet t's nodes; values multiples of 1/4 */
@@ -766,12 +785,15 @@ static void suite_unpack(void) {
   double *val = NULL, *ref = NULL, *tol = NULL, *h = NULL;
   strata_crs_matrix_t *E = NULL, *Gs = NULL;
   char err[300] = "";
-  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)(4 * nt + 1) * 8, (void **)&off);
-  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&col);
-  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 8, (void **)&val);
-  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&gr);
-  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&gc);
-  rows = (int32_t *)malloc((size_t)(4 * nt) * 4);
+  int st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)(4 * nt + 1) * 8, (void **)&off);
+  if (!st0) st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&col);
+  if (!st0) st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 8, (void **)&val);
+  if (!st0) st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&gr);
+  if (!st0) st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&gc);
+  if (st0 || !(rows = (int32_t *)malloc((size_t)(4 * nt) * 4))) {
+    unpack_input_failed(name, "the element rows' buffers", st0);
+    goto done;
+  }
   for (int64_t t = 0; t < nt; ++t)
     for (int i = 0; i < 4; ++i) {
       off[4 * t + i] = 16 * t + 4 * i;
@@ -784,15 +806,19 @@ static void suite_unpack(void) {
       }
     }
   off[4 * nt] = ne;
-  if (strata_crs_create_from_csr(s, (int32_t)(4 * nt), (int32_t)nn, ne, off, col, val, STRATA_CRS_ADOPT, &E) == STRATA_SUCCESS)
+  if ((st0 = strata_crs_create_from_csr(s, (int32_t)(4 * nt), (int32_t)nn, ne, off, col, val, STRATA_CRS_ADOPT, &E)) == 0)
     off = NULL, col = NULL, val = NULL; /* E owns them */
-  if (!E || strata_crs_create_from_coo(s, (int32_t)nn, (int32_t)nn, ne, gr, gc, NULL, &Gs)) {
-    fprintf(stderr, "strata bench unpack: %s\n", strata_error_message());
+  if (st0 || (st0 = strata_crs_create_from_coo(s, (int32_t)nn, (int32_t)nn, ne, gr, gc, NULL, &Gs))) {
+    unpack_input_failed(name, E ? "the target pattern (strata_crs_create_from_coo)" : "the element rows (strata_crs_create_from_csr)", st0);
     goto done;
   }
-  ref = (double *)malloc((size_t)Gs->nnz * 8);
-  tol = (double *)malloc((size_t)Gs->nnz * 8);
-  h = (double *)malloc((size_t)Gs->nnz * 8);
+  ref = (double *)malloc((size_t)Gs->nnz * 8 + 8);
+  tol = (double *)malloc((size_t)Gs->nnz * 8 + 8);
+  h = (double *)malloc((size_t)Gs->nnz * 8 + 8);
+  if (!ref || !tol || !h) {
+    unpack_input_failed(name, "the reference's arrays", 0);
+    goto done;
+  }
   if (bench_unpack_reference(E, rows, Gs, ref, tol, err, sizeof err)) { /* the reference of every backend */
     input_error("unpack", name, err);
     goto done;
@@ -816,7 +842,8 @@ static void suite_unpack(void) {
     memset(&rep, 0, sizeof rep);
     int st = strata_sparse_unpack_combine_opts(e, u.G, u.rows, u.pk, NULL, nn, STRATA_COMBINE_ADD, &G.uopt, &rep);
     bench_sync(e);
-    strata_mem_copy(e, h, u.G->values, (size_t)u.G->nnz * 8);
+    const int copied = strata_mem_copy(e, h, u.G->values, (size_t)u.G->nnz * 8) == STRATA_SUCCESS;
+    if (!copied) snprintf(ru->msg, sizeof ru->msg, "the result to the host: %s", strata_error_message());
     rp->bytes = 12.0 * (double)ne + 8.0 * (double)(4 * nt + 1) + 2.0 * (double)u.pk->num_bytes; /* read E, write + scan */
     ru->bytes = (double)u.pk->num_bytes + 16.0 * (double)ne + 4.0 * (double)(4 * nt); /* packets, RMW values, rows */
     const int64_t bad_packets = bench_packets_wrong(E, u.pk); /* pack checked before its time counts */
@@ -829,7 +856,7 @@ static void suite_unpack(void) {
       rp->ok = bench_time(e, pack_run, &u, G.min_time, &rp->t) ? -1 : 1;
       if (rp->ok < 0) snprintf(rp->msg, sizeof rp->msg, "%s", strata_error_message());
     }
-    if (unpack_checked(&o, h, st, &rep, ru)) {
+    if (copied && unpack_checked(&o, h, st, &rep, ru)) {
       progress("unpack", name, ru->backend, "unpack_combine_add");
       ru->ok = bench_time(e, unpack_run, &u, G.min_time, &ru->t) ? -1 : 1;
       if (ru->ok < 0) snprintf(ru->msg, sizeof ru->msg, "%s", strata_error_message());
@@ -866,11 +893,15 @@ static void unpack_rowlen_one(int64_t L, int64_t total) {
   double *val = NULL, *ref = NULL, *tol = NULL, *h = NULL;
   strata_crs_matrix_t *E = NULL, *Gs = NULL;
   char err[300] = "";
-  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)(P + 1) * 8, (void **)&off);
-  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&col);
-  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 8, (void **)&val);
-  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)(n * W) * 4, (void **)&gr);
-  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)(n * W) * 4, (void **)&gc);
+  int st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)(P + 1) * 8, (void **)&off);
+  if (!st0) st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&col);
+  if (!st0) st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 8, (void **)&val);
+  if (!st0) st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)(n * W) * 4, (void **)&gr);
+  if (!st0) st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)(n * W) * 4, (void **)&gc);
+  if (st0 || !rows) {
+    unpack_input_failed(name, "the packets' and pattern's buffers", st0);
+    goto done;
+  }
   for (int64_t r = 0; r < n; ++r)
     for (int64_t k = 0; k < W; ++k) gr[r * W + k] = (int32_t)r, gc[r * W + k] = (int32_t)((r + k * step) % nc);
   uint64_t x = G.seed * 0x9E3779B97F4A7C15ull + 12345;
@@ -887,15 +918,19 @@ static void unpack_rowlen_one(int64_t L, int64_t total) {
     }
   }
   off[P] = ne;
-  if (strata_crs_create_from_csr(s, (int32_t)P, (int32_t)nc, ne, off, col, val, STRATA_CRS_ADOPT, &E) == STRATA_SUCCESS)
+  if ((st0 = strata_crs_create_from_csr(s, (int32_t)P, (int32_t)nc, ne, off, col, val, STRATA_CRS_ADOPT, &E)) == 0)
     off = NULL, col = NULL, val = NULL;
-  if (!E || strata_crs_create_from_coo(s, (int32_t)n, (int32_t)nc, n * W, gr, gc, NULL, &Gs)) {
-    fprintf(stderr, "strata bench unpack %s: %s\n", name, strata_error_message());
+  if (st0 || (st0 = strata_crs_create_from_coo(s, (int32_t)n, (int32_t)nc, n * W, gr, gc, NULL, &Gs))) {
+    unpack_input_failed(name, E ? "the target pattern (strata_crs_create_from_coo)" : "the packets' rows (strata_crs_create_from_csr)", st0);
     goto done;
   }
-  ref = (double *)malloc((size_t)Gs->nnz * 8);
-  tol = (double *)malloc((size_t)Gs->nnz * 8);
-  h = (double *)malloc((size_t)Gs->nnz * 8);
+  ref = (double *)malloc((size_t)Gs->nnz * 8 + 8);
+  tol = (double *)malloc((size_t)Gs->nnz * 8 + 8);
+  h = (double *)malloc((size_t)Gs->nnz * 8 + 8);
+  if (!ref || !tol || !h) {
+    unpack_input_failed(name, "the reference's arrays", 0);
+    goto done;
+  }
   if (bench_unpack_reference(E, rows, Gs, ref, tol, err, sizeof err)) {
     input_error("unpack", name, err);
     goto done;
@@ -918,9 +953,10 @@ static void unpack_rowlen_one(int64_t L, int64_t total) {
     memset(&rep, 0, sizeof rep);
     int st = strata_sparse_unpack_combine_opts(e, u.G, u.rows, u.pk, NULL, (int32_t)nc, STRATA_COMBINE_ADD, &G.uopt, &rep);
     bench_sync(e);
-    strata_mem_copy(e, h, u.G->values, (size_t)u.G->nnz * 8);
     ru->bytes = (double)u.pk->num_bytes + 16.0 * (double)ne + 4.0 * (double)P; /* packets, RMW values, rows */
-    if (unpack_checked(&o, h, st, &rep, ru)) {
+    if (strata_mem_copy(e, h, u.G->values, (size_t)u.G->nnz * 8))
+      snprintf(ru->msg, sizeof ru->msg, "the result to the host: %s", strata_error_message());
+    else if (unpack_checked(&o, h, st, &rep, ru)) {
       ru->ok = bench_time(e, unpack_run, &u, G.min_time, &ru->t) ? -1 : 1;
       if (ru->ok < 0) snprintf(ru->msg, sizeof ru->msg, "%s", strata_error_message());
     }
@@ -949,6 +985,10 @@ static void unpack_versus(const char *name, strata_crs_matrix_t *E, strata_crs_m
   double *ref = (double *)malloc((size_t)Gs->nnz * 8 + 8), *h = (double *)malloc((size_t)Gs->nnz * 8 + 8);
   double *tol = (double *)malloc((size_t)Gs->nnz * 8 + 8);
   char err[300] = "";
+  if (!ref || !tol || !h) {
+    unpack_input_failed(name, "the reference's arrays", 0);
+    goto done;
+  }
   if (bench_unpack_reference(E, rows_h, Gs, ref, tol, err, sizeof err)) {
     input_error("unpack", name, err);
     goto done;
@@ -977,9 +1017,12 @@ static void unpack_versus(const char *name, strata_crs_matrix_t *E, strata_crs_m
       int st = a == 0 ? strata_sparse_unpack_combine_opts(e, u.G, u.rows, u.pk, NULL, u.G->num_cols, STRATA_COMBINE_ADD, &G.uopt, &rep)
                : a == 1 ? bench_unpack_one_level(base, 0) : bench_unpack_batched(base, 0);
       bench_sync(e);
-      strata_mem_copy(e, h, u.G->values, (size_t)u.G->nnz * 8);
       progress("unpack", name, r[a]->backend, algo[a]);
       r[a]->bytes = (double)u.pk->num_bytes + 16.0 * (double)E->nnz + 4.0 * (double)np; /* packets, RMW values, rows */
+      if (strata_mem_copy(e, h, u.G->values, (size_t)u.G->nnz * 8)) {
+        snprintf(r[a]->msg, sizeof r[a]->msg, "the result to the host: %s", strata_error_message());
+        continue;
+      }
       if (!unpack_checked(&o, h, st, a == 0 ? &rep : NULL, r[a])) continue;
       r[a]->ok = bench_time(e, a == 0 ? unpack_run : a == 1 ? bench_unpack_one_level : bench_unpack_batched,
                             a == 0 ? (void *)&u : (void *)base, G.min_time, &r[a]->t) ? -1 : 1;
@@ -1003,9 +1046,15 @@ static void unpack_versus_gen(const char *spec) {
   char name[96];
   if (load_spec("unpack", spec, &A, name, sizeof name)) return;
   int32_t *rows = (int32_t *)malloc((size_t)A->num_rows * 4 + 4);
-  for (int32_t i = 0; i < A->num_rows; ++i) rows[i] = i;
   int64_t longest = 0;
-  strata_crs_row_lengths_max(G.serial, A, &longest);
+  int st = 0;
+  if (!rows || (st = strata_crs_row_lengths_max(G.serial, A, &longest))) {
+    unpack_input_failed(name, rows ? "its longest row (strata_crs_row_lengths_max)" : "the target rows", st);
+    free(rows);
+    strata_crs_destroy(&A);
+    return;
+  }
+  for (int32_t i = 0; i < A->num_rows; ++i) rows[i] = i;
   char full[160];
   snprintf(full, sizeof full, "%s_%lldentries_longest%lld", name, (long long)A->nnz, (long long)longest);
   unique_name("unpack", full, sizeof full);
@@ -1022,10 +1071,16 @@ static void unpack_versus_fem_bulk(void) {
   int box;
   fem_mesh_t mesh;
   char name[96];
-  if (unpack_box_mesh(&mesh, &box)) return;
+  if (unpack_box_mesh(&mesh, &box, "fem rows with bulk nodes")) return;
   const int64_t nt = mesh.num_tets, nm = mesh.num_nodes, n = nm + K;
   int64_t m = 0, c = 0;
   int32_t *sel = (int32_t *)malloc((size_t)nm * 4);
+  if (!sel) {
+    snprintf(name, sizeof name, "fem_box%d_bulk%lld", box, (long long)K);
+    unpack_input_failed(name, "the tied nodes", 0);
+    fem_mesh_destroy(&mesh);
+    return;
+  }
   for (int64_t i = 0; i < nm; ++i)
     if (mesh.on_boundary[i] && c++ % 2 == 0) sel[m++] = (int32_t)i;
   const int64_t nr = 4 * nt + K + K * m, ne = 16 * nt + 4 * K * m;
@@ -1035,11 +1090,15 @@ static void unpack_versus_fem_bulk(void) {
   int32_t *col = NULL, *gr = NULL, *gc = NULL, *rows = (int32_t *)malloc((size_t)nr * 4);
   double *val = NULL;
   strata_crs_matrix_t *E = NULL, *Gs = NULL;
-  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)(nr + 1) * 8, (void **)&off);
-  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&col);
-  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 8, (void **)&val);
-  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&gr);
-  strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&gc);
+  int st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)(nr + 1) * 8, (void **)&off);
+  if (!st0) st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&col);
+  if (!st0) st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 8, (void **)&val);
+  if (!st0) st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&gr);
+  if (!st0) st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&gc);
+  if (st0 || !rows) {
+    unpack_input_failed(name, "the element rows' buffers", st0);
+    goto done;
+  }
   int64_t q = 0, r = 0;
 #define PUT(row, cc, v) (col[q] = gc[q] = (int32_t)(cc), gr[q] = (int32_t)(row), val[q] = (v), ++q)
   for (int64_t t = 0; t < nt; ++t)
@@ -1061,12 +1120,13 @@ static void unpack_versus_fem_bulk(void) {
     }
 #undef PUT
   off[nr] = ne;
-  if (strata_crs_create_from_csr(s, (int32_t)nr, (int32_t)n, ne, off, col, val, STRATA_CRS_ADOPT, &E) == STRATA_SUCCESS)
+  if ((st0 = strata_crs_create_from_csr(s, (int32_t)nr, (int32_t)n, ne, off, col, val, STRATA_CRS_ADOPT, &E)) == 0)
     off = NULL, col = NULL, val = NULL;
-  if (!E || strata_crs_create_from_coo(s, (int32_t)n, (int32_t)n, ne, gr, gc, NULL, &Gs))
-    fprintf(stderr, "strata bench unpack: %s\n", strata_error_message());
+  if (st0 || (st0 = strata_crs_create_from_coo(s, (int32_t)n, (int32_t)n, ne, gr, gc, NULL, &Gs)))
+    unpack_input_failed(name, E ? "the target pattern (strata_crs_create_from_coo)" : "the element rows (strata_crs_create_from_csr)", st0);
   else
     unpack_versus(name, E, Gs, rows);
+done:
   strata_crs_destroy(&E);
   strata_crs_destroy(&Gs);
   serial_bufs_free(&off, &col, &val, &gr, &gc);
