@@ -46,7 +46,10 @@ static void test_samples_at_least_1ms_slow_probe(void **state) {
   if (s.min * s.reps < 1e-3)
     fail_msg("shortest sample %.3g ms (%d calls of %.3g ms): samples must last at least 1 ms", 1e3 * s.min * s.reps,
              s.reps, 1e3 * s.min);
-  assert_true(s.median >= 2.9e-4 && s.median < 1e-3); /* the slow call is not one of the samples' */
+  /* the slow call (4 ms) is not what the samples measure: their median call is the fast one's
+   * 0.3 ms, or longer on a loaded machine (a busy-wait preempted lasts longer), never the slow
+   * call's; the bound is loose so that a loaded CI machine does not fail it */
+  assert_true(s.median >= 2.9e-4 && s.median < 4e-3);
 }
 
 /* min_time is honoured (the samples run until it has passed), and the spread is ordered */
