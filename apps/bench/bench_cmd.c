@@ -352,18 +352,32 @@ static int check_y(strata_exec_t *e, double *dy, int64_t n, double *h, const ora
   return 1;
 }
 
-/* The common step of every SpMV record: y0 poisoned (NaN), run(ctx, 0) once, its y checked
- * against the oracle, then run timed; what failed goes into r->msg (run_fail: the message when
- * run fails without a strata error, e.g. a vendor library's; NULL: strata's message). */
-static void check_then_time(strata_exec_t *e, int (*run)(void *, int64_t), void *ctx, double *y0, int64_t n,
-                            double *h, const oracle_t *o, const char *run_fail, result_t *r) {
-  strata_mem_set_async(e, y0, 0xFF, (size_t)n * 8);
-  bench_sync(e);
-  if (run(ctx, 0)) snprintf(r->msg, sizeof r->msg, "%s", run_fail ? run_fail : strata_error_message());
-  else if (check_y(e, y0, n, h, o, r)) {
-    r->ok = bench_time(e, run, ctx, G.min_time, &r->t) ? -1 : 1;
-    if (r->ok < 0) snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
+/* The common step of every SpMV record: for each rotated copy c (ys[c], copies of them), y
+ * poisoned (NaN), run(ctx, c) once, its y checked against the oracle (every copy: each has its own
+ * matrix, format conversion or vendor handle), then run timed; what failed goes into r->msg
+ * (run_fail: the message when run fails without a strata error, e.g. a vendor library's; NULL:
+ * strata's message). */
+static void check_then_time(strata_exec_t *e, int (*run)(void *, int64_t), void *ctx, double *const *ys, int copies,
+                            int64_t n, double *h, const oracle_t *o, const char *run_fail, result_t *r) {
+  for (int c = 0; c < copies; ++c) {
+    strata_mem_set_async(e, ys[c], 0xFF, (size_t)n * 8);
+    bench_sync(e);
+    if (run(ctx, c)) {
+      snprintf(r->msg, sizeof r->msg, "%s", run_fail ? run_fail : strata_error_message());
+      return;
+    }
+    if (!check_y(e, ys[c], n, h, o, r)) {
+      if (copies > 1) { /* which copy (the others may be right); check_y's message is short */
+        char m[sizeof r->msg + 32];
+        snprintf(m, sizeof m, "copy %d of %d: %s", c, copies, r->msg);
+        memcpy(r->msg, m, sizeof r->msg - 1);
+        r->msg[sizeof r->msg - 1] = '\0';
+      }
+      return;
+    }
   }
+  r->ok = bench_time(e, run, ctx, G.min_time, &r->t) ? -1 : 1;
+  if (r->ok < 0) snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
 }
 
 /* One plan of A with opt: built, applied once with y poisoned, checked against the oracle, then
@@ -375,7 +389,7 @@ static void measure_plan(spmv_ctx *k, const strata_spmv_options_t *opt, int setu
     snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
     return;
   }
-  check_then_time(e, spmv_run, k, k->y[0], n, h, o, NULL, r);
+  check_then_time(e, spmv_run, k, k->y, k->copies, n, h, o, NULL, r);
   strata_spmv_plan_destroy(&k->p);
 }
 
@@ -414,7 +428,7 @@ static void measure_format(const spmv_ctx *k, strata_format_t f, int64_t n, doub
   r->fmt_bytes = (double)fp.bytes;
   r->fmt_overhead = fp.overhead;
   snprintf(r->fmt_chosen, sizeof r->fmt_chosen, "%s", strata_format_name(chosen));
-  check_then_time(k->e, fmt_run, &m, k->y[0], n, h, o, NULL, r);
+  check_then_time(k->e, fmt_run, &m, m.y, m.copies, n, h, o, NULL, r);
 done:
   for (int c = 0; c < k->copies; ++c) strata_format_destroy(&m.M[c]);
 }
@@ -522,7 +536,7 @@ static void spmv_matrix(const strata_crs_matrix_t *Ah, const char *name) {
         continue;
       char fail[64];
       snprintf(fail, sizeof fail, "%s: SpMV failed", r->algo);
-      check_then_time(e, bench_peer_apply, p, k.y[0], n, h, &o, fail, r);
+      check_then_time(e, bench_peer_apply, p, k.y, k.copies, n, h, &o, fail, r);
       bench_peer_destroy(&p);
     }
     for (int c = 0; c < k.copies; ++c) {
