@@ -40,6 +40,30 @@ static void test_packets_wrong(void **state) {
   strata_crs_destroy(&E);
 }
 
+/* sparse.h lays packet k out as exactly 8 + 16 count bytes (unpack_combine reports a longer one
+ * malformed): packets with slack after a row's values are not E's packets */
+static void test_packets_slack(void **state) {
+  (void)state;
+  int64_t off[3] = {0, 1, 1};
+  int32_t col[1] = {0};
+  double val[1] = {1.5};
+  strata_crs_matrix_t *E = NULL;
+  T_OK(strata_crs_create_from_csr(T_serial, 2, 1, 1, off, col, val, STRATA_CRS_COPY, &E));
+  /* packet 0: count 1, column 0, value 1.5, then 8 bytes of slack; packet 1: count 0 */
+  int64_t poff[3] = {0, 32, 40};
+  int64_t data[5] = {1, 0, 0, 0, 0};
+  memcpy(&data[2], &val[0], 8);
+  strata_packets_t pk = {T_serial, 2, poff, (unsigned char *)data, 40};
+  assert_int_equal(bench_packets_wrong(E, &pk), 1);
+  /* the same without the slack: right */
+  int64_t poff2[3] = {0, 24, 32};
+  int64_t data2[4] = {1, 0, 0, 0};
+  memcpy(&data2[2], &val[0], 8);
+  strata_packets_t pk2 = {T_serial, 2, poff2, (unsigned char *)data2, 32};
+  assert_int_equal(bench_packets_wrong(E, &pk2), 0);
+  strata_crs_destroy(&E);
+}
+
 static void test_unpack_reference(void **state) {
   (void)state;
   /* target pattern G (3 x 4): row 0 {0, 2}, row 1 {1}, row 2 {0, 1, 3} */
@@ -153,6 +177,7 @@ static void test_fem_matrix_diff(void **state) {
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {cmocka_unit_test_setup(test_packets_wrong, t_setup),
+                                     cmocka_unit_test_setup(test_packets_slack, t_setup),
                                      cmocka_unit_test_setup(test_unpack_reference, t_setup),
                                      cmocka_unit_test_setup(test_fem_matrix_diff, t_setup)};
   return T_RUN("bench_check", tests);

@@ -110,7 +110,7 @@ int64_t bench_packets_wrong(const strata_crs_matrix_t *E, const strata_packets_t
   int64_t wrong = off[0] != 0 || off[n] != pk->num_bytes;
   for (int64_t k = 0; k < n; ++k) {
     const int64_t b = E->row_offsets[k], count = E->row_offsets[k + 1] - b;
-    if (off[k] < 0 || off[k] % 8 || off[k + 1] - off[k] < 8 + 16 * count || off[k + 1] > pk->num_bytes) {
+    if (off[k] < 0 || off[k] % 8 || off[k + 1] - off[k] != 8 + 16 * count || off[k + 1] > pk->num_bytes) { /* exactly: sparse.h */
       ++wrong;
       continue;
     }
