@@ -340,7 +340,10 @@ static int64_t compare(const oracle_t *o, const double *y, int64_t *first) {
 
 static int check_y(strata_exec_t *e, double *dy, int64_t n, double *h, const oracle_t *o, result_t *r) {
   bench_sync(e);
-  strata_mem_copy(e, h, dy, (size_t)n * sizeof(double));
+  if (strata_mem_copy(e, h, dy, (size_t)n * sizeof(double)) != STRATA_SUCCESS) { /* h would hold an old y */
+    snprintf(r->msg, sizeof r->msg, "copying y to the host for the check failed: %s", strata_error_message());
+    return 0; /* r->ok stays -1: an error, not a result */
+  }
   int64_t first;
   int64_t bad = compare(o, h, &first);
   if (bad) {
@@ -360,7 +363,10 @@ static int check_y(strata_exec_t *e, double *dy, int64_t n, double *h, const ora
 static void check_then_time(strata_exec_t *e, int (*run)(void *, int64_t), void *ctx, double *const *ys, int copies,
                             int64_t n, double *h, const oracle_t *o, const char *run_fail, result_t *r) {
   for (int c = 0; c < copies; ++c) {
-    strata_mem_set_async(e, ys[c], 0xFF, (size_t)n * 8);
+    if (strata_mem_set_async(e, ys[c], 0xFF, (size_t)n * 8) != STRATA_SUCCESS) { /* y not poisoned: unchecked */
+      snprintf(r->msg, sizeof r->msg, "poisoning y before the check failed: %s", strata_error_message());
+      return;
+    }
     bench_sync(e);
     if (run(ctx, c)) {
       snprintf(r->msg, sizeof r->msg, "%s", run_fail ? run_fail : strata_error_message());

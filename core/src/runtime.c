@@ -115,6 +115,9 @@ strata_status_t strata_finalize(void) {
       exec_release(g.defaults[i]);
       g.defaults[i] = NULL;
     }
+  pthread_mutex_lock(&defaults_lock); /* strata_fence_all after finalize: no device to fence */
+  memset(opened_devices, 0, sizeof opened_devices);
+  pthread_mutex_unlock(&defaults_lock);
   strata_impl_profile_finalize();
   g.initialized = 0;
   return STRATA_SUCCESS;
