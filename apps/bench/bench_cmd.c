@@ -791,6 +791,26 @@ static void unpack_input_failed(const char *name, const char *what, int st) {
   input_error("unpack", name, msg);
 }
 
+/* The host reference of an unpack input (bench_unpack_reference: the sums of E's rows into Gs's
+ * pattern, and their tolerances) and a host buffer h for the results, Gs->nnz doubles each, into
+ * *ref, *tol, *h (the caller frees them, also on failure). 0, or -1 after an input error record. */
+static int unpack_oracle(const char *name, const strata_crs_matrix_t *E, const int32_t *rows,
+                         const strata_crs_matrix_t *Gs, double **ref, double **tol, double **h) {
+  char err[300] = "";
+  *ref = (double *)malloc((size_t)Gs->nnz * 8 + 8);
+  *tol = (double *)malloc((size_t)Gs->nnz * 8 + 8);
+  *h = (double *)malloc((size_t)Gs->nnz * 8 + 8);
+  if (!*ref || !*tol || !*h) {
+    unpack_input_failed(name, "the reference's arrays", 0);
+    return -1;
+  }
+  if (bench_unpack_reference(E, rows, Gs, *ref, *tol, err, sizeof err)) {
+    input_error("unpack", name, err);
+    return -1;
+  }
+  return 0;
+}
+
 static void suite_unpack(void) {
   int box;
   fem_mesh_t mesh;
@@ -804,7 +824,6 @@ static void suite_unpack(void) {
   int32_t *col = NULL, *rows = NULL, *gr = NULL, *gc = NULL;
   double *val = NULL, *ref = NULL, *tol = NULL, *h = NULL;
   strata_crs_matrix_t *E = NULL, *Gs = NULL;
-  char err[300] = "";
   int st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)(4 * nt + 1) * 8, (void **)&off);
   if (!st0) st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&col);
   if (!st0) st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 8, (void **)&val);
@@ -832,17 +851,7 @@ static void suite_unpack(void) {
     unpack_input_failed(name, E ? "the target pattern (strata_crs_create_from_coo)" : "the element rows (strata_crs_create_from_csr)", st0);
     goto done;
   }
-  ref = (double *)malloc((size_t)Gs->nnz * 8 + 8);
-  tol = (double *)malloc((size_t)Gs->nnz * 8 + 8);
-  h = (double *)malloc((size_t)Gs->nnz * 8 + 8);
-  if (!ref || !tol || !h) {
-    unpack_input_failed(name, "the reference's arrays", 0);
-    goto done;
-  }
-  if (bench_unpack_reference(E, rows, Gs, ref, tol, err, sizeof err)) { /* the reference of every backend */
-    input_error("unpack", name, err);
-    goto done;
-  }
+  if (unpack_oracle(name, E, rows, Gs, &ref, &tol, &h)) goto done; /* the reference of every backend */
   const oracle_t o = {ref, tol, Gs->nnz};
   for (int bi = 0; bi < G.nb; ++bi) {
     strata_exec_t *e = G.ex[bi];
@@ -912,7 +921,6 @@ static void unpack_rowlen_one(int64_t L, int64_t total) {
   int32_t *col = NULL, *gr = NULL, *gc = NULL, *rows = (int32_t *)malloc((size_t)P * 4);
   double *val = NULL, *ref = NULL, *tol = NULL, *h = NULL;
   strata_crs_matrix_t *E = NULL, *Gs = NULL;
-  char err[300] = "";
   int st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)(P + 1) * 8, (void **)&off);
   if (!st0) st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 4, (void **)&col);
   if (!st0) st0 = strata_mem_alloc(s, STRATA_MEM_DEVICE, (size_t)ne * 8, (void **)&val);
@@ -944,17 +952,7 @@ static void unpack_rowlen_one(int64_t L, int64_t total) {
     unpack_input_failed(name, E ? "the target pattern (strata_crs_create_from_coo)" : "the packets' rows (strata_crs_create_from_csr)", st0);
     goto done;
   }
-  ref = (double *)malloc((size_t)Gs->nnz * 8 + 8);
-  tol = (double *)malloc((size_t)Gs->nnz * 8 + 8);
-  h = (double *)malloc((size_t)Gs->nnz * 8 + 8);
-  if (!ref || !tol || !h) {
-    unpack_input_failed(name, "the reference's arrays", 0);
-    goto done;
-  }
-  if (bench_unpack_reference(E, rows, Gs, ref, tol, err, sizeof err)) {
-    input_error("unpack", name, err);
-    goto done;
-  }
+  if (unpack_oracle(name, E, rows, Gs, &ref, &tol, &h)) goto done;
   const oracle_t o = {ref, tol, Gs->nnz};
   for (int bi = 0; bi < G.nb; ++bi) {
     strata_exec_t *e = G.ex[bi];
@@ -1002,17 +1000,8 @@ done:
 static void unpack_versus(const char *name, strata_crs_matrix_t *E, strata_crs_matrix_t *Gs, const int32_t *rows_h) {
   static const char *const algo[3] = {"unpack_combine_add", "tpetra_one_level", "tpetra_batched16"};
   const int64_t np = E->num_rows;
-  double *ref = (double *)malloc((size_t)Gs->nnz * 8 + 8), *h = (double *)malloc((size_t)Gs->nnz * 8 + 8);
-  double *tol = (double *)malloc((size_t)Gs->nnz * 8 + 8);
-  char err[300] = "";
-  if (!ref || !tol || !h) {
-    unpack_input_failed(name, "the reference's arrays", 0);
-    goto done;
-  }
-  if (bench_unpack_reference(E, rows_h, Gs, ref, tol, err, sizeof err)) {
-    input_error("unpack", name, err);
-    goto done;
-  }
+  double *ref = NULL, *tol = NULL, *h = NULL;
+  if (unpack_oracle(name, E, rows_h, Gs, &ref, &tol, &h)) goto done;
   const oracle_t o = {ref, tol, Gs->nnz};
   for (int bi = 0; bi < G.nb; ++bi) {
     strata_exec_t *e = G.ex[bi];
