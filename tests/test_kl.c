@@ -353,7 +353,7 @@ static void check_single(int64_t league, shape_t s) { check_single_kernel(&kl_si
 
 /* STRATA_TEAM_KERNEL_BOUNDS (128 threads, 4 teams): the same results as the unbounded kernel on
  * every shape it takes; on GPUs AUTO stays within 128 threads and a team of 256 is refused before
- * launch, naming the limit. */
+ * launch, naming the limit as the kernel's launch bound (it blamed the registers per thread). */
 static void test_launch_bounds(void **state) {
   (void)state;
   shape_t sh[32];
@@ -367,7 +367,7 @@ static void test_launch_bounds(void **state) {
   if (r.team_size < 1 || r.team_size > 128) fail_msg("AUTO team of a kernel bounded to 128: %d", r.team_size);
   p = strata_team_policy(5, 256 / d.warp_size, d.warp_size);
   t_expect_msg(strata_parallel_for_team(T_exec, "bounded", &p, &kl_single_bounded, &p), STRATA_ERR_INVALID_POLICY,
-               "threads exceeds the limit 128", "threads per team of this kernel");
+               "threads exceeds the limit 128", "threads per team of this kernel (its launch bound MAXT");
 }
 
 static void test_single_broadcast(void **state) {

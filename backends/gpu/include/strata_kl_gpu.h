@@ -33,7 +33,8 @@ strata_status_t STRATA_GPU_IMPL(after_launch)(const strata_launch_t *L);
 strata_status_t STRATA_GPU_IMPL(temp)(const strata_launch_t *L, size_t bytes, void **p);
 strata_status_t STRATA_GPU_IMPL(fetch)(const strata_launch_t *L, void *host_dst,
                                        const void *dev_src, size_t bytes);
-strata_status_t STRATA_GPU_IMPL(team_fits)(const strata_launch_t *L, const void *kernel_fn, int team_size);
+strata_status_t STRATA_GPU_IMPL(team_fits)(const strata_launch_t *L, const void *kernel_fn, int team_size,
+                                           int bound);
 strata_status_t STRATA_GPU_IMPL(shared_optin)(const strata_launch_t *L, const void *kernel_fn,
                                               size_t bytes);
 strata_status_t STRATA_GPU_IMPL(team_auto)(const strata_launch_t *L, const void *kernel_fn,
@@ -490,20 +491,21 @@ __global__ void STRATA_GPU_LAUNCH_BOUNDS(MAXT, MINT)
 }
 
 /* L->team_size 0 (AUTO): chosen from the kernel's occupancy (STRATA_GPU_IMPL(team_auto)).
- * L->team_size_query: only store the team size the launch would use. */
+ * L->team_size_query: only store the team size the launch would use. bound: the kernel's launch
+ * bound MAXT (STRATA_TEAM_KERNEL_BOUNDS), 0 without one; an explicit team's refusal names it. */
 template <class ARGS>
 using strata_gpu_team_kernel_t = void (*)(ARGS, int64_t, size_t, size_t, size_t);
 
 template <class F, class ARGS>
 static strata_status_t strata_gpu_team_launch(const strata_launch_t *L, const void *args,
-                                              strata_gpu_team_kernel_t<ARGS> kernel) {
+                                              strata_gpu_team_kernel_t<ARGS> kernel, int bound) {
   const void *fn = (const void *)kernel;
   int ts = L->team_size;
   if (ts == 0) {
     strata_status_t st = STRATA_GPU_IMPL(team_auto)(L, fn, STRATA_GPU_TEAM_RESERVE_BYTES, &ts);
     if (st != STRATA_SUCCESS) return st;
-  } else { /* an explicit team must also fit this kernel's registers, refused before launch */
-    strata_status_t st = STRATA_GPU_IMPL(team_fits)(L, fn, ts);
+  } else { /* an explicit team must also fit this kernel's bound and registers, refused before launch */
+    strata_status_t st = STRATA_GPU_IMPL(team_fits)(L, fn, ts, bound);
     if (st != STRATA_SUCCESS) return st;
   }
   if (L->team_size_query) {
@@ -573,8 +575,9 @@ static strata_status_t strata_gpu_team_launch(const strata_launch_t *L, const vo
                                                       strata_kl_##VT *PARTIAL, int FINAL)
 
 /* A team kernel whose launcher runs KERNEL, the __global__ instantiation to launch (parenthesized:
- * its template arguments hold commas): strata_gpu_team_kernel, or the launch-bounded one. */
-#define STRATA_GPU_TEAM_KERNEL_DEF(NAME, ARGS_T, A, TEAM, KERNEL)                               \
+ * its template arguments hold commas): strata_gpu_team_kernel, or the launch-bounded one with its
+ * MAXT as BOUND (0: none). */
+#define STRATA_GPU_TEAM_KERNEL_DEF(NAME, ARGS_T, A, TEAM, KERNEL, BOUND)                        \
   static __device__ __forceinline__ void NAME##__body(const ARGS_T *STRATA_RESTRICT A,          \
                                                       const strata_team_t *TEAM);               \
   struct NAME##__functor {                                                                      \
@@ -583,17 +586,17 @@ static strata_status_t strata_gpu_team_launch(const strata_launch_t *L, const vo
     }                                                                                           \
   };                                                                                            \
   extern "C" strata_status_t STRATA_KL_GPU_NAME(NAME)(const strata_launch_t *L, const void *args) { \
-    return strata_gpu_team_launch<NAME##__functor, ARGS_T>(L, args, KERNEL);                    \
+    return strata_gpu_team_launch<NAME##__functor, ARGS_T>(L, args, KERNEL, BOUND);             \
   }                                                                                             \
   static __device__ __forceinline__ void NAME##__body(const ARGS_T *STRATA_RESTRICT A,          \
                                                       const strata_team_t *TEAM)
 
 #define STRATA_TEAM_KERNEL(NAME, ARGS_T, A, TEAM) \
-  STRATA_GPU_TEAM_KERNEL_DEF(NAME, ARGS_T, A, TEAM, (strata_gpu_team_kernel<NAME##__functor, ARGS_T>))
+  STRATA_GPU_TEAM_KERNEL_DEF(NAME, ARGS_T, A, TEAM, (strata_gpu_team_kernel<NAME##__functor, ARGS_T>), 0)
 
 #define STRATA_TEAM_KERNEL_BOUNDS(NAME, ARGS_T, A, TEAM, MAXT, MINT) \
   STRATA_GPU_TEAM_KERNEL_DEF(NAME, ARGS_T, A, TEAM,                  \
-                             (strata_gpu_team_kernel_bounded<NAME##__functor, ARGS_T, MAXT, MINT>))
+                             (strata_gpu_team_kernel_bounded<NAME##__functor, ARGS_T, MAXT, MINT>), (MAXT))
 
 #define STRATA_TEAM_THREAD_RANGE(T, I, B, E) \
   for (int64_t I = (B) + (T)->team_rank; I < (E); I += (T)->team_size)
