@@ -134,6 +134,8 @@ STRATA_KL_TEAM_FUNC void kl_single_body(const kl_single_args_t *a, const strata_
 STRATA_TEAM_KERNEL(kl_single, kl_single_args_t, a, team) { kl_single_body(a, team); }
 /* the same with launch bounds: teams of at most 128 threads x lanes, 4 of them a multiprocessor */
 STRATA_TEAM_KERNEL_BOUNDS(kl_single_bounded, kl_single_args_t, a, team, 128, 4) { kl_single_body(a, team); }
+/* bounded below a warp: on GPUs a warp-wide vector_length fits no team of it */
+STRATA_TEAM_KERNEL_BOUNDS(kl_single_bounded16, kl_single_args_t, a, team, 16, 1) { kl_single_body(a, team); }
 
 /* ---------------------------------------------------------------- atomics */
 #define KL_ATOMIC_KERNEL(VT, T)                                                         \

@@ -18,6 +18,7 @@ STRATA_KERNEL_DECLARE(kl_scan_f32);
 STRATA_KERNEL_DECLARE(kl_scan_f64);
 STRATA_KERNEL_DECLARE(kl_single);
 STRATA_KERNEL_DECLARE(kl_single_bounded);
+STRATA_KERNEL_DECLARE(kl_single_bounded16);
 STRATA_KERNEL_DECLARE(kl_atomic_i32);
 STRATA_KERNEL_DECLARE(kl_atomic_i64);
 STRATA_KERNEL_DECLARE(kl_atomic_f32);
@@ -368,6 +369,16 @@ static void test_launch_bounds(void **state) {
   p = strata_team_policy(5, 256 / d.warp_size, d.warp_size);
   t_expect_msg(strata_parallel_for_team(T_exec, "bounded", &p, &kl_single_bounded, &p), STRATA_ERR_INVALID_POLICY,
                "threads exceeds the limit 128", "threads per team of this kernel (its launch bound MAXT");
+  /* AUTO team with a vector_length above the bound (a kernel bounded to 16 threads, a warp of
+   * lanes): no team fits, and the message names the vector length and the bound (it said only
+   * "no team size fits this kernel ... registers or shared memory exhausted") */
+  char vl[96];
+  snprintf(vl, sizeof vl, "vector_length %d exceeds its launch bound MAXT = 16", d.warp_size);
+  p = strata_team_policy(5, STRATA_AUTO, d.warp_size);
+  t_expect_msg(strata_parallel_for_team(T_exec, "bounded16", &p, &kl_single_bounded16, &p), STRATA_ERR_INVALID_POLICY,
+               vl, "no team size fits");
+  t_expect_msg(strata_team_policy_resolve_kernel(T_exec, &p, &kl_single_bounded16, &r), STRATA_ERR_INVALID_POLICY,
+               vl, NULL);
 }
 
 static void test_single_broadcast(void **state) {

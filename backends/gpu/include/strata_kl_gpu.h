@@ -38,7 +38,7 @@ strata_status_t STRATA_GPU_IMPL(team_fits)(const strata_launch_t *L, const void 
 strata_status_t STRATA_GPU_IMPL(shared_optin)(const strata_launch_t *L, const void *kernel_fn,
                                               size_t bytes);
 strata_status_t STRATA_GPU_IMPL(team_auto)(const strata_launch_t *L, const void *kernel_fn,
-                                           size_t reserve_bytes, int *team_size);
+                                           size_t reserve_bytes, int bound, int *team_size);
 }
 
 /* --- device building blocks ------------------------------------------------------------------ */
@@ -492,7 +492,7 @@ __global__ void STRATA_GPU_LAUNCH_BOUNDS(MAXT, MINT)
 
 /* L->team_size 0 (AUTO): chosen from the kernel's occupancy (STRATA_GPU_IMPL(team_auto)).
  * L->team_size_query: only store the team size the launch would use. bound: the kernel's launch
- * bound MAXT (STRATA_TEAM_KERNEL_BOUNDS), 0 without one; an explicit team's refusal names it. */
+ * bound MAXT (STRATA_TEAM_KERNEL_BOUNDS), 0 without one; the refusals name it. */
 template <class ARGS>
 using strata_gpu_team_kernel_t = void (*)(ARGS, int64_t, size_t, size_t, size_t);
 
@@ -502,7 +502,7 @@ static strata_status_t strata_gpu_team_launch(const strata_launch_t *L, const vo
   const void *fn = (const void *)kernel;
   int ts = L->team_size;
   if (ts == 0) {
-    strata_status_t st = STRATA_GPU_IMPL(team_auto)(L, fn, STRATA_GPU_TEAM_RESERVE_BYTES, &ts);
+    strata_status_t st = STRATA_GPU_IMPL(team_auto)(L, fn, STRATA_GPU_TEAM_RESERVE_BYTES, bound, &ts);
     if (st != STRATA_SUCCESS) return st;
   } else { /* an explicit team must also fit this kernel's bound and registers, refused before launch */
     strata_status_t st = STRATA_GPU_IMPL(team_fits)(L, fn, ts, bound);

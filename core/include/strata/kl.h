@@ -35,7 +35,8 @@
  *        the same with launch bounds (Kokkos::LaunchBounds<MAXT, MINT>; CUDA __launch_bounds__):
  *        teams of at most MAXT threads x lanes, and registers capped so that MINT such teams fit a
  *        multiprocessor; the compiler may spill to reach it, so measure. A launch with a bigger
- *        team is refused (STRATA_ERR_INVALID_POLICY, naming the limit). HIP takes MAXT only (its
+ *        team, or with an AUTO team and a vector_length above MAXT, is refused
+ *        (STRATA_ERR_INVALID_POLICY, naming MAXT as the kernel's launch bound). HIP takes MAXT only (its
  *        second parameter counts waves per execution unit); host backends ignore both.
  *
  * Inside a team body. "Every thread" below means every thread and every vector lane of the team
