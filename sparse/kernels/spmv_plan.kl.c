@@ -130,31 +130,59 @@ STRATA_KL_TEAM_FUNC double strata_spmv_team_sum(const strata_spmv_apply_args_t *
   return total;
 }
 
+/* The sum of entries [b, e) by the whole team through team scratch, stage_max products at a time
+ * (the stream level's staging; each window summed by a team reduction, the windows in order). The
+ * fused launches sum their long rows this way, so that their teams run one kind of loop: H200
+ * (scripts/gpu-ab, 2026-11-30), strata_spmv_fused 48 -> 40 registers with no launch bounds (6
+ * teams of 256 a multiprocessor, not 5), power law 2.1 (3M rows) 0.242 -> 0.222 ms; fused_one 40
+ * -> 32 registers at (256, 8), 16 rows of 500k + 4M of 8 0.181 -> 0.173 ms. The result is valid
+ * in every thread. Every thread of the team calls it; scratch holds stage_max doubles. */
+STRATA_KL_TEAM_FUNC double strata_spmv_team_sum_staged(const strata_spmv_apply_args_t *a, const strata_team_t *team,
+                                                      int64_t b, int64_t e) {
+  double *prod = (double *)team->scratch, total = 0.0;
+  for (int64_t w = b; w < e; w += a->stage_max) {
+    const int64_t we = w + a->stage_max < e ? w + a->stage_max : e;
+    strata_sparse_stage_products(team, a->col_indices, a->values, a->x, w, we, prod, 0);
+    strata_team_barrier(team);
+    double s;
+    STRATA_TEAM_VECTOR_REDUCE(team, k, 0, we - w, SUM, f64, s) { s += prod[k]; }
+    total += s; /* the reduction ends with a barrier: prod may be staged again */
+  }
+  return total;
+}
+
+/* [b, e) summed by the team: staged (the fused launches) or strata_spmv_team_sum (a constant
+ * after inlining). The result is valid in team thread 0. */
+STRATA_KL_TEAM_FUNC double strata_spmv_long_sum(const strata_spmv_apply_args_t *a, const strata_team_t *team,
+                                               int64_t b, int64_t e, int staged) {
+  return staged ? strata_spmv_team_sum_staged(a, team, b, e) : strata_spmv_team_sum(a, team, b, e);
+}
+
 /* one long row r: the whole team (three-level) */
 STRATA_KL_TEAM_FUNC void strata_spmv_row_team(const strata_spmv_apply_args_t *a, const strata_team_t *team,
-                                              int32_t r) {
-  const double s = strata_spmv_team_sum(a, team, a->row_offsets[r], a->row_offsets[r + 1]);
+                                              int32_t r, int staged) {
+  const double s = strata_spmv_long_sum(a, team, a->row_offsets[r], a->row_offsets[r + 1], staged);
   if (team->team_rank == 0 && team->vector_rank == 0) strata_spmv_store(a, r, s);
 }
 
 /* split chunk q (of the split class whose rows start at begin): its partial sum */
 STRATA_KL_TEAM_FUNC void strata_spmv_chunk_team(const strata_spmv_apply_args_t *a, const strata_team_t *team,
-                                                int64_t q, int64_t begin) {
+                                                int64_t q, int64_t begin, int staged) {
   const int32_t r = strata_spmv_row_in(a, begin, a->chunk_row[q]);
   const int64_t b = a->chunk_begin[q], end = a->row_offsets[r + 1];
   const int64_t e = b + a->chunk < end ? b + a->chunk : end;
-  const double s = strata_spmv_team_sum(a, team, b, e);
+  const double s = strata_spmv_long_sum(a, team, b, e, staged);
   if (team->team_rank == 0 && team->vector_rank == 0) a->partial[q] = s;
 }
 
 /* three-level: a team per row */
 STRATA_TEAM_KERNEL(strata_spmv_three_level, strata_spmv_apply_args_t, a, team) {
-  strata_spmv_row_team(a, team, strata_spmv_row(a, team->league_rank));
+  strata_spmv_row_team(a, team, strata_spmv_row(a, team->league_rank), 0);
 }
 
 /* split, pass 1: a team per chunk of a row, its partial sum */
 STRATA_TEAM_KERNEL(strata_spmv_split_chunks, strata_spmv_apply_args_t, a, team) {
-  strata_spmv_chunk_team(a, team, team->league_rank, a->begin);
+  strata_spmv_chunk_team(a, team, team->league_rank, a->begin, 0);
 }
 
 /* split, pass 2: each row adds its chunks' partial sums in chunk order */
@@ -216,38 +244,41 @@ STRATA_TEAM_KERNEL(strata_spmv_stream, strata_spmv_apply_args_t, a, team) {
  * the three-level rows (from three_begin), the rest the short teams. The long rows come first, so
  * that they start early and end with the short ones instead of in a tail of their own (H200:
  * spreading them evenly among the short teams was slower, power law 0.241 -> 0.241 ms, 16 rows of
- * 500k + 4M of 8 0.189 -> 0.256). Runs a long team and returns -1, or returns the short team's
- * index. The split rows' partial sums are added afterwards by strata_spmv_split_combine. */
-STRATA_KL_TEAM_FUNC int64_t strata_spmv_fused_team(const strata_spmv_apply_args_t *a, const strata_team_t *team) {
+ * 500k + 4M of 8 0.189 -> 0.256). Runs a long team (its row or chunk summed staged) and returns
+ * 1, or returns 0 for a short team (STRATA_SPMV_FUSED_SHORT: its index). Returning the index
+ * instead (-1 for a long team) cost strata_spmv_fused 62 registers, not 40 (ptxas sm_90). The
+ * split rows' partial sums are added afterwards by strata_spmv_split_combine. */
+STRATA_KL_TEAM_FUNC int strata_spmv_fused_long(const strata_spmv_apply_args_t *a, const strata_team_t *team) {
   const int64_t q = team->league_rank;
   if (q < a->fused_chunks) {
-    strata_spmv_chunk_team(a, team, q, a->split_begin);
-    return -1;
+    strata_spmv_chunk_team(a, team, q, a->split_begin, 1);
+    return 1;
   }
   if (q < a->fused_chunks + a->fused_three) {
-    strata_spmv_row_team(a, team, strata_spmv_row_in(a, a->three_begin, q - a->fused_chunks));
-    return -1;
+    strata_spmv_row_team(a, team, strata_spmv_row_in(a, a->three_begin, q - a->fused_chunks), 1);
+    return 1;
   }
-  return q - a->fused_chunks - a->fused_three;
+  return 0;
 }
 
-/* the stream level and the long rows in one launch. Launch bounds: 5 teams of 256 a
- * multiprocessor (48 registers, no spill; with the stream level's team-reduced rows it took 54
- * unbounded, 4 teams: power law 0.250 -> 0.278 ms) */
-STRATA_TEAM_KERNEL_BOUNDS(strata_spmv_fused, strata_spmv_apply_args_t, a, team, 256, 5) {
-  const int64_t b = strata_spmv_fused_team(a, team);
-  if (b >= 0) strata_spmv_stream_team(a, team, b);
+/* the index of a fused launch's short team (league rank after the long ones) */
+#define STRATA_SPMV_FUSED_SHORT(a, team) ((team)->league_rank - (a)->fused_chunks - (a)->fused_three)
+
+/* the stream level and the long rows in one launch. No launch bounds: 40 registers (sm_90), 6
+ * teams of 256 a multiprocessor (its long rows staged; before that, 48 registers under bounds
+ * (256, 5), 54 without) */
+STRATA_TEAM_KERNEL(strata_spmv_fused, strata_spmv_apply_args_t, a, team) {
+  if (!strata_spmv_fused_long(a, team)) strata_spmv_stream_team(a, team, STRATA_SPMV_FUSED_SHORT(a, team));
 }
 
 /* the one-level rows and the long rows in one launch (when those are the only classes: rows of a
  * few entries beside a few very long ones, e.g. 4M rows of 8 and 16 of 500k): a short team's
  * participants (thread x lane) take a one-level row each, fused_one rows from one_begin. Launch
- * bounds: 6 teams of 256 a multiprocessor (40 registers, not 48; H200, 16 rows of 500k +
- * 4M of 8: 0.189 -> 0.180 ms; 8 teams spilled more and gained less, 0.182). strata_spmv_fused is
- * capped at 48, not 40: at 40 it spilled 80 bytes and the power law went 0.245 -> 0.254 ms. */
-STRATA_TEAM_KERNEL_BOUNDS(strata_spmv_fused_one, strata_spmv_apply_args_t, a, team, 256, 6) {
-  const int64_t b = strata_spmv_fused_team(a, team);
-  if (b < 0) return;
+ * bounds: 8 teams of 256 a multiprocessor (32 registers, no spill, with the long rows staged;
+ * before, 40 registers at (256, 6): 16 rows of 500k + 4M of 8, 0.189 -> 0.180 ms, -> 0.173 staged). */
+STRATA_TEAM_KERNEL_BOUNDS(strata_spmv_fused_one, strata_spmv_apply_args_t, a, team, 256, 8) {
+  if (strata_spmv_fused_long(a, team)) return;
+  const int64_t b = STRATA_SPMV_FUSED_SHORT(a, team);
   const int64_t V = team->vector_length;
   const int64_t i = b * (int64_t)team->team_size * V + team->team_rank * V + team->vector_rank;
   if (i < a->fused_one) strata_spmv_one_row(a, strata_spmv_row_in(a, a->one_begin, i));

@@ -61,12 +61,15 @@ static strata_status_t short_rows_one_level(strata_exec_t *exec, const strata_cr
  * 0.2496, 128: 0.2410 / 0.2414 (27-point 0.126 -> 0.122; random 16/row, 3/row unchanged). */
 #define STREAM_TEAM_MIN_DEFAULT 128
 
-/* team scratch of the stream level (and of the fused launch, whose long-row teams need team_size
- * doubles): stage_max = block + stream_max doubles of products, then the list of team-reduced
- * rows (an int32 count and its entries) */
-static size_t stream_scratch(int64_t block, int64_t stream_max, int team_size) {
-  const int64_t n = block + stream_max > team_size ? block + stream_max : team_size;
-  return (size_t)n * sizeof(double) +
+/* GPU fused launch of one-level and long rows (strata_spmv_fused_one): products staged at a time in
+ * a long row (16 KiB of team scratch; 8 teams of 256 a multiprocessor take 128 KiB) */
+#define FUSED_ONE_STAGE 2048
+
+/* team scratch of the stream level (and of the fused launch, whose long rows are staged in the
+ * same products): stage_max = block + stream_max doubles of products, then the list of
+ * team-reduced rows (an int32 count and its entries) */
+static size_t stream_scratch(int64_t block, int64_t stream_max) {
+  return (size_t)(block + stream_max) * sizeof(double) +
          (size_t)(STRATA_SPMV_STREAM_LIST(block + stream_max, STREAM_TEAM_MIN_DEFAULT) + 1) * sizeof(int32_t);
 }
 
@@ -140,7 +143,7 @@ static strata_status_t check_options(const strata_spmv_options_t *o, int gpu, si
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan: algorithm %d is not 0..5", (int)o->algorithm);
   const int64_t smax = o->stream_max ? o->stream_max : STREAM_MAX_DEFAULT;
   const int64_t sblock = o->stream_block ? o->stream_block : STREAM_BLOCK_DEFAULT;
-  const size_t need = stream_scratch(sblock, smax, 0);
+  const size_t need = stream_scratch(sblock, smax);
   if (((gpu && o->algorithm == STRATA_SPMV_AUTO) || o->algorithm == STRATA_SPMV_STREAM) && need > max_scratch)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "spmv plan: stream_max %lld and stream_block %lld (in force; 0 given = default) need "
@@ -353,15 +356,15 @@ strata_status_t strata_spmv_plan_classes(const strata_spmv_plan_t *plan, int *nu
   return STRATA_SUCCESS;
 }
 
-/* The stream level's arguments in a (its windows, thresholds and staging) for teams of team_size
- * threads; returns their team scratch (stream_scratch). Shared by the fused and the stream launch. */
-static size_t stream_args(const strata_spmv_plan_t *p, int team_size, strata_spmv_apply_args_t *a) {
+/* The stream level's arguments in a (its windows, thresholds and staging); returns their team
+ * scratch (stream_scratch). Shared by the fused and the stream launch. */
+static size_t stream_args(const strata_spmv_plan_t *p, strata_spmv_apply_args_t *a) {
   a->block_row = p->block_row;
   a->block = p->stream_block;
   a->stream_max = p->stream_max;
   a->stage_max = p->stream_block + p->stream_max;
   a->stream_team_min = STREAM_TEAM_MIN_DEFAULT;
-  return stream_scratch(p->stream_block, p->stream_max, team_size);
+  return stream_scratch(p->stream_block, p->stream_max);
 }
 
 strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_plan_t *p, double alpha,
@@ -435,7 +438,7 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
     if (sc >= 0) {
       const strata_spmv_class_t *k = &p->classes[sc];
       strata_team_policy_t pol = strata_team_policy(L + p->num_blocks, k->team_size, k->vector_length);
-      pol.scratch_team = stream_args(p, k->team_size, &a);
+      pol.scratch_team = stream_args(p, &a);
       st = strata_parallel_for_team(exec, "strata_spmv_fused", &pol, &strata_spmv_fused, &a);
     } else { /* the long rows' team shape; a participant per one-level row */
       const strata_spmv_class_t *k = &p->classes[xc >= 0 ? xc : tc];
@@ -443,7 +446,8 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
       a.fused_one = p->classes[oc].num_rows;
       a.one_begin = p->identity ? 0 : p->begin[oc];
       strata_team_policy_t pol = strata_team_policy(L + (a.fused_one + P - 1) / P, k->team_size, k->vector_length);
-      pol.scratch_team = (size_t)k->team_size * sizeof(double);
+      a.stage_max = FUSED_ONE_STAGE; /* the long rows' staged windows */
+      pol.scratch_team = (size_t)FUSED_ONE_STAGE * sizeof(double);
       st = strata_parallel_for_team(exec, "strata_spmv_fused_one", &pol, &strata_spmv_fused_one, &a);
     }
     if (st == STRATA_SUCCESS && xc >= 0) {
@@ -475,7 +479,7 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
         break;
       case STRATA_SPMV_LEVEL_STREAM:
         pol.league_size = p->num_blocks;
-        pol.scratch_team = stream_args(p, k->team_size, &a);
+        pol.scratch_team = stream_args(p, &a);
         st = strata_parallel_for_team(exec, "strata_spmv_stream", &pol, &strata_spmv_stream, &a);
         break;
       case STRATA_SPMV_LEVEL_SPLIT:
