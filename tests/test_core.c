@@ -982,6 +982,33 @@ static void test_memory_async(void **state) {
   free(x);
 }
 
+/* strata_exec_device_info: the instance's device as strata_backend_device_info describes it (the
+ * default device of the build's options: device 0 here), for default spaces and new instances;
+ * NULL refused, naming the argument */
+static void test_exec_device_info(void **state) {
+  (void)state;
+  const strata_backend_t b = strata_exec_backend(T_exec);
+  strata_exec_t *e = NULL;
+  T_OK(strata_exec_create(b, &e));
+  strata_device_info_t want, got;
+  T_OK(strata_backend_device_info(b, 0, &want));
+  for (int k = 0; k < 2; ++k) {
+    memset(&got, 0xa5, sizeof got);
+    T_OK(strata_exec_device_info(k ? e : T_exec, &got));
+    assert_string_equal(got.name, want.name);
+    assert_int_equal(got.multiprocessors, want.multiprocessors);
+    assert_int_equal(got.warp_size, want.warp_size);
+    assert_int_equal(got.max_threads_per_team, want.max_threads_per_team);
+    assert_int_equal(got.max_scratch_bytes, want.max_scratch_bytes);
+    assert_int_equal(got.memory_bytes, want.memory_bytes);
+    assert_int_equal(got.compute_major, want.compute_major);
+    assert_int_equal(got.compute_minor, want.compute_minor);
+  }
+  t_expect_msg(strata_exec_device_info(NULL, &got), STRATA_ERR_INVALID_ARGUMENT, "NULL exec", NULL);
+  t_expect_msg(strata_exec_device_info(e, NULL), STRATA_ERR_INVALID_ARGUMENT, "NULL info", NULL);
+  T_OK(strata_exec_destroy(&e));
+}
+
 static void test_exec_instances(void **state) {
   (void)state;
   const strata_backend_t b = strata_exec_backend(T_exec);
@@ -1261,6 +1288,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_memory, t_setup),
       cmocka_unit_test_setup(test_memory_overlap, t_setup),
       cmocka_unit_test_setup(test_memory_async, t_setup),
+      cmocka_unit_test_setup(test_exec_device_info, t_setup),
       cmocka_unit_test_setup(test_exec_instances, t_setup),
       cmocka_unit_test_setup(test_exec_default_threads, t_setup),
       cmocka_unit_test_setup(test_events, t_setup),

@@ -414,7 +414,7 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   CHECK(strata_exec_default(o->backend, &e));
   snprintf(res->backend, sizeof res->backend, "%s", strata_backend_name(strata_exec_backend(e)));
   strata_device_info_t info;
-  if (strata_backend_device_info(strata_exec_backend(e), 0, &info) == STRATA_SUCCESS)
+  if (strata_exec_device_info(e, &info) == STRATA_SUCCESS)
     snprintf(res->device, sizeof res->device, "%s", info.name);
 
   /* mesh */

@@ -254,6 +254,12 @@ strata_status_t strata_fence_all(void) {
 strata_backend_t strata_exec_backend(const strata_exec_t *exec) { return exec ? exec->backend : STRATA_BACKEND_DEFAULT; }
 int strata_exec_is_host(const strata_exec_t *exec) { return exec ? strata_impl_backend(exec->backend)->is_host : 0; }
 int strata_exec_concurrency(const strata_exec_t *exec) { return exec ? exec->host_threads : 0; }
+strata_status_t strata_exec_device_info(const strata_exec_t *exec, strata_device_info_t *info) {
+  if (!exec || !info)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "exec device info: NULL %s", exec ? "info" : "exec");
+  *info = exec->info;
+  return STRATA_SUCCESS;
+}
 void *strata_exec_native_stream(const strata_exec_t *exec) {
   return exec && !strata_impl_backend(exec->backend)->is_host ? exec->stream : NULL;
 }

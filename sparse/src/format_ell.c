@@ -62,7 +62,7 @@ strata_status_t strata_impl_fmt_warp(strata_exec_t *exec, int *warp) {
   *warp = 1;
   if (strata_exec_is_host(exec)) return STRATA_SUCCESS;
   strata_device_info_t info;
-  strata_status_t st = strata_backend_device_info(strata_exec_backend(exec), 0, &info);
+  strata_status_t st = strata_exec_device_info(exec, &info);
   if (st == STRATA_SUCCESS) *warp = info.warp_size > 1 ? info.warp_size : 1;
   return st;
 }

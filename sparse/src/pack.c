@@ -414,7 +414,7 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   strata_status_t st;
   const int64_t np = packets->num_rows;
   strata_device_info_t info;
-  UCHECK(strata_backend_device_info(strata_exec_backend(exec), 0, &info));
+  UCHECK(strata_exec_device_info(exec, &info));
   const int warp = strata_exec_is_host(exec) ? 1 : info.warp_size;
   const int gpu = warp > 1;
   const int64_t long_cap = (int64_t)(info.max_scratch_bytes / 16);

@@ -264,7 +264,7 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
   p->split_class = -1;
   int64_t *keys = NULL, *perm = NULL, *nchunks = NULL;
   strata_device_info_t info;
-  CHECK(strata_backend_device_info(strata_exec_backend(exec), 0, &info));
+  CHECK(strata_exec_device_info(exec, &info));
   CHECK(check_options(&o, !strata_exec_is_host(exec) && info.warp_size > 1, info.max_scratch_bytes));
   if (o.transpose) {
     strata_spmv_options_t oi = o;

@@ -112,6 +112,11 @@ int strata_exec_is_host(const strata_exec_t *exec);
 /** Threads the host backends use (1 for serial); for GPU backends the host threads available;
  *  0 for NULL. */
 int strata_exec_concurrency(const strata_exec_t *exec);
+/** The device the instance runs on, as strata_backend_device_info describes it (the instance's
+ *  device, not device 0), from a copy made when the instance was created: no device call, cheap
+ *  enough for every launch (cudaGetDeviceProperties, behind strata_backend_device_info, takes
+ *  tens of microseconds). Errors: INVALID_ARGUMENT (NULL exec or info). Synchronous. */
+strata_status_t strata_exec_device_info(const strata_exec_t *exec, strata_device_info_t *info);
 /** The instance's native stream (cudaStream_t / hipStream_t) for interoperation with vendor
  *  libraries (cusparseSetStream, ...); NULL on host backends (and for a GPU's legacy stream). */
 void *strata_exec_native_stream(const strata_exec_t *exec);
