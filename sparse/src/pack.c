@@ -370,16 +370,19 @@ static int rep_invalid(const int64_t *rep) {
 }
 
 /* The class plan of one call: packets grouped by class on the device, each class's launch shape.
- * Its arrays are stream-ordered temporaries (strata_mem_alloc_async): no device synchronization
- * to allocate or free them. */
+ * Its arrays are parts of one stream-ordered temporary (strata_mem_alloc_async: no device
+ * synchronization to allocate or free it; one allocation, not seven: each allocation and free is
+ * a runtime call the device waits for, as every call ends with a fence), 25 bytes a packet. */
 typedef struct unpack_plan {
   int64_t bounds[STRATA_SPARSE_UNPACK_NUM_CLASSES + 1];
+  void *arena;          /* owns the arrays below */
+  int64_t *stats;       /* [STRATA_SPARSE_UNPACK_STAT_LEN], zeroed with rep */
+  int64_t *rep;         /* [STRATA_SPARSE_REP_LEN] the device report, right after stats */
   int64_t *pkts;        /* [np] packet ids grouped by class */
   int64_t *counts;      /* [np] entries per packet (-1: invalid) */
-  unsigned char *cls;   /* [np] class of each packet */
+  int64_t *nchunks;     /* very long: [class count + 1] first chunks, then the total (np + 1) */
   int64_t *tile_counts; /* [(classes + 1) x tiles]: packets per class, then chunks */
-  int64_t *stats;       /* [STRATA_SPARSE_UNPACK_STAT_LEN] */
-  int64_t *nchunks;     /* very long: [class count + 1] first chunks, then the total */
+  unsigned char *cls;   /* [np] class of each packet */
   int64_t num_chunks, chunk, long_max_count;
   int medium_vl, medium_ts, medium_per_team, wide_vl, wide_ts, big_vl, big_ts;
   int gpu; /* warp > 1: very long chunks share one launch with the short and medium classes */
@@ -387,13 +390,24 @@ typedef struct unpack_plan {
   int64_t descents; /* places where the packet offsets decrease: the call is refused */
 } unpack_plan_t;
 
-static void plan_free(strata_exec_t *exec, unpack_plan_t *p) {
-  strata_mem_free_async(exec, (void **)&p->pkts);
-  strata_mem_free_async(exec, (void **)&p->counts);
-  strata_mem_free_async(exec, (void **)&p->cls);
-  strata_mem_free_async(exec, (void **)&p->tile_counts);
-  strata_mem_free_async(exec, (void **)&p->stats);
-  strata_mem_free_async(exec, (void **)&p->nchunks);
+static void plan_free(strata_exec_t *exec, unpack_plan_t *p) { strata_mem_free_async(exec, &p->arena); }
+
+/* The plan's arrays for np packets in ntiles tiles, in one allocation (8-byte aligned parts; the
+ * int64 ones first), stats and rep zeroed (one memset: they are adjacent). */
+static strata_status_t plan_arena(strata_exec_t *exec, int64_t np, int64_t ntiles, unpack_plan_t *p) {
+  const int64_t stat = STRATA_SPARSE_UNPACK_STAT_LEN + STRATA_SPARSE_REP_LEN;
+  const int64_t tiles = ntiles * (STRATA_SPARSE_UNPACK_NUM_CLASSES + 1);
+  const int64_t words = stat + np + np + (np + 1) + tiles;
+  strata_status_t st = strata_mem_alloc_async(exec, (size_t)words * sizeof(int64_t) + (size_t)np, &p->arena);
+  if (st != STRATA_SUCCESS) return st;
+  p->stats = (int64_t *)p->arena;
+  p->rep = p->stats + STRATA_SPARSE_UNPACK_STAT_LEN;
+  p->pkts = p->stats + stat;
+  p->counts = p->pkts + np;
+  p->nchunks = p->counts + np;
+  p->tile_counts = p->nchunks + np + 1;
+  p->cls = (unsigned char *)(p->tile_counts + tiles);
+  return strata_mem_set_async(exec, p->stats, 0, (size_t)stat * sizeof(int64_t));
 }
 
 #define UCHECK(call)                     \
@@ -444,13 +458,7 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   memset(&ca, 0, sizeof ca);
   ca.tile = STRATA_SPARSE_UNPACK_TILE;
   ca.ntiles = (np + ca.tile - 1) / ca.tile;
-  UCHECK(strata_mem_alloc_async(exec, (size_t)np * sizeof(int64_t), (void **)&p->pkts));
-  UCHECK(strata_mem_alloc_async(exec, (size_t)np * sizeof(int64_t), (void **)&p->counts));
-  UCHECK(strata_mem_alloc_async(exec, (size_t)np, (void **)&p->cls));
-  UCHECK(strata_mem_alloc_async(exec, (size_t)(ca.ntiles * (STRATA_SPARSE_UNPACK_NUM_CLASSES + 1)) * sizeof(int64_t),
-                                (void **)&p->tile_counts));
-  UCHECK(strata_mem_alloc_async(exec, STRATA_SPARSE_UNPACK_STAT_LEN * sizeof(int64_t), (void **)&p->stats));
-  UCHECK(strata_mem_set_async(exec, p->stats, 0, STRATA_SPARSE_UNPACK_STAT_LEN * sizeof(int64_t)));
+  UCHECK(plan_arena(exec, np, ca.ntiles, p));
   ca.import_rows = import_rows;
   ca.offsets = packets->offsets;
   ca.data = packets->data;
@@ -496,7 +504,6 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   /* the scatter pass also writes each very long packet's first chunk (one scan of tile_counts,
    * whose last row is the tiles' chunks, serves both) */
   const int64_t nv = p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG + 1] - p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
-  if (nv > 0) UCHECK(strata_mem_alloc_async(exec, (size_t)(nv + 1) * sizeof(int64_t), (void **)&p->nchunks));
   ca.first_chunk = p->nchunks;
   ca.nv = nv;
   ca.num_chunks = p->num_chunks;
@@ -715,7 +722,6 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
 
   int64_t rep[STRATA_SPARSE_REP_LEN];
   memset(rep, 0, sizeof rep);
-  int64_t *drep = NULL;
   unpack_plan_t plan;
   memset(&plan, 0, sizeof plan);
   int64_t inserted = 0;
@@ -731,8 +737,6 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
     st = unpack_refuse_descents(exec, packets, import_rows, plan.descents, mode, rep);
     goto report;
   }
-  if (st == STRATA_SUCCESS) st = strata_mem_alloc_async(exec, sizeof rep, (void **)&drep);
-  if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, drep, 0, sizeof rep);
   strata_sparse_unpack_args_t a;
   memset(&a, 0, sizeof a);
   a.row_offsets = A->row_offsets;
@@ -748,6 +752,7 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
   a.col_lids = col_lids;
   a.num_global = num_global;
   unpack_set_map(&a, o.col_map);
+  int64_t *drep = plan.rep; /* zeroed by plan_create */
   a.report = drep;
   int validated_bad = 0;
   if (st == STRATA_SUCCESS && o.strict) { /* validation pass: no writes */
@@ -771,7 +776,6 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
   }
   strata_status_t fst = strata_exec_fence(exec);
   if (st == STRATA_SUCCESS) st = fst;
-  strata_mem_free_async(exec, (void **)&drep);
 report:;
   strata_unpack_report_t r;
   report_from(rep, &plan, &r);
