@@ -388,6 +388,7 @@ typedef struct unpack_plan {
   int gpu; /* warp > 1: very long chunks share one launch with the short and medium classes */
   int64_t valid_packets, valid_entries; /* packets well formed with a row in range, their entries */
   int64_t descents; /* places where the packet offsets decrease: the call is refused */
+  int identity;     /* one class holds every packet: pkts not written (packet i) */
 } unpack_plan_t;
 
 static void plan_free(strata_exec_t *exec, unpack_plan_t *p) { strata_mem_free_async(exec, &p->arena); }
@@ -418,7 +419,8 @@ static strata_status_t plan_arena(strata_exec_t *exec, int64_t np, int64_t ntile
 
 /* Classifies the packets on the device and groups them by class: a stable partition in two
  * passes over tiles of packets (strata_sparse_unpack_classify, a scan of the per-tile class
- * counts, strata_sparse_unpack_scatter), whose first pass also gives the totals the call needs
+ * counts, strata_sparse_unpack_scatter; the identity, with no second pass, when one class other
+ * than the very long one holds every packet), whose first pass also gives the totals the call needs
  * (packets per class, valid packets and entries, the long class's largest packet, the very long
  * class's chunks): one device-to-host copy. The scatter pass also writes the very long packets'
  * chunk counts, scanned into their first chunks. */
@@ -501,6 +503,14 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   p->num_chunks = stats[STRATA_SPARSE_UNPACK_STAT_CHUNKS];
   p->descents = stats[STRATA_SPARSE_UNPACK_STAT_DESCENTS];
   if (p->descents > 0) return STRATA_SUCCESS; /* the call is refused (unpack_refuse_descents) */
+  /* every packet in one class (uniform rows: a stencil's, the FEM job's element rows) other than
+   * the very long one (whose first chunks the scatter pass writes): the grouping is the identity,
+   * kept as pkts NULL (packet i), and the scan and the scatter pass are not run */
+  for (int c = 0; c < STRATA_SPARSE_UNPACK_NUM_CLASSES; ++c)
+    if (c != STRATA_SPARSE_UNPACK_VERY_LONG && p->bounds[c + 1] - p->bounds[c] == np) {
+      p->identity = 1;
+      return STRATA_SUCCESS;
+    }
   /* the scatter pass also writes each very long packet's first chunk (one scan of tile_counts,
    * whose last row is the tiles' chunks, serves both) */
   const int64_t nv = p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG + 1] - p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
@@ -538,7 +548,7 @@ static strata_status_t plan_run_fused(strata_exec_t *exec, const unpack_plan_t *
  * very long packets, one launch for all classes but LONG (plan_run_fused). */
 static strata_status_t plan_run(strata_exec_t *exec, const unpack_plan_t *p, strata_sparse_unpack_args_t a) {
   strata_status_t st = STRATA_SUCCESS;
-  a.pkts = p->pkts;
+  a.pkts = p->identity ? NULL : p->pkts;
   a.chunk = p->chunk;
   a.first_chunk = p->nchunks;
   const int fused = p->gpu && p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG + 1] > p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
