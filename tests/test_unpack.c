@@ -1217,6 +1217,35 @@ static void test_misaligned_data(void **state) {
   pk_free(&P);
 }
 
+/* review (rev9a): a packet count whose plan temporaries (one arena of 25 bytes a packet, plus the
+ * stats, report and tile counts) do not fit a size_t: np = 737178657956547790 made the arena's
+ * size wrap to 14 bytes, and the call zeroed 264 bytes of it (a heap overflow) instead of refusing.
+ * The count is refused first, naming it and the limit, in every mode; nothing is read. */
+static void test_packet_count_limit(void **state) {
+  (void)state;
+  const int64_t ro[] = {0, 1};
+  const int32_t ci[] = {0};
+  const double v[] = {1};
+  host_crs_t H = {1, 1, 1, (int64_t *)ro, (int32_t *)ci, (double *)v};
+  const int64_t off[2] = {0, 0};
+  const int32_t rows[1] = {0};
+  int64_t *d_off = (int64_t *)t_to_dev(off, sizeof off);
+  int32_t *d_rows = (int32_t *)t_to_dev(rows, sizeof rows);
+  const int64_t counts[3] = {737178657956547790LL, ((int64_t)1 << 40) + 1, INT64_MAX};
+  for (int q = 0; q < 3; ++q)
+    for (int m = 0; m <= 4; ++m) {
+      strata_crs_matrix_t *A = dev_target(&H);
+      strata_packets_t pk = {T_exec, counts[q], d_off, NULL, 0};
+      strata_unpack_report_t rep;
+      t_expect_msg(strata_sparse_unpack_combine(T_exec, A, d_rows, &pk, NULL, 0, (strata_combine_mode_t)m, &rep),
+                   STRATA_ERR_INVALID_ARGUMENT, "exceeds the limit 2^40", "packets");
+      assert_int_equal(rep.rows_unpacked + rep.entries_combined + rep.entries_inserted, 0);
+      strata_crs_destroy(&A);
+    }
+  t_dev_free(d_off);
+  t_dev_free(d_rows);
+}
+
 /* INSERT (issue 5 §2): into empty rows, into existing rows with new and existing columns and
  * duplicates within and across packets, the growth count exact, against a host reference; a
  * non-fill-complete target; invalid entries / rows / a malformed packet counted with nothing
@@ -1300,6 +1329,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_col_map, t_setup),
       cmocka_unit_test_setup(test_huge_packet, t_setup),
       cmocka_unit_test_setup(test_insert, t_setup),
+      cmocka_unit_test_setup(test_packet_count_limit, t_setup),
   };
   return T_RUN("unpack", tests);
 }

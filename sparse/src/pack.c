@@ -307,6 +307,13 @@ static strata_status_t unpack_check(strata_exec_t **exec, strata_crs_matrix_t *A
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "sparse_unpack_combine: packets with num_rows = %lld, num_bytes = %lld",
                             (long long)packets->num_rows, (long long)packets->num_bytes);
+  /* the call's temporaries take 25 bytes a packet (unpack_plan_t, one allocation whose size
+   * would wrap near 2^64 / 25 packets): a count no offsets array can hold is refused first */
+  const int64_t packet_limit = (int64_t)1 << 40;
+  if (packets->num_rows > packet_limit)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "sparse_unpack_combine: packets->num_rows = %lld exceeds the limit 2^40 = %lld",
+                            (long long)packets->num_rows, (long long)packet_limit);
   if (packets->num_rows > 0 && (!import_rows || !packets->offsets))
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "sparse_unpack_combine: NULL %s with %lld packets",

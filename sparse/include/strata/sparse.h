@@ -285,7 +285,8 @@ typedef enum strata_unpack_class {
  *  chunks gives every packet's position and every very long packet's first chunk). The call
  *  waits for the device twice (the class totals, then the report; twice more when something was
  *  invalid: the examples' rank scan and copy), and its temporaries are stream-ordered
- *  (strata_mem_alloc_async). */
+ *  (strata_mem_alloc_async): the class plan is one allocation of 25 bytes a packet (plus 48 per
+ *  tile of 2048 packets), hence the limit of 2^40 packets a call. */
 typedef struct strata_unpack_options {
   strata_unpack_class_t force_class; /**< AUTO, or every valid packet in one class (tests;
                                           malformed / out-of-range packets always go to SHORT,
@@ -322,7 +323,7 @@ typedef struct strata_unpack_options {
  *  valid entries are applied all the same (unless strict). Errors also: INVALID_ARGUMENT (A not
  *  fill-complete with a mode other than INSERT; NULL import_rows or offsets with packets, NULL
  *  data with num_bytes > 0, num_bytes > 0 with no packets, packet data or offsets not 8-byte
- *  aligned; a negative num_global, also when col_lids is NULL and it is not read; a negative
+ *  aligned; more than 2^40 packets; a negative num_global, also when col_lids is NULL and it is not read; a negative
  *  option). Synchronous.
  *  INSERT (Tpetra: insertGlobalValues into a matrix with room, then fillComplete): accepted with a
  *  fill-complete target or not. Incoming values are added (as ADD) and columns not in the row
