@@ -430,6 +430,54 @@ static void test_many_tiles(void **state) {
   case_free(&u);
 }
 
+/* One class holding all but a few packets (at least 7/8: the call launches it over every packet,
+ * skipping the others by their class byte, and lists only the others; tiles of 2048 packets that
+ * hold none of them skip the listing): the first 2100 packets short only, then 94 % short and the
+ * rest medium, long and very long, in ADD, ABSMAX and ZERO, with the entries permuted; small thresholds
+ * and the defaults (GPUs: short dominant beside very long packets, in one launch). */
+static void test_dominant_class(void **state) {
+  (void)state;
+  uint64_t s = T_seed + 97;
+  host_crs_t H = gen_target(&s, 200, 2000);
+  int64_t ng = 0;
+  int32_t *lids = gen_lids(H.nc, &ng);
+  hpk_t P;
+  pk_init(&P);
+  const int64_t np = 6000;
+  for (int64_t k = 0; k < np; ++k) {
+    const int32_t row = (int32_t)(t_rand(&s) % (uint64_t)H.nr);
+    const uint64_t u = k < 2100 ? 0 : t_rand(&s) % 100;
+    const int64_t cnt = u < 94 ? 1 + (int64_t)(t_rand(&s) % 2)          /* short */
+                        : u < 96 ? 3 + (int64_t)(t_rand(&s) % 14)       /* medium */
+                        : u < 98 ? 17 + (int64_t)(t_rand(&s) % 240)     /* long */
+                                 : 257 + (int64_t)(t_rand(&s) % 400);  /* very long */
+    const int64_t len = H.ro[row + 1] - H.ro[row];
+    pk_begin(&P, row);
+    for (int64_t e = 0; e < cnt; ++e)
+      pk_add(&P, 2 * (int64_t)H.ci[H.ro[row] + (int64_t)(t_rand(&s) % (uint64_t)len)] + 1,
+             (double)(int)(t_rand(&s) % 201) - 100.0);
+  }
+  strata_unpack_report_t rep;
+  /* not REPLACE: the packets name entries more than once (sparse.h: then one of them wins) */
+  const strata_combine_mode_t modes[] = {STRATA_COMBINE_ADD, STRATA_COMBINE_ABSMAX, STRATA_COMBINE_ZERO};
+  for (int permuted = 0; permuted < 2; ++permuted) {
+    if (permuted) shuffle_entries(&s, &P);
+    for (int m = 0; m < 3; ++m) {
+      strata_unpack_options_t o = small_opts(0);
+      check_case("dominant short, small thresholds", &H, &P, -1, lids, ng, modes[m], &o, &rep);
+      if (rep.class_packets[0] * 8 < 7 * np || rep.class_packets[1] == 0 || rep.class_packets[2] == 0 ||
+          rep.class_packets[3] == 0)
+        fail_msg("classes %lld %lld %lld %lld: not one dominant class beside the others",
+                 (long long)rep.class_packets[0], (long long)rep.class_packets[1], (long long)rep.class_packets[2],
+                 (long long)rep.class_packets[3]);
+      check_case("dominant, defaults", &H, &P, -1, lids, ng, modes[m], NULL, NULL);
+    }
+  }
+  pk_free(&P);
+  free(lids);
+  host_crs_free(&H);
+}
+
 /* Duplicates within one packet and across packets (the same row from many senders), identity
  * column map. */
 static void test_duplicates(void **state) {
@@ -1316,6 +1364,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_classes_add, t_setup),
       cmocka_unit_test_setup(test_many_tiles, t_setup),
+      cmocka_unit_test_setup(test_dominant_class, t_setup),
       cmocka_unit_test_setup(test_duplicates, t_setup),
       cmocka_unit_test_setup(test_invalid_counted, t_setup),
       cmocka_unit_test_setup(test_strict, t_setup),

@@ -309,10 +309,15 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_classify, strata_sparse_unpack_classify_
 STRATA_TEAM_KERNEL_BOUNDS(strata_sparse_unpack_scatter, strata_sparse_unpack_classify_args_t, a, team, 512, 3) {
   const int64_t t = team->league_rank, b = t * a->tile;
   const int64_t e = b + a->tile < a->n ? b + a->tile : a->n;
+  if (a->skip >= 0 && a->tile_counts[a->skip * a->ntiles + t + 1] - a->tile_counts[a->skip * a->ntiles + t] == e - b) {
+    /* every packet of the tile in the dominant class: nothing to list (uniform over the team) */
+    if (a->nv > 0 && t == a->ntiles - 1 && strata_team_single(team)) a->first_chunk[a->nv] = a->num_chunks;
+    return;
+  }
   int64_t s;
   STRATA_TEAM_THREAD_SCAN(team, k, b, e, s, final) {
     const int c = a->cls[k];
-    if (final) {
+    if (final && c != a->skip) {
       const int64_t at = a->tile_counts[c * a->ntiles + t] + STRATA_SPARSE_UNPACK_FIELD_GET(s, c);
       a->pkts[at] = k;
       if (c == STRATA_SPARSE_UNPACK_VERY_LONG)
@@ -365,6 +370,7 @@ STRATA_KL_TEAM_FUNC void strata_sparse_unpack_lanes(const strata_sparse_unpack_a
 /* short (one-level): a thread per packet. Also every malformed packet and every packet with a
  * target row out of range lands here. */
 STRATA_FOR_KERNEL(strata_sparse_unpack_one_level, strata_sparse_unpack_args_t, a, i) {
+  if (a->only >= 0 && a->cls[i] != a->only) return; /* a dominant class: another class's packet */
   strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt(a, i), 0, INT64_MAX, 0, 1);
 }
 
@@ -374,7 +380,8 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_medium, strata_sparse_unpack_args_t, a, 
   const int64_t b = team->league_rank * a->per_team;
   const int64_t e = b + a->per_team < a->count ? b + a->per_team : a->count;
   STRATA_TEAM_THREAD_RANGE(team, i, b, e) {
-    strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt(a, i), 0, INT64_MAX, team->vector_rank, team->vector_length);
+    if (a->only < 0 || a->cls[i] == a->only)
+      strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt(a, i), 0, INT64_MAX, team->vector_rank, team->vector_length);
   }
 }
 
@@ -477,7 +484,11 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_fused, strata_sparse_unpack_fused_args_t
   const int64_t s = t - f->end[c == STRATA_SPARSE_UNPACK_MEDIUM_WIDE ? 0 : c == STRATA_SPARSE_UNPACK_MEDIUM ? 1 : 2];
   const int64_t width = c == STRATA_SPARSE_UNPACK_MEDIUM_WIDE ? vl : c == STRATA_SPARSE_UNPACK_MEDIUM ? f->narrow : 1;
   const int64_t i = s * ((int64_t)team->team_size * vl / width) + me / width;
-  if (i < f->count[c]) strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt_at(a, f->begin[c], i), 0, INT64_MAX, me % width, width);
+  if (i >= f->count[c]) return;
+  if (c != f->only)
+    strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt_at(a, f->begin[c], i), 0, INT64_MAX, me % width, width);
+  else if (a->cls[i] == c) /* the dominant class: packet i, the other classes' skipped */
+    strata_sparse_unpack_lanes(a, i, 0, INT64_MAX, me % width, width);
 }
 
 /* ----------------------------------------------------------------- examples (error path) */

@@ -158,7 +158,9 @@ enum {
 #define STRATA_SPARSE_UNPACK_NO_LID ((int64_t)0x7fffffff)
 
 /** Unpack-and-combine. Packet ids of the launched class: pkts[begin + i] for i in [0, count)
- *  (pkts NULL: i). mode ZERO validates without writing (strict mode's validation pass). */
+ *  (pkts NULL: i); only >= 0 (a dominant class, pkts NULL): every packet i in [0, count) whose
+ *  cls[i] is `only`, the others skipped. mode ZERO validates without writing (strict mode's
+ *  validation pass). */
 typedef struct strata_sparse_unpack_args {
   const int64_t *row_offsets;
   const int32_t *col_indices;
@@ -184,6 +186,8 @@ typedef struct strata_sparse_unpack_args {
   int64_t chunk;           /* very long: entries per chunk */
   const int64_t *first_chunk; /* very long: [class count + 1] first chunk of each class packet */
   int64_t *bad_first;         /* examples (error path): [num_packets] invalid items, then ranks */
+  const unsigned char *cls;   /* [num_packets] class of each packet (read when only >= 0) */
+  int only;                   /* -1, or the dominant class launched over all packets */
 } strata_sparse_unpack_args_t;
 
 /** GPUs, when very long packets exist: the classes but LONG in one launch (team: warp lanes x
@@ -196,6 +200,7 @@ typedef struct strata_sparse_unpack_fused_args {
   int64_t begin[STRATA_SPARSE_UNPACK_NUM_CLASSES], count[STRATA_SPARSE_UNPACK_NUM_CLASSES];
   int64_t end[4];
   int64_t narrow;
+  int only; /* -1, or a dominant class: count[only] = every packet, filtered by u.cls (pkts not read) */
 } strata_sparse_unpack_fused_args_t;
 
 /** The column map's hash table (strata_col_map_t): capacity mask + 1 (a power of two, at least
@@ -271,6 +276,7 @@ typedef struct strata_sparse_unpack_classify_args {
   int64_t very_long_begin, nv, num_chunks; /* pass 2: the very long class's first position in
                                               pkts, its packets and chunks */
   int64_t *first_chunk; /* [nv + 1] */
+  int skip;             /* pass 2: -1, or the dominant class, whose packets are not listed in pkts */
 } strata_sparse_unpack_classify_args_t;
 
 #ifdef __cplusplus

@@ -396,6 +396,9 @@ typedef struct unpack_plan {
   int64_t valid_packets, valid_entries; /* packets well formed with a row in range, their entries */
   int64_t descents; /* places where the packet offsets decrease: the call is refused */
   int identity;     /* one class holds every packet: pkts not written (packet i) */
+  int dominant;     /* -1, or a class holding all but at most an eighth of the packets: launched
+                       over every packet, the others skipped by their class byte; pkts lists
+                       only the other classes' packets */
 } unpack_plan_t;
 
 static void plan_free(strata_exec_t *exec, unpack_plan_t *p) { strata_mem_free_async(exec, &p->arena); }
@@ -436,6 +439,7 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
                                    const strata_unpack_options_t *o, unpack_plan_t *p) {
   strata_status_t st;
   const int64_t np = packets->num_rows;
+  p->dominant = -1;
   strata_device_info_t info;
   UCHECK(strata_exec_device_info(exec, &info));
   const int warp = strata_exec_is_host(exec) ? 1 : info.warp_size;
@@ -518,6 +522,14 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
       p->identity = 1;
       return STRATA_SUCCESS;
     }
+  /* one class other than the long and very long ones holds all but at most an eighth of the
+   * packets (the FEM job with bulk nodes: 4M short element rows beside a few very long ones): it
+   * is launched over every packet, skipping the others by their class byte, and the scatter
+   * pass lists the other classes only (its tiles that hold none return at once) */
+  for (int c = STRATA_SPARSE_UNPACK_SHORT; c <= STRATA_SPARSE_UNPACK_MEDIUM_WIDE; ++c)
+    if ((np - (p->bounds[c + 1] - p->bounds[c])) * 8 <= np) p->dominant = c;
+  ca.skip = p->dominant;
+
   /* the scatter pass also writes each very long packet's first chunk (one scan of tile_counts,
    * whose last row is the tiles' chunks, serves both) */
   const int64_t nv = p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG + 1] - p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
@@ -541,6 +553,11 @@ static strata_status_t plan_run_fused(strata_exec_t *exec, const unpack_plan_t *
     f.begin[c] = p->bounds[c];
     f.count[c] = p->bounds[c + 1] - p->bounds[c];
   }
+  f.only = p->dominant;
+  if (p->dominant >= 0) { /* every packet, the other classes' skipped */
+    f.begin[p->dominant] = 0;
+    f.count[p->dominant] = p->bounds[STRATA_SPARSE_UNPACK_NUM_CLASSES];
+  }
   const int64_t P = (int64_t)p->big_ts * p->big_vl;
   f.narrow = p->medium_vl;
   f.end[0] = p->num_chunks;
@@ -558,12 +575,23 @@ static strata_status_t plan_run(strata_exec_t *exec, const unpack_plan_t *p, str
   a.pkts = p->identity ? NULL : p->pkts;
   a.chunk = p->chunk;
   a.first_chunk = p->nchunks;
+  a.cls = p->cls;
+  a.only = -1;
+  const int64_t *pkts = a.pkts;
   const int fused = p->gpu && p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG + 1] > p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
   if (fused) st = plan_run_fused(exec, p, &a);
   for (int c = 0; c < STRATA_SPARSE_UNPACK_NUM_CLASSES && st == STRATA_SUCCESS; ++c) {
     a.begin = p->bounds[c];
     a.count = p->bounds[c + 1] - p->bounds[c];
     if (a.count == 0 || (fused && c != STRATA_SPARSE_UNPACK_LONG)) continue;
+    a.pkts = pkts;
+    a.only = -1;
+    if (c == p->dominant) { /* every packet, the other classes' skipped */
+      a.pkts = NULL;
+      a.begin = 0;
+      a.count = p->bounds[STRATA_SPARSE_UNPACK_NUM_CLASSES];
+      a.only = c;
+    }
     strata_team_policy_t pol;
     switch (c) {
       case STRATA_SPARSE_UNPACK_SHORT:
