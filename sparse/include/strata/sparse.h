@@ -283,9 +283,10 @@ typedef enum strata_unpack_class {
  *  Packets are grouped by class on the device by a stable two-pass partition over tiles of 2048
  *  packets (packet order kept within a class; one scan of the tiles' class counts and very long
  *  chunks gives every packet's position and every very long packet's first chunk), except when
- *  one class (not long, not very long) holds every packet (no second pass: packet order is the
- *  class's) or all but at most an eighth of them (that class is launched over every packet,
- *  skipping the others by their class byte; the second pass lists only the others). The call
+ *  one class other than very long holds every packet (no second pass: packet order is the
+ *  class's), or one other than long and very long holds all but at most an eighth of them (it is
+ *  launched over every packet, skipping the others by their class byte; the second pass lists
+ *  only the others). The call
  *  waits for the device twice (the class totals, then the report; twice more when something was
  *  invalid: the examples' rank scan and copy), and its temporaries are stream-ordered
  *  (strata_mem_alloc_async): the class plan is one allocation of 25 bytes a packet (plus 48 per
