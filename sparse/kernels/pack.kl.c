@@ -306,18 +306,14 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_classify, strata_sparse_unpack_classify_
  * of the tile's very long packets in place). Launch bounds: 3 tiles of 512 a multiprocessor (40
  * registers, not 56: 75 % occupancy instead of 50 %; H200, power-law packets 0.189 -> 0.174 ms,
  * 27-point and FEM unchanged within noise). */
-STRATA_TEAM_KERNEL_BOUNDS(strata_sparse_unpack_scatter, strata_sparse_unpack_classify_args_t, a, team, 512, 3) {
+STRATA_KL_TEAM_FUNC void strata_sparse_unpack_scatter_tile(const strata_sparse_unpack_classify_args_t *a,
+                                                           const strata_team_t *team, int skip) {
   const int64_t t = team->league_rank, b = t * a->tile;
   const int64_t e = b + a->tile < a->n ? b + a->tile : a->n;
-  if (a->skip >= 0 && a->tile_counts[a->skip * a->ntiles + t + 1] - a->tile_counts[a->skip * a->ntiles + t] == e - b) {
-    /* every packet of the tile in the dominant class: nothing to list (uniform over the team) */
-    if (a->nv > 0 && t == a->ntiles - 1 && strata_team_single(team)) a->first_chunk[a->nv] = a->num_chunks;
-    return;
-  }
   int64_t s;
   STRATA_TEAM_THREAD_SCAN(team, k, b, e, s, final) {
     const int c = a->cls[k];
-    if (final && c != a->skip) {
+    if (final && c != skip) {
       const int64_t at = a->tile_counts[c * a->ntiles + t] + STRATA_SPARSE_UNPACK_FIELD_GET(s, c);
       a->pkts[at] = k;
       if (c == STRATA_SPARSE_UNPACK_VERY_LONG)
@@ -337,6 +333,24 @@ STRATA_TEAM_KERNEL_BOUNDS(strata_sparse_unpack_scatter, strata_sparse_unpack_cla
     if (final) a->first_chunk[i] = first + q;
     q += m;
   }
+}
+
+STRATA_TEAM_KERNEL_BOUNDS(strata_sparse_unpack_scatter, strata_sparse_unpack_classify_args_t, a, team, 512, 3) {
+  strata_sparse_unpack_scatter_tile(a, team, -1);
+}
+
+/* the scatter pass beside a dominant class (a->skip): tiles holding only its packets list nothing.
+ * A kernel of its own: with the early return and the skip test in the plain pass, ptxas sm_90
+ * gave it 60 / 88 bytes of spill stores / loads instead of 40 / 40, on every two-pass call. */
+STRATA_TEAM_KERNEL_BOUNDS(strata_sparse_unpack_scatter_skip, strata_sparse_unpack_classify_args_t, a, team, 512, 3) {
+  const int64_t t = team->league_rank, b = t * a->tile;
+  const int64_t e = b + a->tile < a->n ? b + a->tile : a->n;
+  if (a->tile_counts[a->skip * a->ntiles + t + 1] - a->tile_counts[a->skip * a->ntiles + t] == e - b) {
+    /* every packet of the tile in the dominant class: nothing to list (uniform over the team) */
+    if (a->nv > 0 && t == a->ntiles - 1 && strata_team_single(team)) a->first_chunk[a->nv] = a->num_chunks;
+    return;
+  }
+  strata_sparse_unpack_scatter_tile(a, team, a->skip);
 }
 
 /* ----------------------------------------------------------------- the classes */

@@ -20,6 +20,7 @@ STRATA_KERNEL_DECLARE(strata_sparse_unpack_bad_count);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_bad_list);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_classify);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_scatter);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_scatter_skip);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_count);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_fill);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_copy);
@@ -539,7 +540,8 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   ca.very_long_begin = p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
   UCHECK(strata_scan_exclusive_i64(exec, ca.ntiles * (STRATA_SPARSE_UNPACK_NUM_CLASSES + 1), p->tile_counts,
                                    p->tile_counts, NULL));
-  UCHECK(strata_parallel_for_team(exec, "strata_sparse_unpack_scatter", &tp, &strata_sparse_unpack_scatter, &ca));
+  UCHECK(strata_parallel_for_team(exec, "strata_sparse_unpack_scatter", &tp,
+                                  p->dominant >= 0 ? &strata_sparse_unpack_scatter_skip : &strata_sparse_unpack_scatter, &ca));
   return STRATA_SUCCESS;
 }
 
