@@ -1113,6 +1113,39 @@ static void test_col_map(void **state) {
   case_free(&u);
 }
 
+/* Packets P with their offsets replaced by off[0 .. P->np] (num_bytes = off[np]) unpacked into a
+ * device copy of H in mode m, strict or not: refused with INVALID_DATA, the message naming n1 and
+ * n2 (NULL: not checked), the report counting `places` malformed packets and nothing combined,
+ * the matrix's values bitwise unchanged. Returns the report for the examples' checks. */
+static strata_unpack_report_t expect_descents(const host_crs_t *H, const hpk_t *P, const int64_t *off, int m,
+                                              int strict, const char *n1, const char *n2, int64_t places) {
+  strata_crs_matrix_t *A = dev_target(H);
+  dpk_t d;
+  dpk_make(P, -1, NULL, 0, &d);
+  t_dev_free(d.pk.offsets);
+  d.pk.offsets = (int64_t *)t_to_dev(off, sizeof(int64_t) * (size_t)(P->np + 1));
+  assert_true(off[P->np] <= d.pk.num_bytes); /* within the serialized buffer */
+  d.pk.num_bytes = off[P->np];
+  strata_unpack_options_t o;
+  memset(&o, 0, sizeof o);
+  o.strict = strict;
+  strata_unpack_report_t rep;
+  T_ERR(strata_sparse_unpack_combine_opts(T_exec, A, d.rows, &d.pk, NULL, 0, (strata_combine_mode_t)m, &o, &rep),
+        STRATA_ERR_INVALID_DATA);
+  if ((n1 && !strstr(strata_error_message(), n1)) || (n2 && !strstr(strata_error_message(), n2)))
+    fail_msg("mode %d strict %d: message: %s", m, strict, strata_error_message());
+  assert_int_equal(rep.malformed_packets, places);
+  assert_int_equal(rep.rows_unpacked + rep.entries_combined + rep.entries_inserted, 0);
+  assert_int_equal(A->nnz, H->nnz);
+  double *got = (double *)t_malloc(sizeof(double) * (size_t)H->nnz);
+  t_to_host(got, A->values, sizeof(double) * (size_t)H->nnz);
+  assert_memory_equal(got, H->v, sizeof(double) * (size_t)H->nnz);
+  free(got);
+  strata_crs_destroy(&A);
+  dpk_free(&d);
+  return rep;
+}
+
 /* Offsets that decrease somewhere let a packet whose own offsets look right read another
  * packet's bytes (a newcomer review: offsets {0, 24, 16, 40} applied bytes [16, 40)). Here
  * {0, 24, 48, 24, 48} over a 48-byte buffer: packet 2 runs backwards, and packet 3 is packet 1's
@@ -1133,31 +1166,10 @@ static void test_offsets_decrease(void **state) {
   const int64_t off[5] = {0, 24, 48, 24, 48};
   for (int strict = 0; strict <= 1; ++strict)
     for (int m = 0; m <= 4; ++m) {
-      strata_crs_matrix_t *A = dev_target(&H);
-      dpk_t d;
-      dpk_make(&P, -1, NULL, 0, &d);
-      t_dev_free(d.pk.offsets);
-      d.pk.offsets = (int64_t *)t_to_dev(off, sizeof off);
-      d.pk.num_bytes = 48;
-      strata_unpack_options_t o;
-      memset(&o, 0, sizeof o);
-      o.strict = strict;
-      strata_unpack_report_t rep;
-      T_ERR(strata_sparse_unpack_combine_opts(T_exec, A, d.rows, &d.pk, NULL, 0, (strata_combine_mode_t)m, &o, &rep),
-            STRATA_ERR_INVALID_DATA);
-      if (!strstr(strata_error_message(), "decrease at packet 2"))
-        fail_msg("mode %d strict %d: message: %s", m, strict, strata_error_message());
-      assert_int_equal(rep.malformed_packets, 1);
+      const strata_unpack_report_t rep = expect_descents(&H, &P, off, m, strict, "decrease at packet 2", NULL, 1);
       assert_int_equal(rep.num_examples, 1);
       assert_int_equal(rep.examples[0].row, 0);
       assert_int_equal(rep.examples[0].col, -1);
-      assert_int_equal(rep.rows_unpacked + rep.entries_combined + rep.entries_inserted, 0);
-      assert_int_equal(A->nnz, 3);
-      double got[3];
-      t_to_host(got, A->values, sizeof got);
-      assert_memory_equal(got, v, sizeof got);
-      strata_crs_destroy(&A);
-      dpk_free(&d);
     }
   pk_free(&P);
 }
@@ -1185,35 +1197,19 @@ static void test_offsets_decrease_examples(void **state) {
   }
   for (int k = 0; k < NP; ++k) off[k] = 24 * (k % 2);
   off[NP] = 24 * NP;
+  dpk_t d0; /* packets of one entry: 24 bytes each, off[NP] the buffer's end */
+  dpk_make(&P, -1, NULL, 0, &d0);
+  assert_int_equal(d0.pk.num_bytes, 24 * NP);
+  dpk_free(&d0);
   for (int strict = 0; strict <= 1; ++strict)
     for (int m = 0; m <= 4; ++m) {
-      strata_crs_matrix_t *A = dev_target(&H);
-      dpk_t d;
-      dpk_make(&P, -1, NULL, 0, &d);
-      assert_int_equal(d.pk.num_bytes, 24 * NP);
-      t_dev_free(d.pk.offsets);
-      d.pk.offsets = (int64_t *)t_to_dev(off, sizeof off);
-      strata_unpack_options_t o;
-      memset(&o, 0, sizeof o);
-      o.strict = strict;
-      strata_unpack_report_t rep;
-      T_ERR(strata_sparse_unpack_combine_opts(T_exec, A, d.rows, &d.pk, NULL, 0, (strata_combine_mode_t)m, &o, &rep),
-            STRATA_ERR_INVALID_DATA);
-      if (!strstr(strata_error_message(), "decrease at packet 1 (row 18)") ||
-          !strstr(strata_error_message(), "9 such places"))
-        fail_msg("mode %d strict %d: message: %s", m, strict, strata_error_message());
-      assert_int_equal(rep.malformed_packets, 9);
+      const strata_unpack_report_t rep =
+          expect_descents(&H, &P, off, m, strict, "decrease at packet 1 (row 18)", "9 such places", 9);
       assert_int_equal(rep.num_examples, STRATA_UNPACK_MAX_EXAMPLES);
       for (int e = 0; e < STRATA_UNPACK_MAX_EXAMPLES; ++e) { /* packets 1, 3, .., 15 */
         assert_int_equal(rep.examples[e].row, NP - 1 - (1 + 2 * e));
         assert_int_equal(rep.examples[e].col, -1);
       }
-      assert_int_equal(rep.rows_unpacked + rep.entries_combined + rep.entries_inserted, 0);
-      double got[NP];
-      t_to_host(got, A->values, sizeof got);
-      assert_memory_equal(got, v, sizeof got);
-      strata_crs_destroy(&A);
-      dpk_free(&d);
     }
   pk_free(&P);
 }
