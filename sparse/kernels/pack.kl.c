@@ -221,6 +221,11 @@ STRATA_KL_FUNC int64_t strata_sparse_unpack_pkt_at(const strata_sparse_unpack_ar
 STRATA_KL_FUNC int64_t strata_sparse_unpack_pkt(const strata_sparse_unpack_args_t *a, int64_t i) {
   return strata_sparse_unpack_pkt_at(a, a->begin, i);
 }
+/* Entry i of the launched class is one of its packets: always, except in a dominant class's
+ * launch over every packet (a->only >= 0), where the other classes' packets are skipped */
+STRATA_KL_FUNC int strata_sparse_unpack_listed(const strata_sparse_unpack_args_t *a, int64_t i) {
+  return a->only < 0 || a->cls[i] == a->only;
+}
 
 /* ----------------------------------------------------------------- classification */
 
@@ -384,7 +389,7 @@ STRATA_KL_TEAM_FUNC void strata_sparse_unpack_lanes(const strata_sparse_unpack_a
 /* short (one-level): a thread per packet. Also every malformed packet and every packet with a
  * target row out of range lands here. */
 STRATA_FOR_KERNEL(strata_sparse_unpack_one_level, strata_sparse_unpack_args_t, a, i) {
-  if (a->only >= 0 && a->cls[i] != a->only) return; /* a dominant class: another class's packet */
+  if (!strata_sparse_unpack_listed(a, i)) return;
   strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt(a, i), 0, INT64_MAX, 0, 1);
 }
 
@@ -394,7 +399,7 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_medium, strata_sparse_unpack_args_t, a, 
   const int64_t b = team->league_rank * a->per_team;
   const int64_t e = b + a->per_team < a->count ? b + a->per_team : a->count;
   STRATA_TEAM_THREAD_RANGE(team, i, b, e) {
-    if (a->only < 0 || a->cls[i] == a->only)
+    if (strata_sparse_unpack_listed(a, i))
       strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt(a, i), 0, INT64_MAX, team->vector_rank, team->vector_length);
   }
 }
