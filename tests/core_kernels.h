@@ -21,6 +21,12 @@ typedef struct core_reduce_i64_args {
   const int64_t *x;
 } core_reduce_i64_args_t;
 
+/* out[i] = s[i % 2] for i in the launch range: reads two scalars an asynchronous reduce wrote */
+typedef struct core_scalars_args {
+  const double *s; /* [2] */
+  double *out;     /* [end] */
+} core_scalars_args_t;
+
 /* user scans: out[i] = sum of in[begin..i) (exclusive) or in[begin..i] (inclusive) */
 typedef struct core_scan_args {
   const int64_t *in;

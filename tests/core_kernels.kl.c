@@ -22,6 +22,8 @@ STRATA_REDUCE_KERNEL(core_reduce_i64, core_reduce_i64_args_t, a, i, i64, acc) {
   CORE_FOLD(a->op, a->x[i], acc);
 }
 
+STRATA_FOR_KERNEL(core_scalars, core_scalars_args_t, a, i) { a->out[i] = a->s[i % 2]; }
+
 STRATA_REDUCE_KERNEL(core_index_sum, core_index_args_t, a, i, i64, acc) { *acc += i - a->base + 1; }
 STRATA_FOR_KERNEL(core_index_for, core_index_args_t, a, i) { strata_atomic_add_i64(a->sum, i - a->base + 1); }
 STRATA_SCAN_KERNEL(core_index_scan, core_index_args_t, a, i, i64, partial, final) {

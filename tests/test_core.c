@@ -230,6 +230,69 @@ static void test_reduce(void **state) {
   }
 }
 
+/* strata_parallel_reduce_async: the result lands in exec memory in stream order (a kernel
+ * launched right after it reads it, with no fence between), equal bit for bit to the synchronous
+ * reduce's; an empty range writes the identity there too. */
+STRATA_KERNEL_DECLARE(core_scalars);
+static void test_reduce_async(void **state) {
+  (void)state;
+  const int64_t sizes[] = {0, 1, 1000, (1 << 20) + 3};
+  double *ds = (double *)t_dev_alloc(2 * sizeof(double));
+  int64_t *di = (int64_t *)t_dev_alloc(sizeof(int64_t));
+  const int64_t m = 4099; /* the reader's range */
+  double *dout = (double *)t_dev_alloc((size_t)m * sizeof(double));
+  double *out = (double *)xmalloc((size_t)m * sizeof(double));
+  for (size_t q = 0; q < sizeof sizes / sizeof sizes[0]; ++q) {
+    const int64_t n = sizes[q];
+    double *xf = (double *)xmalloc((size_t)(n ? n : 1) * sizeof(double));
+    int64_t *xi = (int64_t *)xmalloc((size_t)(n ? n : 1) * sizeof(int64_t));
+    for (int64_t i = 0; i < n; ++i) {
+      xf[i] = t_uniform(&T_rng) - 0.25;
+      xi[i] = (int64_t)(t_rand(&T_rng) >> 24) - ((int64_t)1 << 39);
+    }
+    double *dxf = (double *)t_to_dev(xf, (size_t)n * sizeof(double));
+    int64_t *dxi = (int64_t *)t_to_dev(xi, (size_t)n * sizeof(int64_t));
+    core_reduce_f64_args_t sum = {STRATA_REDUCE_SUM, dxf}, mx = {STRATA_REDUCE_MAX, dxf};
+    core_reduce_i64_args_t mn = {STRATA_REDUCE_MIN, dxi};
+    double want[2];
+    int64_t wanti = 0;
+    T_OK(strata_parallel_reduce(T_exec, NULL, strata_range(0, n), &core_reduce_f64, &sum, STRATA_REDUCE_SUM, &want[0]));
+    T_OK(strata_parallel_reduce(T_exec, NULL, strata_range(0, n), &core_reduce_f64, &mx, STRATA_REDUCE_MAX, &want[1]));
+    T_OK(strata_parallel_reduce(T_exec, NULL, strata_range(0, n), &core_reduce_i64, &mn, STRATA_REDUCE_MIN, &wanti));
+    T_OK(strata_mem_set_async(T_exec, ds, 0xFF, 2 * sizeof(double))); /* poisoned: NaN */
+    T_OK(strata_mem_set_async(T_exec, di, 0x5A, sizeof(int64_t)));
+    T_OK(strata_parallel_reduce_async(T_exec, NULL, strata_range(0, n), &core_reduce_f64, &sum, STRATA_REDUCE_SUM, ds));
+    T_OK(strata_parallel_reduce_async(T_exec, NULL, strata_range(0, n), &core_reduce_f64, &mx, STRATA_REDUCE_MAX, ds + 1));
+    T_OK(strata_parallel_reduce_async(T_exec, NULL, strata_range(0, n), &core_reduce_i64, &mn, STRATA_REDUCE_MIN, di));
+    core_scalars_args_t rd = {ds, dout};
+    T_OK(strata_parallel_for(T_exec, NULL, strata_range(0, m), &core_scalars, &rd));
+    T_OK(strata_mem_copy(T_exec, out, dout, (size_t)m * sizeof(double)));
+    for (int64_t i = 0; i < m; ++i)
+      if (memcmp(&out[i], &want[i % 2], sizeof(double)) != 0)
+        fail_msg("n=%lld: the kernel after the async reduce read %.17g at %lld, the reduce gives %.17g", (long long)n,
+                 out[i], (long long)i, want[i % 2]);
+    int64_t goti = 0;
+    T_OK(strata_mem_copy(T_exec, &goti, di, sizeof goti));
+    assert_int_equal(goti, wanti);
+    if (n == 0) { /* the identities */
+      assert_true(want[0] == 0.0 && !signbit(want[0]));
+      assert_true(isinf(want[1]) && want[1] < 0);
+      assert_true(wanti == INT64_MAX);
+    }
+    t_dev_free(dxf);
+    t_dev_free(dxi);
+    free(xf);
+    free(xi);
+  }
+  core_reduce_f64_args_t bad = {STRATA_REDUCE_SUM, NULL};
+  T_ERR(strata_parallel_reduce_async(T_exec, NULL, strata_range(0, 1), &core_reduce_f64, &bad, STRATA_REDUCE_SUM, NULL),
+        STRATA_ERR_INVALID_ARGUMENT);
+  t_dev_free(ds);
+  t_dev_free(di);
+  t_dev_free(dout);
+  free(out);
+}
+
 static void test_reduce_empty_identity(void **state) {
   (void)state;
   core_reduce_f64_args_t af;
@@ -1273,6 +1336,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_ranges_at_int64_limits, t_setup),
       cmocka_unit_test_setup(test_reduce, t_setup),
       cmocka_unit_test_setup(test_reduce_empty_identity, t_setup),
+      cmocka_unit_test_setup(test_reduce_async, t_setup),
       cmocka_unit_test_setup(test_scan_exclusive_i64, t_setup),
       cmocka_unit_test_setup(test_scan_user_kernels, t_setup),
       cmocka_unit_test_setup(test_team_rowsum_auto, t_setup),

@@ -131,6 +131,28 @@ STRATA_FOR_KERNEL(fem_mul, fem_vec_args_t, v, i) { v->y[i] = v->x[i] * v->w[i]; 
 /* sum x .* w */
 STRATA_REDUCE_KERNEL(fem_dot, fem_vec_args_t, v, i, f64, acc) { *acc += v->x[i] * v->w[i]; }
 
+/* alpha = r.z / p.q (0 on a breakdown, p.q not positive: the host reports it); u += alpha p,
+ * r -= alpha q, z = r ./ diag; the result: the new r.z. The expressions are those of the axpby
+ * and mul kernels they replace (the same rounding). */
+STRATA_REDUCE_KERNEL(fem_cg_update, fem_cg_args_t, v, i, f64, acc) {
+  const double pq = v->s[FEM_CG_PQ];
+  const double alpha = pq > 0 ? v->s[FEM_CG_RZ + v->cur] / pq : 0.0;
+  v->u[i] = alpha * v->p[i] + 1.0 * v->u[i];
+  const double r = -alpha * v->q[i] + 1.0 * v->r[i];
+  v->r[i] = r;
+  const double z = r * v->dinv[i];
+  v->z[i] = z;
+  *acc += r * z;
+}
+
+/* beta = (new r.z) / (this iteration's r.z); p = z + beta p; the result: r.r */
+STRATA_REDUCE_KERNEL(fem_cg_direction, fem_cg_args_t, v, i, f64, acc) {
+  const double rz = v->s[FEM_CG_RZ + v->cur];
+  const double beta = rz != 0.0 ? v->s[FEM_CG_RZ + 1 - v->cur] / rz : 0.0;
+  v->p[i] = 1.0 * v->z[i] + beta * v->p[i];
+  *acc += v->r[i] * v->r[i];
+}
+
 /* max |x - w| and max |w| are taken with two MAX reductions */
 STRATA_REDUCE_KERNEL(fem_absdiff_max, fem_vec_args_t, v, i, f64, acc) {
   const double d = fabs(v->x[i] - v->w[i]);

@@ -98,9 +98,9 @@ strata_status_t strata_parallel_for(strata_exec_t *exec, const char *label, stra
   return run(&L, STRATA_PATTERN_FOR, range.end == range.begin ? NULL : fn, args);
 }
 
-strata_status_t strata_parallel_reduce(strata_exec_t *exec, const char *label,
-                                       strata_range_t range, const strata_kernel_t *kernel,
-                                       const void *args, strata_reduce_op_t op, void *result) {
+static strata_status_t reduce(strata_exec_t *exec, const char *label, strata_range_t range,
+                              const strata_kernel_t *kernel, const void *args, strata_reduce_op_t op,
+                              void *result, int in_exec) {
   strata_launch_t L;
   strata_kernel_fn_t fn;
   strata_status_t st = prepare(exec, label, kernel, args, STRATA_PATTERN_REDUCE, &L, &fn);
@@ -123,7 +123,20 @@ strata_status_t strata_parallel_reduce(strata_exec_t *exec, const char *label,
   L.end = range.end;
   L.op = op;
   L.result = result;
+  L.result_in_exec = in_exec;
   return run(&L, STRATA_PATTERN_REDUCE, fn, args);
+}
+
+strata_status_t strata_parallel_reduce(strata_exec_t *exec, const char *label, strata_range_t range,
+                                       const strata_kernel_t *kernel, const void *args, strata_reduce_op_t op,
+                                       void *result) {
+  return reduce(exec, label, range, kernel, args, op, result, 0);
+}
+
+strata_status_t strata_parallel_reduce_async(strata_exec_t *exec, const char *label, strata_range_t range,
+                                             const strata_kernel_t *kernel, const void *args,
+                                             strata_reduce_op_t op, void *result) {
+  return reduce(exec, label, range, kernel, args, op, result, 1);
 }
 
 strata_status_t strata_parallel_scan(strata_exec_t *exec, const char *label, strata_range_t range,

@@ -364,20 +364,26 @@ template <class F, class ARGS, class T>
 static strata_status_t strata_gpu_reduce_launch(const strata_launch_t *L, const void *args) {
   const int64_t n = L->end - L->begin;
   const int op = (int)L->op;
-  if (n <= 0) {
+  if (n <= 0 && !L->result_in_exec) {
     *(T *)L->result = strata_gpu_identity(op, T());
     return STRATA_SUCCESS;
+  }
+  if (n <= 0) { /* the identity, written in stream order */
+    strata_gpu_reduce_final<T><<<1, STRATA_GPU_WARP, 0, (STRATA_GPU_STREAM)L->stream>>>(op, (const T *)NULL, 0, (T *)L->result);
+    return STRATA_GPU_IMPL(after_launch)(L);
   }
   const int block = STRATA_GPU_REDUCE_BLOCK;
   const unsigned grid = STRATA_GPU_IMPL(grid)(L, n, block, STRATA_GPU_MAX_PARTIALS);
   T *tmp = NULL;
   strata_status_t st = STRATA_GPU_IMPL(temp)(L, (grid + 1) * sizeof(T), (void **)&tmp);
   if (st != STRATA_SUCCESS) return st;
+  /* the result: straight into exec's memory (asynchronous), else through tmp and a copy */
+  T *out = L->result_in_exec ? (T *)L->result : tmp + grid;
   strata_gpu_reduce_kernel<F, ARGS, T>
       <<<grid, block, 0, (STRATA_GPU_STREAM)L->stream>>>(*(const ARGS *)args, L->begin, L->end, op, tmp);
-  strata_gpu_reduce_final<T><<<1, 1024, 0, (STRATA_GPU_STREAM)L->stream>>>(op, tmp, (int)grid, tmp + grid);
+  strata_gpu_reduce_final<T><<<1, 1024, 0, (STRATA_GPU_STREAM)L->stream>>>(op, tmp, (int)grid, out);
   st = STRATA_GPU_IMPL(after_launch)(L);
-  if (st != STRATA_SUCCESS) return st;
+  if (st != STRATA_SUCCESS || L->result_in_exec) return st;
   return STRATA_GPU_IMPL(fetch)(L, L->result, tmp + grid, sizeof(T));
 }
 

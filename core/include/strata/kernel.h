@@ -43,6 +43,8 @@ typedef struct strata_launch {
   void *result;              /* host pointer: reduce result / scan total (may be NULL for scan) */
   int *team_size_query;      /* team pattern, GPU launchers: non-NULL asks only for the team size
                                 the launch would use (AUTO resolved), stored here; nothing runs */
+  int result_in_exec;        /* reduce: result is memory of exec's space (device memory on GPUs),
+                                written in stream order with no copy to the host */
 } strata_launch_t;
 
 typedef strata_status_t (*strata_kernel_fn_t)(const strata_launch_t *launch, const void *args);

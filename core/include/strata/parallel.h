@@ -75,6 +75,17 @@ strata_status_t strata_parallel_reduce(strata_exec_t *exec, const char *label,
                                        strata_range_t range, const strata_kernel_t *kernel,
                                        const void *args, strata_reduce_op_t op, void *result);
 
+/** As strata_parallel_reduce, but asynchronous: the result goes to *result in exec's memory space
+ *  (STRATA_MEM_DEVICE memory of exec: device memory on GPU backends, host memory on host
+ *  backends), written in stream order, so that later launches on exec's stream read it with no
+ *  round trip through the host (Kokkos: parallel_reduce into a View; an iterative solver keeps
+ *  its scalars on the device so, as Ginkgo's do). The host sees the value after a fence or a
+ *  strata_mem_copy on exec. Same result as strata_parallel_reduce (same kernels and combine
+ *  order). Host backends run it before returning. Errors: as strata_parallel_reduce. */
+strata_status_t strata_parallel_reduce_async(strata_exec_t *exec, const char *label, strata_range_t range,
+                                             const strata_kernel_t *kernel, const void *args,
+                                             strata_reduce_op_t op, void *result);
+
 /** Runs a SCAN kernel over range (Kokkos parallel_scan: the body is called with a running partial
  *  sum and a `final` flag; exclusive or inclusive is the body's choice). *total (host; may be
  *  NULL) receives the sum of all contributions. Synchronous if total != NULL, else asynchronous. */
