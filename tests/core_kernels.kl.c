@@ -24,6 +24,9 @@ STRATA_REDUCE_KERNEL(core_reduce_i64, core_reduce_i64_args_t, a, i, i64, acc) {
 
 STRATA_FOR_KERNEL(core_scalars, core_scalars_args_t, a, i) { a->out[i] = a->s[i % 2]; }
 
+/* MAXLOC of x (a 16-byte value type) */
+STRATA_REDUCE_KERNEL(core_argmax_f64, core_reduce_f64_args_t, a, i, f64loc, acc) { strata_kl_maxloc_f64(acc, a->x[i], i); }
+
 STRATA_REDUCE_KERNEL(core_index_sum, core_index_args_t, a, i, i64, acc) { *acc += i - a->base + 1; }
 STRATA_FOR_KERNEL(core_index_for, core_index_args_t, a, i) { strata_atomic_add_i64(a->sum, i - a->base + 1); }
 STRATA_SCAN_KERNEL(core_index_scan, core_index_args_t, a, i, i64, partial, final) {

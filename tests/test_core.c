@@ -230,6 +230,55 @@ static void test_reduce(void **state) {
   }
 }
 
+/* More of strata_parallel_reduce_async: a 16-byte loc result written whole and nothing past it; a
+ * result that is the kernel's own input (written after every body call); on a fresh instance, a
+ * small reduction and then a large one whose partials outgrow the instance's temporary, with no
+ * wait between them. */
+STRATA_KERNEL_DECLARE(core_argmax_f64);
+static void reduce_async_more(void) {
+  const int64_t n = 300007;
+  double *x = (double *)xmalloc((size_t)n * sizeof(double));
+  for (int64_t i = 0; i < n; ++i) x[i] = t_uniform(&T_rng);
+  double *dx = (double *)t_to_dev(x, (size_t)n * sizeof(double));
+  core_reduce_f64_args_t a = {STRATA_REDUCE_MAXLOC, dx};
+  strata_f64loc_t want, got[2];
+  T_OK(strata_parallel_reduce(T_exec, NULL, strata_range(0, n), &core_argmax_f64, &a, STRATA_REDUCE_MAXLOC, &want));
+  strata_f64loc_t *dg = (strata_f64loc_t *)t_dev_alloc(2 * sizeof(strata_f64loc_t));
+  T_OK(strata_mem_set_async(T_exec, dg, 0x77, 2 * sizeof(strata_f64loc_t)));
+  T_OK(strata_parallel_reduce_async(T_exec, NULL, strata_range(0, n), &core_argmax_f64, &a, STRATA_REDUCE_MAXLOC, dg));
+  T_OK(strata_mem_copy(T_exec, got, dg, sizeof got));
+  assert_true(got[0].val == want.val && got[0].loc == want.loc);
+  unsigned char guard[sizeof(strata_f64loc_t)];
+  memset(guard, 0x77, sizeof guard);
+  assert_memory_equal(&got[1], guard, sizeof guard); /* nothing written past the result */
+  /* the result aliases the input: x[0] receives the sum of the original x */
+  double sum = 0;
+  a.op = STRATA_REDUCE_SUM;
+  T_OK(strata_parallel_reduce(T_exec, NULL, strata_range(0, n), &core_reduce_f64, &a, STRATA_REDUCE_SUM, &sum));
+  T_OK(strata_parallel_reduce_async(T_exec, NULL, strata_range(0, n), &core_reduce_f64, &a, STRATA_REDUCE_SUM, dx));
+  double x0 = 0;
+  T_OK(strata_mem_copy(T_exec, &x0, dx, sizeof x0));
+  if (memcmp(&x0, &sum, sizeof sum) != 0) fail_msg("aliased result %.17g, the reduce gives %.17g", x0, sum);
+  T_OK(strata_mem_copy(T_exec, dx, x, sizeof(double))); /* x[0] back */
+  /* a fresh instance: its temporary starts small */
+  strata_exec_t *e2 = NULL;
+  T_OK(strata_exec_create(strata_exec_backend(T_exec), &e2));
+  double *d2 = NULL, r2[2];
+  T_OK(strata_mem_alloc(e2, STRATA_MEM_DEVICE, 2 * sizeof(double), (void **)&d2));
+  T_OK(strata_parallel_reduce_async(e2, NULL, strata_range(0, 3), &core_reduce_f64, &a, STRATA_REDUCE_SUM, d2));
+  T_OK(strata_parallel_reduce_async(e2, NULL, strata_range(0, n), &core_reduce_f64, &a, STRATA_REDUCE_SUM, d2 + 1));
+  T_OK(strata_mem_copy(e2, r2, d2, sizeof r2));
+  double w3 = 0;
+  T_OK(strata_parallel_reduce(T_exec, NULL, strata_range(0, 3), &core_reduce_f64, &a, STRATA_REDUCE_SUM, &w3));
+  if (memcmp(&r2[0], &w3, sizeof w3) != 0 || memcmp(&r2[1], &sum, sizeof sum) != 0)
+    fail_msg("fresh instance: %.17g and %.17g, the reduces give %.17g and %.17g", r2[0], r2[1], w3, sum);
+  T_OK(strata_mem_free(e2, STRATA_MEM_DEVICE, (void **)&d2));
+  strata_exec_destroy(&e2);
+  t_dev_free(dg);
+  t_dev_free(dx);
+  free(x);
+}
+
 /* strata_parallel_reduce_async: the result lands in exec memory in stream order (a kernel
  * launched right after it reads it, with no fence between), equal bit for bit to the synchronous
  * reduce's; an empty range writes the identity there too. */
@@ -288,6 +337,7 @@ static void test_reduce_async(void **state) {
   T_ERR(strata_parallel_reduce_async(T_exec, NULL, strata_range(0, 1), &core_reduce_f64, &bad, STRATA_REDUCE_SUM, NULL),
         STRATA_ERR_INVALID_ARGUMENT);
   t_dev_free(ds);
+  reduce_async_more();
   t_dev_free(di);
   t_dev_free(dout);
   free(out);

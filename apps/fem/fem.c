@@ -296,6 +296,7 @@ static strata_status_t cg(strata_exec_t *e, const strata_crs_matrix_t *A, const 
   CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&q));
   CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&dinv));
   CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, FEM_CG_NUM * sizeof(double), (void **)&ds));
+  CHECK(strata_mem_set_async(e, ds, 0xFF, FEM_CG_NUM * sizeof(double))); /* NaN until written */
   CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, sizeof(int32_t), (void **)&missing));
   CHECK(strata_mem_set_async(e, missing, 0, sizeof(int32_t)));
   CHECK(strata_spmv_plan_create(e, A, NULL, &plan)); /* row classes, built once, reused */
@@ -331,15 +332,23 @@ static strata_status_t cg(strata_exec_t *e, const strata_crs_matrix_t *A, const 
                                        ds + FEM_CG_RR));
     double hs[FEM_CG_NUM];
     CHECK(strata_mem_copy(e, hs, ds, sizeof hs)); /* the iteration's one wait */
-    if (!(hs[FEM_CG_PQ] > 0)) { /* the update kernel left u and r as they were */
-      st = strata_error_set(STRATA_ERR_NOT_CONVERGED, "CG breakdown at iteration %d: p.Ap = %g is not positive", it,
-                            hs[FEM_CG_PQ]);
+    /* r.z must stay positive (an SPD preconditioner; 0 only with r = 0, converged), as p.Ap must:
+     * else CG has broken down (the kernels then leave u and r as they were) */
+    const double rz_old = hs[FEM_CG_RZ + cga.cur], rz_new = hs[FEM_CG_RZ + 1 - cga.cur];
+    if (!(hs[FEM_CG_PQ] > 0) || !(rz_old > 0)) {
+      st = strata_error_set(STRATA_ERR_NOT_CONVERGED, "CG breakdown at iteration %d: %s = %g is not positive", it,
+                            !(rz_old > 0) ? "r.z" : "p.Ap", !(rz_old > 0) ? rz_old : hs[FEM_CG_PQ]);
       goto done;
     }
     *iters = it;
     if (sqrt(hs[FEM_CG_RR] / bb) <= tol) {
       *converged = 1;
       break;
+    }
+    if (!(rz_new > 0)) {
+      st = strata_error_set(STRATA_ERR_NOT_CONVERGED, "CG breakdown at iteration %d: r.z = %g is not positive", it,
+                            rz_new);
+      goto done;
     }
     cga.cur = 1 - cga.cur;
   }

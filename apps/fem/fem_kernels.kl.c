@@ -133,7 +133,9 @@ STRATA_REDUCE_KERNEL(fem_dot, fem_vec_args_t, v, i, f64, acc) { *acc += v->x[i] 
 
 /* alpha = r.z / p.q (0 on a breakdown, p.q not positive: the host reports it); u += alpha p,
  * r -= alpha q, z = r ./ diag; the result: the new r.z. The expressions are those of the axpby
- * and mul kernels they replace (the same rounding). */
+ * and mul kernels they replace: on the host backends the same rounding (the same iterations and
+ * residuals to the bit); nvcc contracts them into fused multiply-adds differently, so on GPUs the
+ * last bits may differ. */
 STRATA_REDUCE_KERNEL(fem_cg_update, fem_cg_args_t, v, i, f64, acc) {
   const double pq = v->s[FEM_CG_PQ];
   const double alpha = pq > 0 ? v->s[FEM_CG_RZ + v->cur] / pq : 0.0;
@@ -145,7 +147,8 @@ STRATA_REDUCE_KERNEL(fem_cg_update, fem_cg_args_t, v, i, f64, acc) {
   *acc += r * z;
 }
 
-/* beta = (new r.z) / (this iteration's r.z); p = z + beta p; the result: r.r */
+/* beta = (new r.z) / (this iteration's r.z) (0 when that is 0: a breakdown the host reports);
+ * p = z + beta p; the result: r.r */
 STRATA_REDUCE_KERNEL(fem_cg_direction, fem_cg_args_t, v, i, f64, acc) {
   const double rz = v->s[FEM_CG_RZ + v->cur];
   const double beta = rz != 0.0 ? v->s[FEM_CG_RZ + 1 - v->cur] / rz : 0.0;

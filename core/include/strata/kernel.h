@@ -40,7 +40,8 @@ typedef struct strata_launch {
   size_t scratch_team;       /* bytes of team scratch (16-byte aligned) */
   size_t scratch_thread;     /* bytes of scratch per team thread (16-byte aligned) */
   strata_reduce_op_t op;     /* reduce pattern */
-  void *result;              /* host pointer: reduce result / scan total (may be NULL for scan) */
+  void *result;              /* reduce result / scan total (may be NULL for scan): host memory, or
+                                exec memory when result_in_exec is set */
   int *team_size_query;      /* team pattern, GPU launchers: non-NULL asks only for the team size
                                 the launch would use (AUTO resolved), stored here; nothing runs */
   int result_in_exec;        /* reduce: result is memory of exec's space (device memory on GPUs),

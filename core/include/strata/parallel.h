@@ -79,9 +79,17 @@ strata_status_t strata_parallel_reduce(strata_exec_t *exec, const char *label,
  *  (STRATA_MEM_DEVICE memory of exec: device memory on GPU backends, host memory on host
  *  backends), written in stream order, so that later launches on exec's stream read it with no
  *  round trip through the host (Kokkos: parallel_reduce into a View; an iterative solver keeps
- *  its scalars on the device so, as Ginkgo's do). The host sees the value after a fence or a
- *  strata_mem_copy on exec. Same result as strata_parallel_reduce (same kernels and combine
- *  order). Host backends run it before returning. Errors: as strata_parallel_reduce. */
+ *  its scalars on the device so, as Ginkgo's do). result: memory exec's kernels can write,
+ *  aligned for the kernel's value type, of its size (8 bytes for f64, 16 for the loc types), kept
+ *  allocated until the reduction has run; it is written once, after every call of the body has
+ *  returned, so it may be memory the body reads. An empty range writes op's identity there (in
+ *  stream order too). The host sees the value after a fence or a strata_mem_copy on exec, another
+ *  instance after a fence or an event (strata_event_t). Same result as strata_parallel_reduce
+ *  (same kernels and combine order). Host backends have run it when it returns. Errors: those of
+ *  strata_parallel_reduce found before the launch (NULL result, op, value type, range, policy);
+ *  a fault while the kernel runs (e.g. a result pointer the device cannot write) is reported by
+ *  the next call that waits for exec (a fence, a copy, a synchronous reduce), or by this one
+ *  under STRATA_LAUNCH_BLOCKING=1. */
 strata_status_t strata_parallel_reduce_async(strata_exec_t *exec, const char *label, strata_range_t range,
                                              const strata_kernel_t *kernel, const void *args,
                                              strata_reduce_op_t op, void *result);
