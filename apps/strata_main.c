@@ -193,6 +193,13 @@ static int cmd_fem(int argc, char **argv) {
   fem_result_print(&r, json, stdout);
   strata_finalize();
   if (cli_stdout_failed("strata fem")) return 1;
+  if (r.stalled) {
+    fprintf(stderr,
+            "strata fem: CG's recurrence reached --tol %.1e in %d iterations, but the residual ||b - A u|| / ||b|| "
+            "= %.3e did not: --tol is below the accuracy this matrix allows in double precision\n",
+            o.tol, r.iterations, r.residual);
+    return 3;
+  }
   if (!r.converged) {
     fprintf(stderr, "strata fem: CG did not converge in %d iterations (residual %.3e > %.1e)\n", r.iterations,
             r.residual, o.tol);

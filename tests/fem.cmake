@@ -32,6 +32,16 @@ foreach(case "--h;-1;outside \\[0.001, 1\\]" "--h;1e308;outside \\[0.001, 1\\]" 
   add_test(NAME cli.fem.refuse${id} COMMAND sh -c "\"$0\" fem ${opt} ${val} 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
   set_tests_properties(cli.fem.refuse${id} PROPERTIES PASS_REGULAR_EXPRESSION "${re}.*exit=2")
 endforeach()
+# --tol near and below what double precision allows for the matrix (a review: with 1e-16 the job
+# said converged while it printed a residual of 3e-16). 1e-16: the recurrence's residual reaches it
+# before b - A u does, CG restarts from b - A u and gets there; 1e-20: out of reach, "stalled",
+# not converged, exit 3.
+strata_cli_test(cli.fem.restart "\"converged\": true, \"stalled\": false, \"relative_residual\": [0-9.]+e-(1[7-9]|[2-9][0-9])"
+                fem --box 6 --tol 1e-16 --backend serial --json)
+add_test(NAME cli.fem.stalled COMMAND sh -c "\"$0\" fem --box 6 --tol 1e-20 --backend serial --json 2>&1; echo \"exit=$?\""
+         $<TARGET_FILE:strata_cli>)
+set_tests_properties(cli.fem.stalled PROPERTIES PASS_REGULAR_EXPRESSION
+                     "\"converged\": false, \"stalled\": true.*--tol is below the accuracy.*exit=3")
 add_test(NAME cli.fem.conflict COMMAND sh -c "\"$0\" fem --box 3 --h 0.1 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
 set_tests_properties(cli.fem.conflict PROPERTIES PASS_REGULAR_EXPRESSION "give one of them.*exit=2")
 # --help and the exit-2 refusals after strata_init finalize too (a review: they returned or exited

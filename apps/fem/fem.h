@@ -48,7 +48,10 @@ typedef struct fem_result {
   double bulk_fraction;   /* f; 0 without bulk nodes (K = 0; JSON: null) */
   int64_t bulk_ties;      /* boundary nodes tied to each bulk node (springs = K x bulk_ties) */
   int iterations;
-  int converged;
+  int converged;          /* CG's recurrence reached tol and so did the recomputed residual */
+  int stalled;            /* the recurrence reached tol, the recomputed residual did not: tol is
+                             below the attainable accuracy (the recurrence keeps shrinking while
+                             ||b - A u|| stalls near machine precision times the condition) */
   double residual;        /* final ||b - A u|| / ||b|| (recomputed, not the recurrence) */
   double error;           /* ||u - u_exact||_2 / ||u_exact||_2 */
   double matrix_diff;     /* max_i max_j |a_ij - s_ij| / max_j |s_ij| against serial; -1 not compared,
