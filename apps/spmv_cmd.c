@@ -112,7 +112,7 @@ int cmd_spmv(int argc, char **argv) {
   }
   if (!path) return bad("%s", "usage: strata spmv A.mtx [--x ones|random:SEED|FILE.mtx] [--alpha A] [--beta B] [--y FILE.mtx] [--transpose] [--backend B] [--algorithm auto|one|two|three|split|stream] [--format NAME] [--repeat N] [--out y.mtx] [--json] (strata spmv --help)");
   if (ypath && beta == 0.0) /* DESIGN §4: beta = 0 does not read y; the file would be dropped unread */
-    return bad("--y %s: beta is 0, so y0 would not be read (y = alpha op(A) x); give --beta too", ypath);
+    return bad("--y %s: beta is 0 (the default, or as given), so y0 would not be read (y = alpha op(A) x); give a nonzero --beta", ypath);
   if (format != STRATA_FORMAT_CSR && (alg_given || o.transpose))
     return bad("--format %s: --algorithm and --transpose are available with the csr format only", strata_format_name(format));
 

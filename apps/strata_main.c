@@ -43,6 +43,9 @@ static int fail(const char *what, strata_status_t st) {
   return 1;
 }
 
+/* info: why the environment's default backend was not taken ("" when it was) */
+static char g_init_problem[512];
+
 static int cmd_info(int argc, char **argv) {
   int json = 0;
   for (int i = 0; i < argc; ++i) {
@@ -53,11 +56,20 @@ static int cmd_info(int argc, char **argv) {
       return 2;
     }
   }
-  if (json)
-    printf("{\"version\": \"%s\", \"default_backend\": \"%s\", \"backends\": [", STRATA_VERSION,
+  if (json) {
+    printf("{\"version\": \"%s\", \"default_backend\": \"%s\", \"default_backend_problem\": ", STRATA_VERSION,
            strata_backend_name(strata_backend_default()));
+    if (g_init_problem[0]) {
+      printf("\"");
+      cli_json_fputs(stdout, g_init_problem);
+      printf("\"");
+    } else
+      printf("null");
+    printf(", \"backends\": [");
+  }
   else
-    printf("strata %s\ndefault backend: %s\n", STRATA_VERSION, strata_backend_name(strata_backend_default()));
+    printf("strata %s\ndefault backend: %s%s%s%s\n", STRATA_VERSION, strata_backend_name(strata_backend_default()),
+           g_init_problem[0] ? " (" : "", g_init_problem, g_init_problem[0] ? ")" : "");
   for (int b = 0; b < STRATA_NUM_BACKENDS; ++b) {
     const char *name = strata_backend_name((strata_backend_t)b);
     int compiled = strata_backend_compiled((strata_backend_t)b), count = 0;
@@ -213,7 +225,24 @@ int main(int argc, char **argv) {
     usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
-  strata_status_t st = strata_init(NULL);
+  /* an explicit --backend (the first, for bench) is the default backend, whatever the environment's
+   * STRATA_BACKEND says (strata_init refuses one this build did not compile); info, whose job is
+   * to show what the build has, falls back to serial and names the environment's problem */
+  strata_init_options_t io = strata_init_options_default();
+  for (int i = 2; i + 1 < argc; ++i)
+    if (strcmp(argv[i], "--backend") == 0) {
+      strata_backend_t b = STRATA_BACKEND_DEFAULT;
+      if (strata_backend_from_name(argv[i + 1], &b) == STRATA_SUCCESS && b != STRATA_BACKEND_DEFAULT &&
+          strata_backend_compiled(b))
+        io.default_backend = b;
+      break;
+    }
+  strata_status_t st = strata_init(&io);
+  if (st != STRATA_SUCCESS && strcmp(argv[1], "info") == 0) {
+    snprintf(g_init_problem, sizeof g_init_problem, "%s", strata_error_message());
+    io.default_backend = STRATA_BACKEND_SERIAL;
+    st = strata_init(&io);
+  }
   if (st != STRATA_SUCCESS) return fail("init", st);
   int (*cmd)(int, char **) = strcmp(argv[1], "info") == 0    ? cmd_info
                              : strcmp(argv[1], "fem") == 0   ? cmd_fem

@@ -3,7 +3,7 @@
 # against serial and timed (the summary's last line).
 if(TARGET strata_cli)
   add_test(NAME cli.bench.quick COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli> bench all --quick --backend openmp --backend serial)
-  set_tests_properties(cli.bench.quick PROPERTIES TIMEOUT 120 ENVIRONMENT "OMP_WAIT_POLICY=passive"
+  set_tests_properties(cli.bench.quick PROPERTIES TIMEOUT 300 ENVIRONMENT "OMP_WAIT_POLICY=passive"
     PASS_REGULAR_EXPRESSION "strata bench: [0-9]+ results, [0-9]+ checked and timed, 0 wrong, 0 errors.*exit=0")
 endif()
 # unpack on given inputs with class options (each row a packet for its own row), every forced class
@@ -12,7 +12,7 @@ if(TARGET strata_cli)
   foreach(cls auto short medium long very_long)
     add_test(NAME cli.bench.unpack_${cls} COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli> bench unpack --quick --backend openmp --backend serial
              --matrix gen:powerlaw --matrix gen:dense --unpack-options short_max=2,medium_max=40,long_max=300,chunk=64,force=${cls})
-    set_tests_properties(cli.bench.unpack_${cls} PROPERTIES TIMEOUT 120 ENVIRONMENT "OMP_WAIT_POLICY=passive"
+    set_tests_properties(cli.bench.unpack_${cls} PROPERTIES TIMEOUT 300 ENVIRONMENT "OMP_WAIT_POLICY=passive"
       PASS_REGULAR_EXPRESSION "strata bench: 12 results, 12 checked and timed, 0 wrong, 0 errors.*exit=0")
   endforeach()
   foreach(fl "," "ell,,hyb" "ell,")
@@ -42,11 +42,11 @@ if(TARGET strata_cli)
           --matrix ${CMAKE_CURRENT_BINARY_DIR}/bench_special.mtx)
   add_test(NAME cli.bench.spmv_nonfinite COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>
            bench spmv --quick --backend serial --backend openmp --format all ${_nf})
-  set_tests_properties(cli.bench.spmv_nonfinite PROPERTIES TIMEOUT 120 ENVIRONMENT "OMP_WAIT_POLICY=passive"
+  set_tests_properties(cli.bench.spmv_nonfinite PROPERTIES TIMEOUT 300 ENVIRONMENT "OMP_WAIT_POLICY=passive"
     PASS_REGULAR_EXPRESSION "strata bench: [0-9]+ results, [0-9]+ checked and timed, 0 wrong, 0 errors.*exit=0")
   add_test(NAME cli.bench.unpack_nonfinite COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>
            bench unpack --quick --backend serial --backend openmp ${_nf})
-  set_tests_properties(cli.bench.unpack_nonfinite PROPERTIES TIMEOUT 120 ENVIRONMENT "OMP_WAIT_POLICY=passive"
+  set_tests_properties(cli.bench.unpack_nonfinite PROPERTIES TIMEOUT 300 ENVIRONMENT "OMP_WAIT_POLICY=passive"
     PASS_REGULAR_EXPRESSION "strata bench: 18 results, 18 checked and timed, 0 wrong, 0 errors.*exit=0")
 endif()
 # newcomer review: --out text is never read by a shell (gnuplot runs by fork/exec in the folder);
@@ -136,7 +136,7 @@ endif()
 # checked run and one more are warm-up runs, not samples
 if(TARGET strata_cli)
   add_test(NAME cli.bench.fem_compared COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli> bench fem --quick --backend serial --backend openmp)
-  set_tests_properties(cli.bench.fem_compared PROPERTIES TIMEOUT 120 ENVIRONMENT "OMP_WAIT_POLICY=passive"
+  set_tests_properties(cli.bench.fem_compared PROPERTIES TIMEOUT 300 ENVIRONMENT "OMP_WAIT_POLICY=passive"
     PASS_REGULAR_EXPRESSION "\"backend\": \"serial\", \"name\": \"box6_[^\n]*\"algorithm\": \"solve\", \"status\": \"ok\"[^\n]*matrix against the host assembly [0-9.e+-]+; 2 warm-up runs not timed\".*\"backend\": \"openmp\", \"name\": \"box6_[^\n]*\"algorithm\": \"solve\", \"status\": \"ok\"[^\n]*matrix against the host assembly [0-9.e+-]+, against serial [0-9.e+-]+; 2 warm-up runs not timed\".*0 wrong, 0 errors.*exit=0")
 endif()
 # newcomer review: --replicate auto under --quick stays at most 2^20 rows (24^3 rows x at most 75)
