@@ -15,12 +15,14 @@
 static size_t host_live; /* bytes held by live blocks (atomic) */
 
 static size_t host_physical(void) {
-  static size_t phys;
-  if (!phys) {
+  static size_t phys; /* 0 until the first call (threads that race store the same value) */
+  size_t v = __atomic_load_n(&phys, __ATOMIC_RELAXED);
+  if (!v) {
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    phys = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : SIZE_MAX;
+    v = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : SIZE_MAX;
+    __atomic_store_n(&phys, v, __ATOMIC_RELAXED);
   }
-  return phys;
+  return v;
 }
 
 strata_status_t strata_impl_host_alloc(int device, strata_mem_space_t space, size_t bytes, void **p) {
