@@ -211,22 +211,28 @@ static void test_fem_long_mesh_path(void **state) {
 /* meshes the job cannot solve are refused before assembly, naming why (a review found that an
  * empty mesh with bulk nodes read uninitialised rows, and that an unused Dirichlet node failed
  * late in Jacobi); nothing is saved for them */
-static void refuse_mesh(const fem_mesh_t *m, int bulk, const char *why) {
-  char path[] = "/tmp/strata_test_badmesh_XXXXXX";
+/* fem_run with options o on mesh m, saved to a temporary file for it (removed afterwards) */
+static strata_status_t run_saved_mesh(const fem_mesh_t *m, fem_options_t o, fem_result_t *r) {
+  char path[] = "/tmp/strata_test_mesh_XXXXXX";
   int fd = mkstemp(path);
   assert_true(fd >= 0);
   close(fd);
   char msg[256];
   assert_int_equal(fem_mesh_save(m, path, msg, sizeof msg), 0);
-  fem_options_t o = opts();
   o.mesh_path = path;
+  const strata_status_t st = fem_run(&o, r);
+  unlink(path);
+  return st;
+}
+
+static void refuse_mesh(const fem_mesh_t *m, int bulk, const char *why) {
+  fem_options_t o = opts();
   o.bulk_nodes = bulk;
   o.save_mesh = "/tmp/strata_test_badmesh_not_saved.msh";
   unlink(o.save_mesh);
   fem_result_t r;
-  t_expect_msg(fem_run(&o, &r), STRATA_ERR_INVALID_DATA, why, NULL);
+  t_expect_msg(run_saved_mesh(m, o, &r), STRATA_ERR_INVALID_DATA, why, NULL);
   assert_int_equal(access(o.save_mesh, F_OK), -1);
-  unlink(path);
 }
 
 static void test_fem_unsolvable_meshes(void **state) {
@@ -250,18 +256,8 @@ static void test_fem_unsolvable_meshes(void **state) {
   refuse_mesh(&apart, 0, "4 node(s) (first: node 4) lie in parts with no Dirichlet node");
   refuse_mesh(&apart, 1, "lie in parts with no Dirichlet node");
   bnd8[4] = 1;
-  char path[] = "/tmp/strata_test_twoparts_XXXXXX";
-  int fd = mkstemp(path);
-  assert_true(fd >= 0);
-  close(fd);
-  char msg[256];
-  assert_int_equal(fem_mesh_save(&apart, path, msg, sizeof msg), 0);
-  fem_options_t o = opts();
-  o.mesh_path = path;
   fem_result_t r;
-  const strata_status_t st = fem_run(&o, &r);
-  unlink(path);
-  T_OK(st);
+  T_OK(run_saved_mesh(&apart, opts(), &r));
   assert_true(r.converged);
   /* finite coordinates whose tet volume overflows: 6*volume = +inf passed the "> 0" check and
    * the job failed late, in CG, with "p.Ap = -nan" (the element matrix was inf / inf) */
@@ -280,18 +276,9 @@ static void test_fem_degenerate_tet(void **state) {
   int32_t tets[4] = {0, 1, 2, 3};
   uint8_t bnd[4] = {1, 0, 0, 0};
   fem_mesh_t flat = {4, 1, xyz, tets, bnd};
-  char path[] = "/tmp/strata_test_flatmesh_XXXXXX";
-  int fd = mkstemp(path);
-  assert_true(fd >= 0);
-  close(fd);
-  char msg[256];
-  assert_int_equal(fem_mesh_save(&flat, path, msg, sizeof msg), 0);
-  fem_options_t o = opts();
-  o.mesh_path = path;
   fem_result_t r;
-  t_expect_msg(fem_run(&o, &r), STRATA_ERR_INVALID_DATA,
+  t_expect_msg(run_saved_mesh(&flat, opts(), &r), STRATA_ERR_INVALID_DATA,
                "element 0 (nodes 0 1 2 3, 0-based): its stiffness matrix has a non-finite entry", NULL);
-  unlink(path);
 }
 
 int main(int argc, char **argv) {
