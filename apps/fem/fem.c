@@ -275,6 +275,15 @@ static strata_status_t axpby(strata_exec_t *e, int64_t n, double a, const double
   return strata_parallel_for(e, NULL, strata_range(0, n), &fem_axpby, &v);
 }
 
+/* The root of node a's part in the union-find forest up (path halving on the way) */
+static int32_t part_root(int32_t *up, int32_t a) {
+  while (up[a] != a) {
+    up[a] = up[up[a]];
+    a = up[a];
+  }
+  return a;
+}
+
 /* ||b - A u|| / ||b|| (bb = b.b; plain ||b - A u|| when bb is 0), the residual left in w. CG's
  * last test and fem_run's report compute it the same way (strata_crs_spmv and the dot kernel are
  * deterministic), so that both see the same value. */
@@ -539,17 +548,13 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
     for (int64_t i = 0; i < n; ++i) up[i] = (int32_t)i;
     for (int64_t t = 0; t < mesh.num_tets; ++t)
       for (int c = 1; c < 4; ++c) {
-        int32_t a = mesh.tets[4 * t], b = mesh.tets[4 * t + c];
-        while (up[a] != a) a = up[a] = up[up[a]]; /* path halving */
-        while (up[b] != b) b = up[b] = up[up[b]];
+        const int32_t a = part_root(up, mesh.tets[4 * t]), b = part_root(up, mesh.tets[4 * t + c]);
         if (a != b) up[a > b ? a : b] = a < b ? a : b; /* the smaller id is the root */
       }
     int64_t first = -1, count = 0;
     for (int64_t i = 0; i < n; ++i) {
-      int32_t r = (int32_t)i;
-      while (up[r] != r) r = up[r];
-      up[i] = r;
-      if (mesh.on_boundary[i]) fixed[r] = 1;
+      up[i] = part_root(up, (int32_t)i);
+      if (mesh.on_boundary[i]) fixed[up[i]] = 1;
     }
     for (int64_t i = 0; i < n; ++i)
       if (!fixed[up[i]]) {
