@@ -430,6 +430,60 @@ static void test_many_tiles(void **state) {
   case_free(&u);
 }
 
+/* One class and very long packets only (the FEM job with bulk nodes): the classification lists
+ * the very long ones, one team sorts them, and no second pass runs (up to 1024 of them; more take
+ * the two-pass grouping). Rounds: 10 very long packets of 17..600 entries (chunks of 64), several
+ * to rows 0..2, among 5990 short ones (their chunks' lanes lead the short launch); 1100 among
+ * 8800 short, past the list's limit; 12 among 5000 medium ones (3..16 entries; on GPUs the
+ * shared launch of the classes). ADD, ABSMAX and ZERO, the entries permuted. */
+static void test_dominant_very_long(void **state) {
+  (void)state;
+  const int64_t nvl[3] = {10, 1100, 12}, nmain[3] = {5990, 8800, 5000};
+  for (int round = 0; round < 3; ++round) {
+    uint64_t s = T_seed + 131 + (uint64_t)round;
+    host_crs_t H = gen_target(&s, 300, 1500);
+    int64_t ng = 0;
+    int32_t *lids = gen_lids(H.nc, &ng);
+    hpk_t P;
+    pk_init(&P);
+    const int64_t np = nvl[round] + nmain[round];
+    int64_t left = nvl[round];
+    for (int64_t k = 0; k < np; ++k) {
+      const int vl = (int64_t)(t_rand(&s) % (uint64_t)(np - k)) < left;
+      left -= vl;
+      const int32_t row = (int32_t)(vl && t_rand(&s) % 2 ? t_rand(&s) % 3 : t_rand(&s) % (uint64_t)H.nr);
+      const int64_t cnt = vl ? (round == 1 ? 17 + (int64_t)(t_rand(&s) % 4) : 17 + (int64_t)(t_rand(&s) % 584))
+                          : round == 2 ? 3 + (int64_t)(t_rand(&s) % 14)
+                                       : 1 + (int64_t)(t_rand(&s) % 2);
+      const int64_t len = H.ro[row + 1] - H.ro[row];
+      pk_begin(&P, row);
+      for (int64_t e = 0; e < cnt; ++e)
+        pk_add(&P, 2 * (int64_t)H.ci[H.ro[row] + (int64_t)(t_rand(&s) % (uint64_t)len)] + 1,
+               (double)(int)(t_rand(&s) % 201) - 100.0);
+    }
+    static const char *const what[3] = {"10 very long beside short", "1100 very long beside short",
+                                        "12 very long beside medium"};
+    const int main_class = round == 2 ? 1 : 0; /* report's class_packets index */
+    const strata_combine_mode_t modes[] = {STRATA_COMBINE_ADD, STRATA_COMBINE_ABSMAX, STRATA_COMBINE_ZERO};
+    for (int permuted = 0; permuted < 2; ++permuted) {
+      if (permuted) shuffle_entries(&s, &P);
+      for (int m = 0; m < 3; ++m) {
+        strata_unpack_options_t o = small_opts(0);
+        o.long_max = o.medium_max; /* no long class: above 16 entries, very long */
+        strata_unpack_report_t rep;
+        check_case(what[round], &H, &P, -1, lids, ng, modes[m], &o, &rep);
+        if (rep.class_packets[main_class] != nmain[round] || rep.class_packets[3] != nvl[round] ||
+            rep.class_packets[0] + rep.class_packets[1] + rep.class_packets[2] != nmain[round])
+          fail_msg("%s: classes %lld %lld %lld %lld", what[round], (long long)rep.class_packets[0],
+                   (long long)rep.class_packets[1], (long long)rep.class_packets[2], (long long)rep.class_packets[3]);
+      }
+    }
+    pk_free(&P);
+    free(lids);
+    host_crs_free(&H);
+  }
+}
+
 /* One class holding all but a few packets (at least 7/8: the call launches it over every packet,
  * skipping the others by their class byte, and lists only the others; tiles of 2048 packets that
  * hold none of them skip the listing): the first 2100 packets short only, then 94 % short and the
@@ -1361,6 +1415,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_classes_add, t_setup),
       cmocka_unit_test_setup(test_many_tiles, t_setup),
       cmocka_unit_test_setup(test_dominant_class, t_setup),
+      cmocka_unit_test_setup(test_dominant_very_long, t_setup),
       cmocka_unit_test_setup(test_duplicates, t_setup),
       cmocka_unit_test_setup(test_invalid_counted, t_setup),
       cmocka_unit_test_setup(test_strict, t_setup),

@@ -268,6 +268,8 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_classify, strata_sparse_unpack_classify_
     const int c = strata_sparse_unpack_class_of(a, k, &count);
     a->counts[k] = count;
     a->cls[k] = (unsigned char)c;
+    if (c == STRATA_SPARSE_UNPACK_VERY_LONG && a->vl_list)
+      a->vl_list[strata_atomic_fetch_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_VL_NEXT, 1)] = k;
     packed += STRATA_SPARSE_UNPACK_FIELD(c);
   }
   /* counts and cls as written above: the reduction ends with a team barrier */
@@ -358,6 +360,24 @@ STRATA_TEAM_KERNEL_BOUNDS(strata_sparse_unpack_scatter_skip, strata_sparse_unpac
   strata_sparse_unpack_scatter_tile(a, team, a->skip);
 }
 
+/* The listed very long packets sorted (so that they run in packet order, as the two-pass grouping
+ * lists them, whatever order the classification's atomics gave) with their first chunks. */
+STRATA_TEAM_KERNEL(strata_sparse_unpack_vl_list, strata_sparse_unpack_vl_list_args_t, a, team) {
+  int64_t *keys = (int64_t *)team->scratch, *nch = keys + a->nv;
+  STRATA_TEAM_VECTOR_RANGE(team, i, 0, a->nv) {
+    keys[i] = a->vl_list[i];
+    nch[i] = strata_sparse_unpack_chunks_of(a->counts[keys[i]], a->chunk);
+  }
+  strata_team_sort_i64_i64(team, keys, nch, a->nv); /* barriers before and after */
+  STRATA_TEAM_VECTOR_RANGE(team, i, 0, a->nv) { a->vl_list[i] = keys[i]; }
+  int64_t s;
+  STRATA_TEAM_THREAD_SCAN(team, i, 0, a->nv, s, final) {
+    if (final) a->first_chunk[i] = s;
+    s += nch[i];
+  }
+  if (strata_team_single(team)) a->first_chunk[a->nv] = s;
+}
+
 /* ----------------------------------------------------------------- the classes */
 
 /* Entries [jb, je) of packet k (je clipped to its count) by `width` lanes, this one `lane` of
@@ -386,11 +406,37 @@ STRATA_KL_TEAM_FUNC void strata_sparse_unpack_lanes(const strata_sparse_unpack_a
   strata_sparse_unpack_count_bad(a, bad);
 }
 
+/* Lane `lane` of `width` over chunk q of the very long packets pkts[begin .. begin + n) (their first
+ * chunks in a->first_chunk): entries of the chunk lane, lane + width, ... */
+STRATA_KL_TEAM_FUNC void strata_sparse_unpack_chunk_lane(const strata_sparse_unpack_args_t *a, const int64_t *pkts,
+                                                         int64_t begin, int64_t n, int64_t q, int64_t lane,
+                                                         int64_t width) {
+  /* the class packet of chunk q: the last i with first_chunk[i] <= q */
+  const int64_t i = strata_kl_lower_bound_i64(a->first_chunk, 0, n + 1, q + 1) - 1;
+  const int64_t b = (q - a->first_chunk[i]) * a->chunk;
+  strata_sparse_unpack_lanes(a, pkts ? pkts[begin + i] : begin + i, b, b + a->chunk, lane, width);
+}
+
 /* short (one-level): a thread per packet. Also every malformed packet and every packet with a
  * target row out of range lands here. */
 STRATA_FOR_KERNEL(strata_sparse_unpack_one_level, strata_sparse_unpack_args_t, a, i) {
   if (!strata_sparse_unpack_listed(a, i)) return;
   strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt(a, i), 0, INT64_MAX, 0, 1);
+}
+
+/* The short class dominant beside listed very long packets (the FEM job's bulk nodes): the very
+ * long chunks' lanes (vl_lanes indices, first, so that they start early), then the one-level
+ * kernel over every packet, the others skipped. One launch, a flat range: the chunks' lanes
+ * carry no barrier or reduction (strata_sparse_unpack_lanes). A kernel of its own, so that the
+ * plain one-level kernel keeps 37 registers (40 with the lanes; ptxas sm_90). */
+STRATA_FOR_KERNEL(strata_sparse_unpack_short_vl, strata_sparse_unpack_args_t, a, i) {
+  if (i < a->vl_lanes) {
+    strata_sparse_unpack_chunk_lane(a, a->vl_pkts, 0, a->vl_count, i / a->vl_width, i % a->vl_width, a->vl_width);
+    return;
+  }
+  i -= a->vl_lanes;
+  if (a->cls[i] != STRATA_SPARSE_UNPACK_SHORT) return;
+  strata_sparse_unpack_lanes(a, i, 0, INT64_MAX, 0, 1);
 }
 
 /* medium (three-level): a team per block of per_team packets, a team thread per packet, its
@@ -473,12 +519,9 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_long, strata_sparse_unpack_args_t, a, te
  * and a binary search each). */
 STRATA_KL_TEAM_FUNC void strata_sparse_unpack_chunk(const strata_sparse_unpack_args_t *a, const strata_team_t *team,
                                                     int64_t begin, int64_t n, int64_t q) {
-  /* the class packet of chunk q: the last i with first_chunk[i] <= q */
-  const int64_t i = strata_kl_lower_bound_i64(a->first_chunk, 0, n + 1, q + 1) - 1;
-  const int64_t b = (q - a->first_chunk[i]) * a->chunk;
   const int64_t vl = team->vector_length;
-  strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt_at(a, begin, i), b, b + a->chunk,
-                             (int64_t)team->team_rank * vl + team->vector_rank, (int64_t)team->team_size * vl);
+  strata_sparse_unpack_chunk_lane(a, a->pkts, begin, n, q, (int64_t)team->team_rank * vl + team->vector_rank,
+                                  (int64_t)team->team_size * vl);
 }
 
 STRATA_TEAM_KERNEL(strata_sparse_unpack_very_long, strata_sparse_unpack_args_t, a, team) {

@@ -188,6 +188,11 @@ typedef struct strata_sparse_unpack_args {
   int64_t *bad_first;         /* examples (error path): [num_packets] invalid items, then ranks */
   const unsigned char *cls;   /* [num_packets] class of each packet (read when only >= 0) */
   int only;                   /* -1, or the dominant class launched over all packets */
+  /* the one-level launch beside listed very long packets (the short class dominant): its first
+   * vl_lanes indices are the very long chunks' entries, vl_width lanes a chunk (chunk q, lane l
+   * at index q * vl_width + l), of the packets vl_pkts[0 .. vl_count) */
+  const int64_t *vl_pkts;
+  int64_t vl_lanes, vl_width, vl_count;
 } strata_sparse_unpack_args_t;
 
 /** GPUs, when very long packets exist: the classes but LONG in one launch (team: warp lanes x
@@ -232,6 +237,17 @@ typedef struct strata_sparse_unpack_insert_args {
   double *vals;
 } strata_sparse_unpack_insert_args_t;
 
+/** The very long packets listed by the classification (vl_list[0, nv), any order) sorted by packet
+ *  id in place, and first_chunk[0, nv] their first chunks (then the total): one team, nv at most
+ *  STRATA_SPARSE_UNPACK_VL_LIST_MAX (2 x 8 bytes of team scratch each). */
+#define STRATA_SPARSE_UNPACK_VL_LIST_MAX 1024
+typedef struct strata_sparse_unpack_vl_list_args {
+  int64_t *vl_list;
+  const int64_t *counts;
+  int64_t *first_chunk;
+  int64_t nv, chunk;
+} strata_sparse_unpack_vl_list_args_t;
+
 /** Grouping packets by class (a stable partition in two passes over tiles of `tile` packets, a team
  *  per tile). Pass 1 (strata_sparse_unpack_classify): counts[k] = packet k's entry count (-1:
  *  malformed or its target row out of range: always the short class, whose kernel reports it),
@@ -254,7 +270,8 @@ enum {
   STRATA_SPARSE_UNPACK_STAT_LONG_MAX = STRATA_SPARSE_UNPACK_NUM_CLASSES + 2,    /* long class's largest */
   STRATA_SPARSE_UNPACK_STAT_CHUNKS = STRATA_SPARSE_UNPACK_NUM_CLASSES + 3,      /* very long chunks */
   STRATA_SPARSE_UNPACK_STAT_DESCENTS = STRATA_SPARSE_UNPACK_NUM_CLASSES + 4,    /* offsets[k+1] < offsets[k] */
-  STRATA_SPARSE_UNPACK_STAT_LEN = STRATA_SPARSE_UNPACK_NUM_CLASSES + 5
+  STRATA_SPARSE_UNPACK_STAT_VL_NEXT = STRATA_SPARSE_UNPACK_NUM_CLASSES + 5,     /* very long packets appended */
+  STRATA_SPARSE_UNPACK_STAT_LEN = STRATA_SPARSE_UNPACK_NUM_CLASSES + 6
 };
 typedef struct strata_sparse_unpack_classify_args {
   const int32_t *import_rows;
@@ -273,6 +290,13 @@ typedef struct strata_sparse_unpack_classify_args {
   int64_t *tile_counts; /* [(NUM_CLASSES + 1) * ntiles] */
   int64_t *stats;       /* [STAT_LEN] */
   int64_t *pkts;        /* [n] */
+  /* pass 1 also appends each very long packet to vl_list (in any order; STAT_VL_NEXT counts them),
+   * so that when every packet but the very long ones is in one dominant class, no second pass is
+   * needed (strata_sparse_unpack_vl_list sorts the few listed); NULL: not listed. H200 (strata
+   * bench, 2026-11-30, 3 rounds): appending here or in a pass of its own over the class bytes
+   * (one launch more) gave the same power-law times (1.3k very long packets of 580k, 0.159-0.178
+   * ms for both and for no list); the FEM job with bulk nodes 0.461 here, 0.473 apart */
+  int64_t *vl_list;
   int64_t very_long_begin, nv, num_chunks; /* pass 2: the very long class's first position in
                                               pkts, its packets and chunks */
   int64_t *first_chunk; /* [nv + 1] */

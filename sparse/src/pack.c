@@ -12,6 +12,7 @@ STRATA_KERNEL_DECLARE(strata_sparse_pack_sizes);
 STRATA_KERNEL_DECLARE(strata_sparse_pack_rows);
 STRATA_KERNEL_DECLARE(strata_sparse_pack_long);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_one_level);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_short_vl);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_medium);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_long);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_very_long);
@@ -21,6 +22,7 @@ STRATA_KERNEL_DECLARE(strata_sparse_unpack_bad_list);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_classify);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_scatter);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_scatter_skip);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_vl_list);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_count);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_fill);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_copy);
@@ -400,7 +402,14 @@ typedef struct unpack_plan {
   int dominant;     /* -1, or a class holding all but at most an eighth of the packets: launched
                        over every packet, the others skipped by their class byte; pkts lists
                        only the other classes' packets */
+  int vl_listed;    /* beside a dominant class only very long packets, at most VL_LIST_MAX: pkts
+                       lists them from 0 (the classification's list, sorted), no second pass */
 } unpack_plan_t;
+
+/* The first position in pkts of class c's packets */
+static int64_t class_begin(const unpack_plan_t *p, int c) {
+  return c == STRATA_SPARSE_UNPACK_VERY_LONG && p->vl_listed ? 0 : p->bounds[c];
+}
 
 static void plan_free(strata_exec_t *exec, unpack_plan_t *p) { strata_mem_free_async(exec, &p->arena); }
 
@@ -431,7 +440,9 @@ static strata_status_t plan_arena(strata_exec_t *exec, int64_t np, int64_t ntile
 /* Classifies the packets on the device and groups them by class: a stable partition in two
  * passes over tiles of packets (strata_sparse_unpack_classify, a scan of the per-tile class
  * counts, strata_sparse_unpack_scatter; the identity, with no second pass, when one class other
- * than the very long one holds every packet), whose first pass also gives the totals the call needs
+ * than the very long one holds every packet; no second pass either beside a dominant class whose
+ * only others are a few very long packets, which the first pass lists: vl_listed), whose first
+ * pass also gives the totals the call needs
  * (packets per class, valid packets and entries, the long class's largest packet, the very long
  * class's chunks): one device-to-host copy. The scatter pass also writes the very long packets'
  * chunk counts, scanned into their first chunks. */
@@ -495,6 +506,7 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   ca.tile_counts = p->tile_counts;
   ca.stats = p->stats;
   ca.pkts = p->pkts;
+  ca.vl_list = p->pkts;
   /* 512 threads a tile on GPUs: 4 packets a thread (H200, A/B in one call, 3 measurements each:
    * FEM job's unpack 0.51-0.55 -> 0.48-0.49 ms with 256 threads -> 512; 1024 no better; power
    * law and 27-point unchanged) */
@@ -530,10 +542,20 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   for (int c = STRATA_SPARSE_UNPACK_SHORT; c <= STRATA_SPARSE_UNPACK_MEDIUM_WIDE; ++c)
     if ((np - (p->bounds[c + 1] - p->bounds[c])) * 8 <= np) p->dominant = c;
   ca.skip = p->dominant;
-
+  const int64_t nv = p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG + 1] - p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
+  /* beside the dominant class only a few very long packets (the FEM job's bulk nodes): the
+   * classification listed them; sorted, with their first chunks, by one team */
+  if (p->dominant >= 0 && nv > 0 && nv <= STRATA_SPARSE_UNPACK_VL_LIST_MAX &&
+      p->bounds[p->dominant + 1] - p->bounds[p->dominant] + nv == np &&
+      stats[STRATA_SPARSE_UNPACK_STAT_VL_NEXT] == nv) {
+    p->vl_listed = 1;
+    strata_sparse_unpack_vl_list_args_t va = {p->pkts, p->counts, p->nchunks, nv, p->chunk};
+    strata_team_policy_t vp = strata_team_policy(1, gpu ? 256 : 1, 1);
+    vp.scratch_team = (size_t)nv * 2 * sizeof(int64_t);
+    return strata_parallel_for_team(exec, "strata_sparse_unpack_vl_list", &vp, &strata_sparse_unpack_vl_list, &va);
+  }
   /* the scatter pass also writes each very long packet's first chunk (one scan of tile_counts,
    * whose last row is the tiles' chunks, serves both) */
-  const int64_t nv = p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG + 1] - p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
   ca.first_chunk = p->nchunks;
   ca.nv = nv;
   ca.num_chunks = p->num_chunks;
@@ -552,7 +574,7 @@ static strata_status_t plan_run_fused(strata_exec_t *exec, const unpack_plan_t *
   memset(&f, 0, sizeof f);
   f.u = *a;
   for (int c = 0; c < STRATA_SPARSE_UNPACK_NUM_CLASSES; ++c) {
-    f.begin[c] = p->bounds[c];
+    f.begin[c] = class_begin(p, c);
     f.count[c] = p->bounds[c + 1] - p->bounds[c];
   }
   f.only = p->dominant;
@@ -580,12 +602,15 @@ static strata_status_t plan_run(strata_exec_t *exec, const unpack_plan_t *p, str
   a.cls = p->cls;
   a.only = -1;
   const int64_t *pkts = a.pkts;
-  const int fused = p->gpu && p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG + 1] > p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
+  /* the short class dominant beside listed very long packets: one one-level launch takes both */
+  const int flat = p->vl_listed && p->dominant == STRATA_SPARSE_UNPACK_SHORT;
+  const int fused = !flat && p->gpu && p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG + 1] > p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
   if (fused) st = plan_run_fused(exec, p, &a);
   for (int c = 0; c < STRATA_SPARSE_UNPACK_NUM_CLASSES && st == STRATA_SUCCESS; ++c) {
-    a.begin = p->bounds[c];
+    a.begin = class_begin(p, c);
     a.count = p->bounds[c + 1] - p->bounds[c];
-    if (a.count == 0 || (fused && c != STRATA_SPARSE_UNPACK_LONG)) continue;
+    if (a.count == 0 || (fused && c != STRATA_SPARSE_UNPACK_LONG) || (flat && c == STRATA_SPARSE_UNPACK_VERY_LONG))
+      continue;
     a.pkts = pkts;
     a.only = -1;
     if (c == p->dominant) { /* every packet, the other classes' skipped */
@@ -597,8 +622,16 @@ static strata_status_t plan_run(strata_exec_t *exec, const unpack_plan_t *p, str
     strata_team_policy_t pol;
     switch (c) {
       case STRATA_SPARSE_UNPACK_SHORT:
-        st = strata_parallel_for(exec, "strata_sparse_unpack_short", strata_range(0, a.count),
-                                 &strata_sparse_unpack_one_level, &a);
+        if (flat) {
+          a.vl_width = (int64_t)p->big_ts * p->big_vl;
+          a.vl_lanes = p->num_chunks * a.vl_width;
+          a.vl_pkts = p->pkts;
+          a.vl_count = p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG + 1] - p->bounds[STRATA_SPARSE_UNPACK_VERY_LONG];
+        }
+        st = flat ? strata_parallel_for(exec, "strata_sparse_unpack_short_vl", strata_range(0, a.vl_lanes + a.count),
+                                        &strata_sparse_unpack_short_vl, &a)
+                  : strata_parallel_for(exec, "strata_sparse_unpack_short", strata_range(0, a.count),
+                                        &strata_sparse_unpack_one_level, &a);
         break;
       case STRATA_SPARSE_UNPACK_MEDIUM:
         a.per_team = p->medium_per_team;

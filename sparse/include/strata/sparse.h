@@ -286,7 +286,13 @@ typedef enum strata_unpack_class {
  *  one class other than very long holds every packet (no second pass: packet order is the
  *  class's), or one other than long and very long holds all but at most an eighth of them (it is
  *  launched over every packet, skipping the others by their class byte; the second pass lists
- *  only the others). The call
+ *  only the others). When those others are all very long and at most 1024 (a finite-element
+ *  assembly's few bulk-node rows beside its element rows), the first pass lists them as it
+ *  classifies them, one team sorts the list into packet order, and no second pass runs; with
+ *  the short class dominant, the very long chunks then take the first indices of the short
+ *  class's launch (a lane each of 256 a chunk on GPUs), no launch of their own (H200, strata
+ *  bench fem, 10^6 tets with 4 bulk nodes: kernels 400 -> 353 us against 344 without bulk
+ *  nodes; the call 0.504 -> 0.461 ms, mean of 3). The call
  *  waits for the device twice (the class totals, then the report; twice more when something was
  *  invalid: the examples' rank scan and copy), and its temporaries are stream-ordered
  *  (strata_mem_alloc_async): the class plan is one allocation of 25 bytes a packet (plus 48 per
