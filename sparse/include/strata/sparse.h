@@ -291,8 +291,8 @@ typedef enum strata_unpack_class {
  *  classifies them, one team sorts the list into packet order, and no second pass runs; with
  *  the short class dominant, the very long chunks then take the first indices of the short
  *  class's launch (a lane each of 256 a chunk on GPUs), no launch of their own (H200, strata
- *  bench fem, 10^6 tets with 4 bulk nodes: kernels 400 -> 353 us against 344 without bulk
- *  nodes; the call 0.504 -> 0.461 ms, mean of 3). The call
+ *  bench fem, 10^6 tets with 4 bulk nodes: the call 0.504 -> 0.461 ms, mean of 3 rounds; 0.41 -
+ *  0.44 without bulk nodes; perf/NOTES.md). The call
  *  waits for the device twice (the class totals, then the report; twice more when something was
  *  invalid: the examples' rank scan and copy), and its temporaries are stream-ordered
  *  (strata_mem_alloc_async): the class plan is one allocation of 25 bytes a packet (plus 48 per
