@@ -505,6 +505,63 @@ static void test_lexical(void **state) {
     assert_non_null(strstr(strata_error_message(), "unexpected end of file"));
     tmp_remove(g);
   }
+  /* after the gzip data: a second member is read on (concatenated members are one stream), zero
+   * padding is accepted, anything else is refused as trailing data, also after several members */
+  {
+    const char *head = "%%MatrixMarket matrix coordinate real general\n3 3 2\n";
+    const char *tail = "1 1 1.5\n3 2 -4\n";
+    char *g1 = tmp_file(".mtx.gz", head), *g2 = tmp_file(".mtx.gz", tail);
+    unsigned char raw[2][512];
+    size_t rn[2];
+    for (int i = 0; i < 2; ++i) {
+      FILE *fp = fopen(i ? g2 : g1, "rb");
+      assert_non_null(fp);
+      rn[i] = fread(raw[i], 1, sizeof raw[i], fp);
+      fclose(fp);
+      assert_true(rn[i] > 18 && rn[i] < sizeof raw[i]);
+    }
+    static const unsigned char zeros[300], junk[3] = {'x', 0, 'y'};
+    struct {
+      int members;
+      const unsigned char *extra;
+      size_t extra_n;
+      int ok;
+    } cases[] = {{2, NULL, 0, 1}, {1, zeros, sizeof zeros, 1}, {2, zeros, 5, 1}, {1, junk, 1, 0},
+                 {1, junk, 3, 0},  {2, junk, 3, 0},          {2, junk + 1, 2, 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+      char *q = tmp_name(".mtx.gz");
+      FILE *fp = fopen(q, "wb");
+      assert_non_null(fp);
+      if (cases[c].members == 2) {
+        assert_int_equal(fwrite(raw[0], 1, rn[0], fp), rn[0]);
+        assert_int_equal(fwrite(raw[1], 1, rn[1], fp), rn[1]);
+      } else { /* one member holding the whole file */
+        char *w = tmp_file(".mtx.gz", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.5\n3 2 -4\n");
+        FILE *wp = fopen(w, "rb");
+        unsigned char one[512];
+        const size_t on = fread(one, 1, sizeof one, wp);
+        fclose(wp);
+        tmp_remove(w);
+        assert_int_equal(fwrite(one, 1, on, fp), on);
+      }
+      if (cases[c].extra_n) assert_int_equal(fwrite(cases[c].extra, 1, cases[c].extra_n, fp), cases[c].extra_n);
+      fclose(fp);
+      strata_coo_t *m = NULL;
+      if (cases[c].ok) {
+        T_OK(strata_mm_read_coo(q, &m));
+        assert_true(m->nnz == 2 && m->values[0] == 1.5 && m->values[1] == -4);
+        strata_coo_destroy(&m);
+      } else {
+        T_ERR(strata_mm_read_coo(q, &m), STRATA_ERR_INVALID_DATA);
+        if (!strstr(strata_error_message(), "follow the end of the gzip data"))
+          fail_msg("case %zu: %s", c, strata_error_message());
+        assert_null(m);
+      }
+      tmp_remove(q);
+    }
+    tmp_remove(g1);
+    tmp_remove(g2);
+  }
   /* empty matrices: 0 x 4 and 3 x 0, nnz 0 */
   A = read_text("%%MatrixMarket matrix coordinate real general\n0 4 0\n", ".mtx");
   assert_true(A->num_rows == 0 && A->num_cols == 4 && A->nnz == 0);

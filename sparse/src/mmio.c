@@ -108,6 +108,98 @@ static void mm_close(mm_in_t *in) {
   in->buf = NULL;
 }
 
+/* The byte offset in fp (a gzip file, read from its start) where its gzip data end: each member
+ * is inflated (output discarded) and another follows while the next two bytes are gzip's magic
+ * 1f 8b. -1 when the data cannot be followed (a damaged member: gzread reports that) or memory
+ * is short. */
+static long long mm_gzip_end(FILE *fp) {
+  enum { CHUNK = 1 << 16 };
+  unsigned char *in = (unsigned char *)malloc(2 * CHUNK), *out = in + CHUNK;
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  if (!in || inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+    free(in);
+    return -1;
+  }
+  long long base = 0, end = -1; /* base: the file offset of in[0] */
+  size_t n = 0;                 /* bytes in in[] */
+  for (;;) {
+    if (z.avail_in == 0) {
+      base += (long long)n;
+      n = fread(in, 1, CHUNK, fp);
+      if (n == 0) break; /* cut short: gzread's error */
+      z.next_in = in;
+      z.avail_in = (uInt)n;
+    }
+    z.next_out = out;
+    z.avail_out = CHUNK;
+    const int r = inflate(&z, Z_NO_FLUSH);
+    if (r == Z_STREAM_END) {
+      const long long at = base + (long long)(z.next_in - in);
+      if (z.avail_in < 2) { /* the next member's magic may lie beyond the buffer */
+        memmove(in, z.next_in, z.avail_in);
+        base = at;
+        n = z.avail_in + fread(in + z.avail_in, 1, CHUNK - z.avail_in, fp);
+        z.next_in = in;
+        z.avail_in = (uInt)n;
+      }
+      if (z.avail_in < 2 || z.next_in[0] != 0x1f || z.next_in[1] != 0x8b) {
+        end = at;
+        break;
+      }
+      if (inflateReset(&z) != Z_OK) break;
+    } else if (r != Z_OK && r != Z_BUF_ERROR) {
+      break; /* damaged data: gzread's error */
+    }
+  }
+  inflateEnd(&z);
+  free(in);
+  return end;
+}
+
+/* At the end of a compressed file: bytes after its last gzip member are refused unless they are
+ * all zero (padding, which gzip(1) accepts too). zlib's gzread stops at them without a word
+ * (gzip(1) warns "trailing garbage ignored"); refusing keeps damaged or appended-to files from
+ * being read as complete. A single-member file is recognized by its trailer (ISIZE, the data's
+ * length mod 2^32, in its last 4 bytes); others are inflated again to find where their gzip data
+ * end. */
+static strata_status_t mm_check_trailing(mm_in_t *in) {
+  if (gzdirect(in->f)) return STRATA_SUCCESS; /* a plain file: read to its end */
+  FILE *fp = fopen(in->path, "rb");
+  if (!fp) return STRATA_SUCCESS; /* no second look (the file is gone): as zlib read it */
+  unsigned char t[4];
+  long long size = -1, end = -1;
+  if (fseeko(fp, 0, SEEK_END) == 0) size = (long long)ftello(fp);
+  const unsigned long long isize = (unsigned long long)gztell(in->f) & 0xffffffffull;
+  if (size >= 4 && fseeko(fp, (off_t)(size - 4), SEEK_SET) == 0 && fread(t, 1, 4, fp) == 4 &&
+      (t[0] | (unsigned long long)t[1] << 8 | (unsigned long long)t[2] << 16 | (unsigned long long)t[3] << 24) ==
+          isize) {
+    fclose(fp); /* the trailer of the one member read */
+    return STRATA_SUCCESS;
+  }
+  if (size >= 0 && fseeko(fp, 0, SEEK_SET) == 0) end = mm_gzip_end(fp);
+  long long nonzero_at = -1;
+  if (end >= 0 && end < size && fseeko(fp, (off_t)end, SEEK_SET) == 0) {
+    unsigned char b[4096];
+    size_t n;
+    long long at = end;
+    while (nonzero_at < 0 && (n = fread(b, 1, sizeof b, fp)) > 0) {
+      for (size_t i = 0; i < n; ++i)
+        if (b[i]) {
+          nonzero_at = at + (long long)i;
+          break;
+        }
+      at += (long long)n;
+    }
+  }
+  fclose(fp);
+  if (nonzero_at < 0) return STRATA_SUCCESS;
+  return strata_error_set(STRATA_ERR_INVALID_DATA,
+                          "%s: %lld bytes follow the end of the gzip data at byte %lld (the first nonzero at byte "
+                          "%lld): not gzip, and not read (the file is damaged or was appended to)",
+                          in->path, size - end, end, nonzero_at);
+}
+
 /* Reads the next line (any length) into in->buf: *got = 1, or 0 at the end of the file. */
 static strata_status_t mm_getline(mm_in_t *in, int *got) {
   size_t len = 0;
@@ -132,7 +224,7 @@ static strata_status_t mm_getline(mm_in_t *in, int *got) {
         snprintf(what, sizeof what, "read error after line %lld", in->line);
         return mm_io(in->path, in->f, errno, what);
       }
-      if (len == 0) return STRATA_SUCCESS; /* end of file */
+      if (len == 0) return mm_check_trailing(in); /* end of file */
       break;
     }
     const size_t n = strlen(in->buf + len);

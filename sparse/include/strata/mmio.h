@@ -7,7 +7,11 @@
  * checked, so that a Hermitian diagonal with a nonzero imaginary part is named by its line).
  * Banner keywords are case-insensitive. Lines starting with '%' after the banner (including
  * "%%..." lines) and blank lines are comments. Files are read through zlib, so a gzip-compressed
- * file (name ending in .gz, or any other name) reads the same as a plain one.
+ * file (name ending in .gz, or any other name) reads the same as a plain one; several gzip
+ * members in a row are one stream (as gzip -d reads them). Bytes after the last member are
+ * refused (INVALID_DATA, naming their offset) unless all zero (padding, as gzip accepts): zlib
+ * would stop at them silently. A file of several members is inflated a second time at its end to
+ * find where its gzip data stop (a single member is checked by its trailer).
  *
  * Duplicates: a coordinate file may store the same (row, col) more than once; the entries are
  * kept in the COO as stored and SUMMED when a CrsMatrix is built (strata_crs_create_from_coo) —
