@@ -435,11 +435,12 @@ static void test_many_tiles(void **state) {
  * the two-pass grouping). Rounds: 10 very long packets of 17..600 entries (chunks of 64), several
  * to rows 0..2, among 5990 short ones (their chunks' lanes lead the short launch); 1100 among
  * 8800 short, past the list's limit; 12 among 5000 medium ones (3..16 entries; on GPUs the
- * shared launch of the classes). ADD, ABSMAX and ZERO, the entries permuted. */
+ * shared launch of the classes); 6 like a bulk node's row (every other entry one column) among
+ * 3000 short. ADD, ABSMAX and ZERO, the entries permuted. */
 static void test_dominant_very_long(void **state) {
   (void)state;
-  const int64_t nvl[3] = {10, 1100, 12}, nmain[3] = {5990, 8800, 5000};
-  for (int round = 0; round < 3; ++round) {
+  const int64_t nvl[4] = {10, 1100, 12, 6}, nmain[4] = {5990, 8800, 5000, 3000};
+  for (int round = 0; round < 4; ++round) {
     uint64_t s = T_seed + 131 + (uint64_t)round;
     host_crs_t H = gen_target(&s, 300, 1500);
     int64_t ng = 0;
@@ -457,12 +458,15 @@ static void test_dominant_very_long(void **state) {
                                        : 1 + (int64_t)(t_rand(&s) % 2);
       const int64_t len = H.ro[row + 1] - H.ro[row];
       pk_begin(&P, row);
-      for (int64_t e = 0; e < cnt; ++e)
-        pk_add(&P, 2 * (int64_t)H.ci[H.ro[row] + (int64_t)(t_rand(&s) % (uint64_t)len)] + 1,
-               (double)(int)(t_rand(&s) % 201) - 100.0);
+      for (int64_t e = 0; e < cnt; ++e) {
+        /* round 3, a bulk node's row: every other entry the row's first column, the others its
+         * columns in order, round and round */
+        const int64_t at = round == 3 && vl ? (e % 2 ? (e / 2) % len : 0) : (int64_t)(t_rand(&s) % (uint64_t)len);
+        pk_add(&P, 2 * (int64_t)H.ci[H.ro[row] + at] + 1, (double)(int)(t_rand(&s) % 201) - 100.0);
+      }
     }
-    static const char *const what[3] = {"10 very long beside short", "1100 very long beside short",
-                                        "12 very long beside medium"};
+    static const char *const what[4] = {"10 very long beside short", "1100 very long beside short",
+                                        "12 very long beside medium", "6 bulk rows beside short"};
     const int main_class = round == 2 ? 1 : 0; /* report's class_packets index */
     const strata_combine_mode_t modes[] = {STRATA_COMBINE_ADD, STRATA_COMBINE_ABSMAX, STRATA_COMBINE_ZERO};
     for (int permuted = 0; permuted < 2; ++permuted) {
