@@ -1414,12 +1414,197 @@ static void test_insert(void **state) {
   free(lids);
 }
 
+/* packets: nvl very long (vl_lo..vl_hi entries) among nmain main-class packets (main_lo..main_hi
+ * entries), nbad of them with target rows out of range; bad_gid: some invalid entries */
+static void gen_mixed_packets(uint64_t *s, const host_crs_t *H, int64_t nvl, int64_t nmain, int64_t main_lo, int64_t main_hi,
+                   int64_t vl_lo, int64_t vl_hi, int64_t nbad, int bad_gid, hpk_t *P) {
+  pk_init(P);
+  const int64_t np = nvl + nmain + nbad;
+  int64_t left = nvl, leftbad = nbad;
+  for (int64_t k = 0; k < np; ++k) {
+    const uint64_t u = t_rand(s) % (uint64_t)(np - k);
+    const int vl = (int64_t)u < left;
+    const int bad = !vl && (int64_t)u < left + leftbad;
+    left -= vl;
+    leftbad -= bad;
+    int32_t row = (int32_t)(t_rand(s) % (uint64_t)H->nr);
+    if (bad) row = t_rand(s) % 2 ? H->nr + 5 : -3;
+    const int64_t cnt = vl ? vl_lo + (int64_t)(t_rand(s) % (uint64_t)(vl_hi - vl_lo + 1))
+                           : main_lo + (int64_t)(t_rand(s) % (uint64_t)(main_hi - main_lo + 1));
+    const int32_t rr = row >= 0 && row < H->nr ? row : 0;
+    const int64_t len = H->ro[rr + 1] - H->ro[rr];
+    pk_begin(P, row);
+    for (int64_t e = 0; e < cnt; ++e) {
+      int64_t gid = 2 * (int64_t)H->ci[H->ro[rr] + (int64_t)(t_rand(s) % (uint64_t)len)] + 1;
+      if (bad_gid && t_rand(s) % 97 == 0) gid = 2 * (int64_t)(t_rand(s) % (uint64_t)H->nc);
+      pk_add(P, gid, (double)(int)(t_rand(s) % 201) - 100.0);
+    }
+  }
+}
+
+static void expect_classes(const char *what, const strata_unpack_report_t *r, int64_t c0, int64_t c1, int64_t c2,
+                             int64_t c3) {
+  if (r->class_packets[0] != c0 || r->class_packets[1] != c1 || r->class_packets[2] != c2 || r->class_packets[3] != c3)
+    fail_msg("%s: classes %lld %lld %lld %lld expected %lld %lld %lld %lld", what, (long long)r->class_packets[0],
+             (long long)r->class_packets[1], (long long)r->class_packets[2], (long long)r->class_packets[3],
+             (long long)c0, (long long)c1, (long long)c2, (long long)c3);
+}
+
+/* The listed very long packets (beside a dominant class, at most 1024: no second pass) with bad
+ * input: invalid entries, rows out of range, a malformed short or very long packet. */
+static void test_listed_invalid(void **state) {
+  (void)state;
+  uint64_t s = T_seed + 1001;
+  host_crs_t H = gen_target(&s, 300, 1500);
+  int64_t ng = 0;
+  int32_t *lids = gen_lids(H.nc, &ng);
+  hpk_t P;
+  gen_mixed_packets(&s, &H, 20, 3000, 0, 2, 17, 700, 40, 1, &P);
+  /* corrupt: the first short packet and, separately, a very long one */
+  int64_t kshort = -1, kvl = -1;
+  for (int64_t k = 0; k < P.np; ++k) {
+    const int64_t c = P.first[k + 1] - P.first[k];
+    if (c <= 2 && kshort < 0 && P.rows[k] >= 0 && P.rows[k] < H.nr) kshort = k;
+    if (c > 16 && kvl < 0) kvl = k;
+  }
+  const strata_combine_mode_t modes[] = {STRATA_COMBINE_ADD, STRATA_COMBINE_ABSMAX, STRATA_COMBINE_ZERO};
+  for (int m = 0; m < 3; ++m) {
+    strata_unpack_options_t o = small_opts(0);
+    o.long_max = o.medium_max;
+    strata_unpack_report_t rep;
+    check_case("listed: invalid mixed", &H, &P, -1, lids, ng, modes[m], &o, &rep);
+    check_case("listed: invalid mixed, corrupt short", &H, &P, kshort, lids, ng, modes[m], &o, &rep);
+    check_case("listed: invalid mixed, corrupt very long", &H, &P, kvl, lids, ng, modes[m], &o, &rep);
+    expect_classes("listed: corrupt vl", &rep, P.np - 19, 0, 0, 19);
+  }
+  pk_free(&P);
+  free(lids);
+  host_crs_free(&H);
+}
+
+/* Strict with the listed path: valid input applied; one invalid entry in a very long packet's
+ * last chunk refuses the call and leaves the matrix bitwise unchanged; without strict the rest
+ * is applied. */
+static void test_listed_strict(void **state) {
+  (void)state;
+  uint64_t s = T_seed + 1002;
+  host_crs_t H = gen_target(&s, 300, 1500);
+  int64_t ng = 0;
+  int32_t *lids = gen_lids(H.nc, &ng);
+  hpk_t P;
+  gen_mixed_packets(&s, &H, 6, 3000, 1, 2, 100, 700, 0, 0, &P);
+  /* one invalid gid in a very long packet */
+  int64_t kvl = -1;
+  for (int64_t k = 0; k < P.np && kvl < 0; ++k)
+    if (P.first[k + 1] - P.first[k] > 16) kvl = k;
+  strata_unpack_options_t o = small_opts(0);
+  o.long_max = o.medium_max;
+  o.strict = 1;
+  strata_unpack_report_t rep;
+  check_case("listed: strict valid", &H, &P, -1, lids, ng, STRATA_COMBINE_ADD, &o, &rep);
+  expect_classes("listed: strict valid", &rep, 3000, 0, 0, 6);
+  check_case("listed: strict valid absmax", &H, &P, -1, lids, ng, STRATA_COMBINE_ABSMAX, &o, &rep);
+  const int64_t e = P.first[kvl] + (P.first[kvl + 1] - P.first[kvl]) - 3; /* in its last chunk */
+  P.gid[e] = 0; /* no local id */
+  double *got = (double *)t_malloc(sizeof(double) * (size_t)H.nnz);
+  T_ERR(dev_unpack(&H, &P, -1, lids, ng, STRATA_COMBINE_ADD, &o, &rep, got), STRATA_ERR_INVALID_DATA);
+  if (memcmp(got, H.v, sizeof(double) * (size_t)H.nnz)) fail_msg("listed: strict: matrix changed");
+  assert_int_equal(rep.invalid_entries, 1);
+  assert_int_equal(rep.rows_unpacked, 0);
+  o.strict = 0;
+  check_case("listed: nonstrict with 1 bad", &H, &P, -1, lids, ng, STRATA_COMBINE_ADD, &o, &rep);
+  free(got);
+  pk_free(&P);
+  free(lids);
+  host_crs_free(&H);
+}
+
+/* REPLACE (each entry named once, so the result is defined): dense rows as very long packets,
+ * reversed, the other rows in short packets; every mode, strict or not, chunks of 1, 599, 600. */
+static void test_listed_replace(void **state) {
+  (void)state;
+  uint64_t s = T_seed + 1003;
+  host_crs_t H = gen_target(&s, 400, 600);
+  hpk_t P;
+  pk_init(&P);
+  int64_t nvl = 0;
+  for (int32_t r = 0; r < H.nr; ++r) {
+    const int64_t b = H.ro[r], n = H.ro[r + 1] - b;
+    if (n == H.nc && nvl < 5) { /* one very long packet: the whole row, reversed */
+      pk_begin(&P, r);
+      for (int64_t i = n - 1; i >= 0; --i) pk_add(&P, H.ci[b + i], (double)(int)(t_rand(&s) % 2001) - 1000.0);
+      ++nvl;
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        if (i % 2 == 0) pk_begin(&P, r);
+        pk_add(&P, H.ci[b + i], (double)(int)(t_rand(&s) % 2001) - 1000.0);
+      }
+    }
+  }
+  strata_unpack_options_t o = small_opts(0);
+  o.long_max = o.medium_max;
+  strata_unpack_report_t rep;
+  const strata_combine_mode_t modes[] = {STRATA_COMBINE_REPLACE, STRATA_COMBINE_ABSMAX, STRATA_COMBINE_ADD,
+                                         STRATA_COMBINE_ZERO};
+  for (int m = 0; m < 4; ++m) {
+    check_case("listed: replace", &H, &P, -1, NULL, 0, modes[m], &o, &rep);
+    expect_classes("listed: replace", &rep, P.np - nvl, 0, 0, nvl);
+    o.strict = 1;
+    check_case("listed: replace strict", &H, &P, -1, NULL, 0, modes[m], &o, &rep);
+    o.strict = 0;
+  }
+  o.chunk = 1;
+  check_case("listed: replace chunk 1", &H, &P, -1, NULL, 0, STRATA_COMBINE_REPLACE, &o, &rep);
+  o.chunk = 600;
+  check_case("listed: replace chunk 600", &H, &P, -1, NULL, 0, STRATA_COMBINE_REPLACE, &o, &rep);
+  o.chunk = 599;
+  check_case("listed: replace chunk 599", &H, &P, -1, NULL, 0, STRATA_COMBINE_REPLACE, &o, &rep);
+  pk_free(&P);
+  host_crs_free(&H);
+}
+
+/* The list's limit: 1023, 1024 (listed) and 1025 (the two-pass grouping) very long packets, the
+ * short or the medium class dominant. */
+static void test_listed_limit(void **state) {
+  (void)state;
+  int64_t nvls[] = {1023, 1024, 1025};
+  for (int med = 0; med < 2; ++med)
+    for (int i = 0; i < 3; ++i) {
+      uint64_t s = T_seed + 1004 + (uint64_t)i;
+      host_crs_t H = gen_target(&s, 200, 300);
+      int64_t ng = 0;
+      int32_t *lids = gen_lids(H.nc, &ng);
+      hpk_t P;
+      const int64_t nmain = 8 * nvls[i] + 3;
+      gen_mixed_packets(&s, &H, nvls[i], nmain, med ? 3 : 0, med ? 16 : 2, 17, 40, 0, 1, &P);
+      strata_unpack_options_t o = small_opts(0);
+      o.long_max = o.medium_max;
+      o.chunk = 8;
+      strata_unpack_report_t rep;
+      char what[64];
+      snprintf(what, sizeof what, "listed: limit %lld med %d", (long long)nvls[i], med);
+      check_case(what, &H, &P, -1, lids, ng, STRATA_COMBINE_ADD, &o, &rep);
+      expect_classes(what, &rep, med ? 0 : nmain, med ? nmain : 0, 0, nvls[i]);
+      check_case(what, &H, &P, -1, lids, ng, STRATA_COMBINE_ABSMAX, &o, &rep);
+      check_case(what, &H, &P, -1, lids, ng, STRATA_COMBINE_ZERO, &o, &rep);
+      o.strict = 1;
+      check_case(what, &H, &P, -1, NULL, 0, STRATA_COMBINE_ZERO, &o, &rep);
+      pk_free(&P);
+      free(lids);
+      host_crs_free(&H);
+    }
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_classes_add, t_setup),
       cmocka_unit_test_setup(test_many_tiles, t_setup),
       cmocka_unit_test_setup(test_dominant_class, t_setup),
       cmocka_unit_test_setup(test_dominant_very_long, t_setup),
+      cmocka_unit_test_setup(test_listed_invalid, t_setup),
+      cmocka_unit_test_setup(test_listed_strict, t_setup),
+      cmocka_unit_test_setup(test_listed_replace, t_setup),
+      cmocka_unit_test_setup(test_listed_limit, t_setup),
       cmocka_unit_test_setup(test_duplicates, t_setup),
       cmocka_unit_test_setup(test_invalid_counted, t_setup),
       cmocka_unit_test_setup(test_strict, t_setup),

@@ -268,8 +268,13 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_classify, strata_sparse_unpack_classify_
     const int c = strata_sparse_unpack_class_of(a, k, &count);
     a->counts[k] = count;
     a->cls[k] = (unsigned char)c;
-    if (c == STRATA_SPARSE_UNPACK_VERY_LONG && a->vl_list)
-      a->vl_list[strata_atomic_fetch_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_VL_NEXT, 1)] = k;
+    /* listed up to VL_LIST_MAX (no atomic once the count is past it: inputs made of very long
+     * packets would otherwise put one on a single address per packet) */
+    if (c == STRATA_SPARSE_UNPACK_VERY_LONG &&
+        strata_atomic_load_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_VL_NEXT) < STRATA_SPARSE_UNPACK_VL_LIST_MAX) {
+      const int64_t at = strata_atomic_fetch_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_VL_NEXT, 1);
+      if (at < STRATA_SPARSE_UNPACK_VL_LIST_MAX) a->vl_list[at] = k;
+    }
     packed += STRATA_SPARSE_UNPACK_FIELD(c);
   }
   /* counts and cls as written above: the reduction ends with a team barrier */

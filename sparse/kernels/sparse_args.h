@@ -290,9 +290,10 @@ typedef struct strata_sparse_unpack_classify_args {
   int64_t *tile_counts; /* [(NUM_CLASSES + 1) * ntiles] */
   int64_t *stats;       /* [STAT_LEN] */
   int64_t *pkts;        /* [n] */
-  /* pass 1 also appends each very long packet to vl_list (in any order; STAT_VL_NEXT counts them),
-   * so that when every packet but the very long ones is in one dominant class, no second pass is
-   * needed (strata_sparse_unpack_vl_list sorts the few listed); NULL: not listed. H200 (strata
+  /* pass 1 also appends the very long packets to vl_list, in any order, the first
+   * STRATA_SPARSE_UNPACK_VL_LIST_MAX of them (STAT_VL_NEXT counts the appends, and stops growing
+   * soon after the limit), so that when every packet but the very long ones is in one dominant
+   * class no second pass is needed (strata_sparse_unpack_vl_list sorts the few listed). H200 (strata
    * bench, 2026-11-30, 3 rounds): appending here or in a pass of its own over the class bytes
    * (one launch more) gave the same power-law times (1.3k very long packets of 580k, 0.159-0.178
    * ms for both and for no list); the FEM job with bulk nodes 0.461 here, 0.473 apart */

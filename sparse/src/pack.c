@@ -395,7 +395,8 @@ typedef struct unpack_plan {
   unsigned char *cls;   /* [np] class of each packet */
   int64_t num_chunks, chunk, long_max_count;
   int medium_vl, medium_ts, medium_per_team, wide_vl, wide_ts, big_vl, big_ts;
-  int gpu; /* warp > 1: very long chunks share one launch with the short and medium classes */
+  int gpu; /* warp > 1: very long chunks share one launch with the short and medium classes
+              (plan_run_fused), unless listed beside a dominant short class (every backend) */
   int64_t valid_packets, valid_entries; /* packets well formed with a row in range, their entries */
   int64_t descents; /* places where the packet offsets decrease: the call is refused */
   int identity;     /* one class holds every packet: pkts not written (packet i) */
@@ -546,8 +547,10 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   /* beside the dominant class only a few very long packets (the FEM job's bulk nodes): the
    * classification listed them; sorted, with their first chunks, by one team */
   if (p->dominant >= 0 && nv > 0 && nv <= STRATA_SPARSE_UNPACK_VL_LIST_MAX &&
-      p->bounds[p->dominant + 1] - p->bounds[p->dominant] + nv == np &&
-      stats[STRATA_SPARSE_UNPACK_STAT_VL_NEXT] == nv) {
+      p->bounds[p->dominant + 1] - p->bounds[p->dominant] + nv == np) {
+    if (stats[STRATA_SPARSE_UNPACK_STAT_VL_NEXT] != nv)
+      return strata_error_set(STRATA_ERR_INTERNAL, "sparse_unpack_combine: %lld very long packets listed of %lld",
+                              (long long)stats[STRATA_SPARSE_UNPACK_STAT_VL_NEXT], (long long)nv);
     p->vl_listed = 1;
     strata_sparse_unpack_vl_list_args_t va = {p->pkts, p->counts, p->nchunks, nv, p->chunk};
     strata_team_policy_t vp = strata_team_policy(1, gpu ? 256 : 1, 1);
@@ -593,7 +596,9 @@ static strata_status_t plan_run_fused(strata_exec_t *exec, const unpack_plan_t *
 }
 
 /* One launch per non-empty class, with a's mode (ZERO: the strict validation pass); on GPUs with
- * very long packets, one launch for all classes but LONG (plan_run_fused). */
+ * very long packets, one launch for all classes but LONG (plan_run_fused); on every backend, the
+ * listed very long packets beside a dominant short class in the short class's launch
+ * (strata_sparse_unpack_short_vl). */
 static strata_status_t plan_run(strata_exec_t *exec, const unpack_plan_t *p, strata_sparse_unpack_args_t a) {
   strata_status_t st = STRATA_SUCCESS;
   a.pkts = p->identity ? NULL : p->pkts;

@@ -236,10 +236,12 @@ typedef struct strata_unpack_report {
 } strata_unpack_report_t;
 
 /** The row classes of unpack_combine, by the number of entries of an incoming packet
- *  (DESIGN §4; each class its own launch, except on GPUs when very long packets exist: then the
+ *  (DESIGN §4; each class its own launch, except: on GPUs when very long packets exist, the
  *  very long chunks, the medium and the short packets share one launch, the chunks at its start,
- *  so that the few nearly dense rows run beside the rest instead of alone after it; LONG keeps
- *  its own launch):
+ *  so that the few nearly dense rows run beside the rest instead of alone after it (LONG keeps
+ *  its own launch); and on every backend, when the short class holds all packets but at most
+ *  1024 very long ones, the very long chunks are the first indices of the short class's launch
+ *  (see strata_unpack_options_t)):
  *  - SHORT (one-level): a thread per packet, a binary search per entry in the target row;
  *  - MEDIUM (three-level): a team per block of packets, a team thread per packet, its vector
  *    lanes over the entries (a binary search each); on GPUs packets above 32 entries get a
@@ -286,11 +288,13 @@ typedef enum strata_unpack_class {
  *  one class other than very long holds every packet (no second pass: packet order is the
  *  class's), or one other than long and very long holds all but at most an eighth of them (it is
  *  launched over every packet, skipping the others by their class byte; the second pass lists
- *  only the others). When those others are all very long and at most 1024 (a finite-element
- *  assembly's few bulk-node rows beside its element rows), the first pass lists them as it
- *  classifies them, one team sorts the list into packet order, and no second pass runs; with
- *  the short class dominant, the very long chunks then take the first indices of the short
- *  class's launch (a lane each of 256 a chunk on GPUs), no launch of their own (H200, strata
+ *  only the others). The first pass also lists the first 1024 very long packets it meets; when
+ *  the others beside a dominant class are all very long and at most 1024 (a finite-element
+ *  assembly's few bulk-node rows beside its element rows), one team sorts that list into packet
+ *  order and no second pass runs; with the short class dominant, the very long chunks then take
+ *  the first indices of the short class's launch, no launch of their own (on GPUs 256 indices a
+ *  chunk, each taking every 256th entry of it: 8 of the default 2048; on host backends one index
+ *  a chunk, on the thread that the static schedule gives the first indices) (H200, strata
  *  bench fem, 10^6 tets with 4 bulk nodes: the call 0.504 -> 0.461 ms, mean of 3 rounds; 0.41 -
  *  0.44 without bulk nodes; perf/NOTES.md). The call
  *  waits for the device twice (the class totals, then the report; twice more when something was
@@ -326,7 +330,8 @@ typedef struct strata_unpack_options {
  *  (several senders): ADD stays correct (atomic adds); ABSMAX is atomic too (a CAS loop);
  *  REPLACE: when several packets (or duplicates within one) name the same entry, which value
  *  wins is unspecified. Packets are classified on the device by their entry counts and each
- *  non-empty row class is its own launch (strata_unpack_class_t; no host loop over rows). This is
+ *  non-empty row class is its own launch, or shares one (strata_unpack_class_t; no host loop over
+ *  rows). This is
  *  strata_sparse_unpack_combine_opts with the default options (auto classes, not strict).
  *  Nothing is dropped silently: every invalid entry is counted in *report (may be NULL) and the
  *  call then returns STRATA_ERR_INVALID_DATA with the counts and the first example in the message;
