@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include "sparse_impl.h"
@@ -159,25 +160,17 @@ static long long mm_gzip_end(FILE *fp) {
 
 /* At the end of a compressed file: bytes after its last gzip member are refused unless they are
  * all zero (padding, which gzip(1) accepts too). zlib's gzread stops at them without a word
- * (gzip(1) warns "trailing garbage ignored"); refusing keeps damaged or appended-to files from
- * being read as complete. A single-member file is recognized by its trailer (ISIZE, the data's
- * length mod 2^32, in its last 4 bytes); others are inflated again to find where their gzip data
- * end. */
+ * (gzip(1) warns "trailing garbage ignored"); refusing keeps damaged, appended-to or partly
+ * overwritten files from being read as whole. The file is inflated a second time, to find where
+ * its gzip data end (a trailer's length field cannot tell: an overwritten file's old tail ends in
+ * a valid trailer too). Only a regular file is checked: a pipe or FIFO cannot be read twice (and
+ * opening a FIFO again would wait for a writer). */
 static strata_status_t mm_check_trailing(mm_in_t *in) {
-  if (gzdirect(in->f)) return STRATA_SUCCESS; /* a plain file: read to its end */
+  struct stat sb;
+  if (gzdirect(in->f) || stat(in->path, &sb) != 0 || !S_ISREG(sb.st_mode)) return STRATA_SUCCESS;
   FILE *fp = fopen(in->path, "rb");
   if (!fp) return STRATA_SUCCESS; /* no second look (the file is gone): as zlib read it */
-  unsigned char t[4];
-  long long size = -1, end = -1;
-  if (fseeko(fp, 0, SEEK_END) == 0) size = (long long)ftello(fp);
-  const unsigned long long isize = (unsigned long long)gztell(in->f) & 0xffffffffull;
-  if (size >= 4 && fseeko(fp, (off_t)(size - 4), SEEK_SET) == 0 && fread(t, 1, 4, fp) == 4 &&
-      (t[0] | (unsigned long long)t[1] << 8 | (unsigned long long)t[2] << 16 | (unsigned long long)t[3] << 24) ==
-          isize) {
-    fclose(fp); /* the trailer of the one member read */
-    return STRATA_SUCCESS;
-  }
-  if (size >= 0 && fseeko(fp, 0, SEEK_SET) == 0) end = mm_gzip_end(fp);
+  const long long size = (long long)sb.st_size, end = mm_gzip_end(fp);
   long long nonzero_at = -1;
   if (end >= 0 && end < size && fseeko(fp, (off_t)end, SEEK_SET) == 0) {
     unsigned char b[4096];
@@ -194,10 +187,12 @@ static strata_status_t mm_check_trailing(mm_in_t *in) {
   }
   fclose(fp);
   if (nonzero_at < 0) return STRATA_SUCCESS;
+  char first[96] = "";
+  if (nonzero_at > end) snprintf(first, sizeof first, " (zeros up to byte %lld)", nonzero_at);
   return strata_error_set(STRATA_ERR_INVALID_DATA,
-                          "%s: %lld bytes follow the end of the gzip data at byte %lld (the first nonzero at byte "
-                          "%lld): not gzip, and not read (the file is damaged or was appended to)",
-                          in->path, size - end, end, nonzero_at);
+                          "%s: %lld byte%s after the end of the gzip data, from byte offset %lld (0-based) of %lld%s: "
+                          "not gzip, and not read (the file is damaged, or was appended to or partly overwritten)",
+                          in->path, size - end, size - end == 1 ? "" : "s", end, size, first);
 }
 
 /* Reads the next line (any length) into in->buf: *got = 1, or 0 at the end of the file. */
