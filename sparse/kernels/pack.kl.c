@@ -439,9 +439,9 @@ STRATA_FOR_KERNEL(strata_sparse_unpack_short_vl, strata_sparse_unpack_args_t, a,
     strata_sparse_unpack_chunk_lane(a, a->vl_pkts, 0, a->vl_count, i / a->vl_width, i % a->vl_width, a->vl_width);
     return;
   }
-  i -= a->vl_lanes;
-  if (a->cls[i] != STRATA_SPARSE_UNPACK_SHORT) return;
-  strata_sparse_unpack_lanes(a, i, 0, INT64_MAX, 0, 1);
+  i -= a->vl_lanes; /* then as the one-level kernel (a->only: the short class, pkts NULL) */
+  if (!strata_sparse_unpack_listed(a, i)) return;
+  strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt(a, i), 0, INT64_MAX, 0, 1);
 }
 
 /* medium (three-level): a team per block of per_team packets, a team thread per packet, its
