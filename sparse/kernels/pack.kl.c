@@ -273,7 +273,7 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_classify, strata_sparse_unpack_classify_
     if (c == STRATA_SPARSE_UNPACK_VERY_LONG &&
         strata_atomic_load_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_VL_NEXT) < STRATA_SPARSE_UNPACK_VL_LIST_MAX) {
       const int64_t at = strata_atomic_fetch_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_VL_NEXT, 1);
-      if (at < STRATA_SPARSE_UNPACK_VL_LIST_MAX) a->vl_list[at] = k;
+      if (at < STRATA_SPARSE_UNPACK_VL_LIST_MAX) a->pkts[at] = k; /* pkts[0, nv): the list */
     }
     packed += STRATA_SPARSE_UNPACK_FIELD(c);
   }

@@ -507,7 +507,6 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   ca.tile_counts = p->tile_counts;
   ca.stats = p->stats;
   ca.pkts = p->pkts;
-  ca.vl_list = p->pkts;
   /* 512 threads a tile on GPUs: 4 packets a thread (H200, A/B in one call, 3 measurements each:
    * FEM job's unpack 0.51-0.55 -> 0.48-0.49 ms with 256 threads -> 512; 1024 no better; power
    * law and 27-point unchanged) */
