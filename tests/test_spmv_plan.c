@@ -257,6 +257,56 @@ static void test_one_class_and_small_thresholds(void **state) {
   coo_free(&h);
 }
 
+/* The stream level takes a row longer than stream_max when it ends inside its window (staged
+ * whole: STRATA_SPMV_IN_WINDOW), reduced by its thread's lanes or, above 128 entries, by the whole
+ * team; other longer rows are the three-level class's and not staged. Rows of every length up to
+ * twice the window, so that long rows both end inside and cross windows, and the stream class's
+ * row count against the rule counted here. */
+static void test_stream_windows(void **state) {
+  (void)state;
+  const int64_t cfg[2][2] = {{40, 64}, {100, 400}}; /* stream_max, stream_block */
+  for (int t = 0; t < 2; ++t) {
+    host_coo_t h = {0};
+    h.n = 1000;
+    h.m = 3000;
+    uint64_t s = T_seed + 40 + (uint64_t)t;
+    int64_t *len = (int64_t *)malloc((size_t)h.m * sizeof(int64_t));
+    for (int32_t r = 0; r < h.m; ++r) {
+      len[r] = t_rand(&s) % 4 == 0 ? (int64_t)(t_rand(&s) % (uint64_t)(2 * cfg[t][1])) : (int64_t)(t_rand(&s) % 6);
+      add_row(&h, r, len[r], &s);
+    }
+    int64_t expect = 0, off = 0, inside = 0;
+    for (int32_t r = 0; r < h.m; ++r) {
+      const int64_t block = cfg[t][1], e = off + len[r];
+      const int in = (e + r + 1) / block == (off + r) / block;
+      expect += len[r] <= cfg[t][0] || in;
+      inside += len[r] > cfg[t][0] && in;
+      off = e;
+    }
+    assert_true(inside > 20); /* the case is exercised */
+    strata_spmv_options_t o = {0};
+    o.algorithm = STRATA_SPMV_STREAM;
+    o.stream_max = cfg[t][0];
+    o.stream_block = cfg[t][1];
+    strata_crs_matrix_t *A = to_crs(&h);
+    strata_spmv_plan_t *plan = NULL;
+    T_OK(strata_spmv_plan_create(T_exec, A, &o, &plan));
+    int nc = 0;
+    strata_spmv_class_t cls[STRATA_SPMV_MAX_CLASSES];
+    T_OK(strata_spmv_plan_classes(plan, &nc, cls));
+    assert_int_equal(nc, 2);
+    assert_int_equal(cls[0].level, STRATA_SPMV_LEVEL_STREAM);
+    assert_int_equal(cls[0].num_rows, expect);
+    assert_int_equal(cls[1].num_rows, h.m - expect);
+    strata_spmv_plan_destroy(&plan);
+    strata_crs_destroy(&A);
+    o.algorithm = STRATA_SPMV_AUTO;
+    check_all(&h, &o, 0); /* every algorithm (STREAM among them) against the reference */
+    free(len);
+    coo_free(&h);
+  }
+}
+
 /* zero sizes, nnz = 0, and the E1-E3 semantics through the plan */
 static void test_edges(void **state) {
   (void)state;
@@ -480,6 +530,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_class_boundaries), cmocka_unit_test(test_huge_row),
       cmocka_unit_test(test_dense_rows), cmocka_unit_test(test_power_law),
       cmocka_unit_test(test_one_class_and_small_thresholds),
+      cmocka_unit_test(test_stream_windows),
       cmocka_unit_test(test_edges), cmocka_unit_test(test_transpose),
       cmocka_unit_test(test_transpose_fill_complete),
   };

@@ -11,8 +11,10 @@
 /* ----------------------------------------------------------------------------- plan building */
 
 STRATA_FOR_KERNEL(strata_spmv_classify, strata_spmv_classify_args_t, a, r) {
-  const int64_t len = a->row_offsets[r + 1] - a->row_offsets[r];
-  const int c = strata_sparse_row_class(len, a->num_classes, a->max_len);
+  const int64_t b = a->row_offsets[r], e = a->row_offsets[r + 1];
+  int c = strata_sparse_row_class(e - b, a->num_classes, a->max_len);
+  if (a->stream_block > 0 && c > a->stream_class && STRATA_SPMV_IN_WINDOW(b, e, (int64_t)r, a->stream_block))
+    c = a->stream_class;
   a->keys[r] = strata_sparse_class_key(c, a->num_rows, r);
   a->perm[r] = r;
 }
@@ -207,7 +209,11 @@ STRATA_KL_TEAM_FUNC void strata_spmv_stream_team(const strata_spmv_apply_args_t 
   if (r0 >= r1) return; /* the whole team: no row starts in this block */
   const int64_t k0 = a->row_offsets[r0];
   int64_t k1 = a->row_offsets[r1];
-  if (k1 > k0 + a->stage_max) k1 = k0 + a->stage_max; /* a long last row: not staged (its own class) */
+  /* the window's keys end at wend: a row r of [b, e) ends inside it when e + r + 1 < wend
+   * (STRATA_SPMV_IN_WINDOW, as the classification decided) */
+  const int64_t wend = (blk + 1) * a->block, kl = a->row_offsets[r1 - 1];
+  if (k1 - kl > a->stream_max && k1 + r1 >= wend) k1 = kl; /* a long last row ending outside: not staged */
+  if (k1 > k0 + a->stage_max) k1 = k0 + a->stage_max; /* cannot happen: a guard for the scratch */
   double *prod = (double *)team->scratch;
   int32_t *listed = (int32_t *)(prod + a->stage_max), *list = listed + 1;
   if (strata_team_single(team)) *listed = 0;
@@ -215,12 +221,13 @@ STRATA_KL_TEAM_FUNC void strata_spmv_stream_team(const strata_spmv_apply_args_t 
   strata_team_barrier(team);
   STRATA_TEAM_THREAD_RANGE(team, r, r0, r1) {
     const int64_t b = a->row_offsets[r], e = a->row_offsets[r + 1];
-    /* rows longer than stream_max are another class's (and not staged whole) */
-    if (e - b <= a->stream_team_min && e - b <= a->stream_max) {
+    const int mine = e - b <= a->stream_max || e + r + 1 < wend;
+    if (e - b <= a->stream_team_min && mine) {
       double s;
       STRATA_THREAD_VECTOR_SUM(team, k, b - k0, e - k0, s) { s += prod[k]; }
       if (team->vector_rank == 0) strata_spmv_store(a, (int32_t)r, s);
-    } else if (e - b <= a->stream_max && strata_thread_single(team)) {
+    } else if (mine && strata_thread_single(team)) {
+      /* a longer row ending outside the window is another class's (and not staged) */
       list[strata_atomic_fetch_add_i32(listed, 1)] = (int32_t)(r - r0);
     }
   }

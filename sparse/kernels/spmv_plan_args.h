@@ -11,12 +11,23 @@
  * entries whose listed rows are longer than team_min each */
 #define STRATA_SPMV_STREAM_LIST(stage_max, team_min) ((stage_max) / ((team_min) + 1) + 1)
 
+/* Whether row r, entries [b, e), ends inside its stream window: the next row's key e + r + 1
+ * falls in the window of the row's own key b + r (windows of `block` keys, key = row_offsets[r] +
+ * r: strata_spmv_blocks). Such a row is staged whole by its window's team (fewer than `block`
+ * entries), so the stream level reduces it whatever its length instead of leaving it to the
+ * three-level class, which would read its entries a second time. */
+#define STRATA_SPMV_IN_WINDOW(b, e, r, block) (((e) + (r) + 1) / (block) == ((b) + (r)) / (block))
+
 /** key[r] = class(len r) (row_class.h), perm[r] = r; class c is the first with len <= max_len[c]. */
 typedef struct strata_spmv_classify_args {
   const int64_t *row_offsets;
   int64_t num_rows;
   int num_classes;
   int64_t max_len[STRATA_SPMV_PLAN_MAX_CLASSES];
+  /* stream level (stream_block > 0): a row longer than the stream class's max_len that ends
+   * inside its stream window (STRATA_SPMV_IN_WINDOW) is the stream class's too */
+  int64_t stream_block;
+  int stream_class;
   int64_t *keys;
   int64_t *perm;
 } strata_spmv_classify_args_t;

@@ -54,7 +54,15 @@ static strata_status_t short_rows_one_level(strata_exec_t *exec, const strata_cr
  * (strata bench spmv, H200, 2026-11-29: power law 0.266 -> 0.251 ms, random 16/row 0.593 ->
  * 0.587, 3 per row 0.134 -> 0.131, 27-point unchanged at 0.126; 256 gave 0.255 on the power law). */
 #define STREAM_MAX_DEFAULT 512
-#define STREAM_BLOCK_DEFAULT 2048 /* rows + entries of a stream team's window */
+/* GPU stream level: rows + entries of a team's window. 1792 rather than 2048: the team scratch
+ * ((1792 + 512) doubles and the row list) drops from 21.6 to 18.1 KiB, so the 8 resident teams of
+ * an H200 multiprocessor fit its 164 KiB shared-memory configuration instead of the 196 KiB one,
+ * and the L1 that caches x grows from about 60 to 92 KiB (strata bench spmv, H200, 2026-11-30,
+ * plan on the power law 2.1, 3M rows, with long rows ending in their window kept by the stream
+ * level: 2048 0.2167 / 0.2164 ms, 1792 0.1985 / 0.1987, 1536 0.2011 / 0.2015, 1280 0.2020 /
+ * 0.2028, 1024 0.2121 / 0.2123; 2048 with the carveout preference at 60 % 0.2008 / 0.2012, at
+ * 100 % 0.3397 and random 16/row 0.586 -> 1.263: x's L1 hits carry the stream level). */
+#define STREAM_BLOCK_DEFAULT 1792
 
 /* GPU stream level: rows longer than this are reduced by the whole team (spmv_plan.kl.c). H200
  * (scripts/gpu-ab, 2026-11-30, plan on the power law 2.1, 3M rows): none 0.2477 / 0.2484 ms, 64:
@@ -293,7 +301,13 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
     ca.row_offsets = A->row_offsets;
     ca.num_rows = n;
     ca.num_classes = p->num_classes;
-    for (int c = 0; c < p->num_classes; ++c) ca.max_len[c] = p->classes[c].max_len;
+    for (int c = 0; c < p->num_classes; ++c) {
+      ca.max_len[c] = p->classes[c].max_len;
+      if (p->classes[c].level == STRATA_SPMV_LEVEL_STREAM) { /* rows ending in their window too */
+        ca.stream_block = p->stream_block;
+        ca.stream_class = c;
+      }
+    }
     ca.keys = keys;
     ca.perm = perm;
     CHECK(strata_parallel_for(exec, "strata_spmv_classify", strata_range(0, n), &strata_spmv_classify, &ca));

@@ -20,13 +20,16 @@
  *               reduces each row there with vector lanes (the lane count a power of two matched to
  *               the mean row length), or, for a row of more than 128 entries, with the whole team
  *               (so that one such row does not keep the team's short rows waiting). Rows stay in their original order, so every read of A is
- *               contiguous whatever the mix of lengths; longer rows are skipped by these teams and
- *               launched in their own classes.
+ *               contiguous whatever the mix of lengths. A longer row that ends inside its window
+ *               (so fewer than stream_block entries) is staged whole and reduced there by the
+ *               team too: it belongs to the stream class (counted in its num_rows although longer
+ *               than its max_len) instead of having its entries read a second time by the
+ *               three-level class; other longer rows are not staged and have their own classes.
  * Every class reduces in a fixed order: y is bitwise reproducible run to run on a given backend
  * and device (not across backends: the summation trees differ).
  *
  * Default class thresholds (entries per row), chosen from the device's warp size:
- *   GPU (warp 32 or 64): stream len <= 512 (blocks of 2048 rows + entries, 256 threads, vector
+ *   GPU (warp 32 or 64): stream len <= 512 (blocks of 1792 rows + entries, 256 threads, vector
  *     length min(warp, nextpow2(ceil(mean / 4))), mean = nnz / rows); three-level 513..4096
  *     (teams of 256 threads); split above 4096 (chunks of 4096). When at least 90 % of the
  *     entries of rows up to stream_max lie in rows of at most 8 entries averaging at least 5
@@ -34,8 +37,8 @@
  *     set, per-length classes replace the stream level: one-level len <= 8; two-level 9..256 with vector length min(warp,
  *     nextpow2(ceil(len / 4))) (a class per vector length); three-level 257..32768; split above
  *     32768 (chunks of 8192). A forced algorithm (ONE_LEVEL ...) puts every row in its level
- *     (TWO_LEVEL: the per-vector-length classes from 0 up; STREAM: rows up to stream_max, longer
- *     ones three-level).
+ *     (TWO_LEVEL: the per-vector-length classes from 0 up; STREAM: rows up to stream_max and longer
+ *     ones ending inside their window, the other longer ones three-level).
  *   host (serial, OpenMP): one-level len <= 32 (static schedule); two-level 33..8192 (a team per
  *     16 rows, dynamic schedule, `omp simd` reduction per row); three-level 8193..65536 (a team per
  *     row); split above 65536 (chunks of 16384, so one huge row is shared by all threads).
@@ -71,7 +74,7 @@ typedef struct strata_spmv_options {
   int64_t split_chunk;     /**< entries per team for split rows */
   int entries_per_lane;    /**< two-level and stream: target entries per vector lane (GPU default 4) */
   int64_t stream_max;      /**< stream level (GPU auto): longest row it takes (default 512) */
-  int64_t stream_block;    /**< stream level: rows + entries of the window whose rows a team takes (default 2048) */
+  int64_t stream_block;    /**< stream level: rows + entries of the window whose rows a team takes (default 1792) */
   int transpose;           /**< 1: the plan applies op(A) = A^T — built once as an explicit
                                 transpose on the device (strata_crs_transpose) with its own
                                 row-class plan, so A^T x is as deterministic as A x. Each apply
