@@ -664,6 +664,32 @@ static void test_modes(void **state) {
   host_crs_free(&H);
 }
 
+/* ADD of -0.0 into -0.0 stays -0.0 in every class, as entry-by-entry adds leave it: the long
+ * class sums a packet's duplicates before one atomic, and that sum starts from -0.0, the identity
+ * of +, not from +0.0 (which gave +0.0). Packets that name the row's first column every other
+ * entry (as a bulk node's packet names its own diagonal); chunks of 2048 entries. */
+static void test_signed_zero_runs(void **state) {
+  (void)state;
+  uint64_t s = T_seed + 16;
+  host_crs_t H = gen_target(&s, 6, 300);
+  for (int64_t k = 0; k < H.nnz; ++k) H.v[k] = -0.0;
+  hpk_t P;
+  pk_init(&P);
+  for (int32_t r = 0; r < H.nr; ++r) {
+    const int64_t b = H.ro[r], n = H.ro[r + 1] - b;
+    pk_begin(&P, r);
+    for (int64_t j = 0; j < 8192; ++j) pk_add(&P, H.ci[j % 2 ? b + (j / 2) % n : b], -0.0);
+  }
+  for (int c = 0; c <= 4; ++c) {
+    strata_unpack_options_t o = small_opts(c);
+    o.long_max = 4096;
+    o.chunk = 2048;
+    check_case("ADD -0.0", &H, &P, -1, NULL, 0, STRATA_COMBINE_ADD, &o, NULL);
+  }
+  pk_free(&P);
+  host_crs_free(&H);
+}
+
 /* E8, E9, E10 (EDGE_CASES.md) in every class. */
 static void test_edge_cases(void **state) {
   (void)state;
@@ -1608,7 +1634,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_duplicates, t_setup),
       cmocka_unit_test_setup(test_invalid_counted, t_setup),
       cmocka_unit_test_setup(test_strict, t_setup),
-      cmocka_unit_test_setup(test_modes, t_setup),
+      cmocka_unit_test_setup(test_modes, t_setup), cmocka_unit_test_setup(test_signed_zero_runs, t_setup),
       cmocka_unit_test_setup(test_edge_cases, t_setup),
       cmocka_unit_test_setup(test_empty, t_setup),
       cmocka_unit_test_setup(test_buffer_bounds, t_setup),

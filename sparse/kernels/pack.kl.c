@@ -491,20 +491,19 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_long, strata_sparse_unpack_args_t, a, te
   const int64_t lo = me * per < count ? me * per : count;
   const int64_t hi = lo + per < count ? lo + per : count;
   const int64_t rb = a->row_offsets[row], re = a->row_offsets[row + 1];
-  int64_t bad = 0, applied = 0, cur = -1;
-  double acc = 0.0;
+  int64_t bad = 0, cur = -1;
+  double acc = -0.0; /* the identity of +: a run of -0.0 adds -0.0, as entry-by-entry adds do */
   int64_t pos = lo < hi ? strata_kl_lower_bound_i32(a->col_indices, rb, re, keys[lo] >> 32) : re;
   for (int64_t e = lo; e < hi; ++e) {
     const int64_t lid = keys[e] >> 32;
     if (lid == STRATA_SPARSE_UNPACK_NO_LID) break; /* the rest: no local id, already counted */
     while (pos < re && (int64_t)a->col_indices[pos] < lid) ++pos;
     if (pos < re && (int64_t)a->col_indices[pos] == lid) {
-      ++applied;
       if (a->mode == STRATA_COMBINE_ADD) {
         if (pos != cur) {
           if (cur >= 0) strata_atomic_add_f64(a->values + cur, acc);
           cur = pos;
-          acc = 0.0;
+          acc = -0.0;
         }
         acc += sv[e];
       } else {
@@ -515,7 +514,6 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_long, strata_sparse_unpack_args_t, a, te
     }
   }
   if (cur >= 0) strata_atomic_add_f64(a->values + cur, acc);
-  (void)applied;
   strata_sparse_unpack_count_bad(a, bad + (strata_team_single(team) ? nolid : 0));
 }
 
