@@ -665,9 +665,11 @@ static void test_modes(void **state) {
 }
 
 /* ADD of -0.0 into -0.0 stays -0.0 in every class, as entry-by-entry adds leave it: the long
- * class sums a packet's duplicates before one atomic, and that sum starts from -0.0, the identity
- * of +, not from +0.0 (which gave +0.0). Packets that name the row's first column every other
- * entry (as a bulk node's packet names its own diagonal); chunks of 2048 entries. */
+ * class sums a packet's duplicates before one atomic, and the very long chunks' lanes a run of
+ * entries that repeat their last column, and both sums start from -0.0, the identity of +, not
+ * from +0.0 (which gave +0.0). Packets that name the row's first column every other entry (as a
+ * bulk node's packet names its own diagonal); chunks of 2048 entries, so that a GPU lane (a team
+ * of 256 lanes over a chunk) meets that column eight times in a row. */
 static void test_signed_zero_runs(void **state) {
   (void)state;
   uint64_t s = T_seed + 16;

@@ -391,9 +391,15 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_vl_list, strata_sparse_unpack_vl_list_ar
  * entries are counted by an atomic per lane that found any (they are rare, so it does not
  * contend). No reduction or barrier, so that lanes may be any part of a team, and a kernel that
  * mixes classes holds no more registers than a thread per packet does (team reductions in the
- * very long chunks cost the mixed launch a fifth of its resident warps on the H200). */
+ * very long chunks cost the mixed launch a fifth of its resident warps on the H200). runs (the
+ * very long chunks, a literal at each call so that the other classes' code is unchanged): an
+ * entry that repeats the lane's last column reuses its position, and ADD sums such a run before
+ * one atomic. A bulk node's packet names its own diagonal every other entry, so with an even
+ * width half the lanes meet only that column: about 15.6k searches of 14 steps and 15.6k atomics
+ * on one address per bulk node in the FEM job, down to one search and one atomic per lane and
+ * chunk. */
 STRATA_KL_TEAM_FUNC void strata_sparse_unpack_lanes(const strata_sparse_unpack_args_t *a, int64_t k, int64_t jb,
-                                                    int64_t je, int64_t lane, int64_t width) {
+                                                    int64_t je, int64_t lane, int64_t width, int runs) {
   int64_t row, count;
   const int64_t *gids = NULL;
   const double *vals = NULL;
@@ -406,8 +412,32 @@ STRATA_KL_TEAM_FUNC void strata_sparse_unpack_lanes(const strata_sparse_unpack_a
   const int64_t rb = a->row_offsets[row], re = a->row_offsets[row + 1];
   const double scale = strata_sparse_unpack_scale(rb, re, count);
   int64_t bad = 0;
-  for (int64_t j = jb + lane; j < je; j += width)
-    bad += strata_sparse_unpack_entry(a, rb, re, strata_sparse_unpack_guess(rb, scale, j), gids[j], vals[j]);
+  if (!runs) {
+    for (int64_t j = jb + lane; j < je; j += width)
+      bad += strata_sparse_unpack_entry(a, rb, re, strata_sparse_unpack_guess(rb, scale, j), gids[j], vals[j]);
+  } else { /* a lane's entries that repeat its last column: no search, and ADD sums the run first */
+    const int add = a->mode == STRATA_COMBINE_ADD;
+    int64_t lid0 = -1, pos = -1;
+    double run = -0.0; /* the identity of +, -0 included */
+    for (int64_t j = jb + lane; j < je; j += width) {
+      const int64_t lid = strata_sparse_unpack_lid(a, gids[j]);
+      if (pos < 0 || lid != lid0) {
+        if (pos >= 0 && add) strata_atomic_add_f64(a->values + pos, run);
+        pos = strata_sparse_unpack_pos(a, rb, re, strata_sparse_unpack_guess(rb, scale, j), lid);
+        lid0 = lid;
+        run = -0.0;
+        if (pos < 0) {
+          ++bad;
+          continue;
+        }
+      }
+      if (add)
+        run += vals[j];
+      else
+        strata_sparse_unpack_combine1(a->mode, a->values + pos, vals[j]);
+    }
+    if (pos >= 0 && add) strata_atomic_add_f64(a->values + pos, run);
+  }
   strata_sparse_unpack_count_bad(a, bad);
 }
 
@@ -419,14 +449,14 @@ STRATA_KL_TEAM_FUNC void strata_sparse_unpack_chunk_lane(const strata_sparse_unp
   /* the class packet of chunk q: the last i with first_chunk[i] <= q */
   const int64_t i = strata_kl_lower_bound_i64(a->first_chunk, 0, n + 1, q + 1) - 1;
   const int64_t b = (q - a->first_chunk[i]) * a->chunk;
-  strata_sparse_unpack_lanes(a, pkts ? pkts[begin + i] : begin + i, b, b + a->chunk, lane, width);
+  strata_sparse_unpack_lanes(a, pkts ? pkts[begin + i] : begin + i, b, b + a->chunk, lane, width, 1);
 }
 
 /* short (one-level): a thread per packet. Also every malformed packet and every packet with a
  * target row out of range lands here. */
 STRATA_FOR_KERNEL(strata_sparse_unpack_one_level, strata_sparse_unpack_args_t, a, i) {
   if (!strata_sparse_unpack_listed(a, i)) return;
-  strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt(a, i), 0, INT64_MAX, 0, 1);
+  strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt(a, i), 0, INT64_MAX, 0, 1, 0);
 }
 
 /* The short class dominant beside listed very long packets (the FEM job's bulk nodes): the very
@@ -441,7 +471,7 @@ STRATA_FOR_KERNEL(strata_sparse_unpack_short_vl, strata_sparse_unpack_args_t, a,
   }
   i -= a->vl_lanes; /* then as the one-level kernel (a->only: the short class, pkts NULL) */
   if (!strata_sparse_unpack_listed(a, i)) return;
-  strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt(a, i), 0, INT64_MAX, 0, 1);
+  strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt(a, i), 0, INT64_MAX, 0, 1, 0);
 }
 
 /* medium (three-level): a team per block of per_team packets, a team thread per packet, its
@@ -451,7 +481,7 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_medium, strata_sparse_unpack_args_t, a, 
   const int64_t e = b + a->per_team < a->count ? b + a->per_team : a->count;
   STRATA_TEAM_THREAD_RANGE(team, i, b, e) {
     if (strata_sparse_unpack_listed(a, i))
-      strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt(a, i), 0, INT64_MAX, team->vector_rank, team->vector_length);
+      strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt(a, i), 0, INT64_MAX, team->vector_rank, team->vector_length, 0);
   }
 }
 
@@ -551,9 +581,9 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_fused, strata_sparse_unpack_fused_args_t
   const int64_t i = s * ((int64_t)team->team_size * vl / width) + me / width;
   if (i >= f->count[c]) return;
   if (c != f->only)
-    strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt_at(a, f->begin[c], i), 0, INT64_MAX, me % width, width);
+    strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt_at(a, f->begin[c], i), 0, INT64_MAX, me % width, width, 0);
   else if (a->cls[i] == c) /* the dominant class: packet i, the other classes' skipped */
-    strata_sparse_unpack_lanes(a, i, 0, INT64_MAX, me % width, width);
+    strata_sparse_unpack_lanes(a, i, 0, INT64_MAX, me % width, width, 0);
 }
 
 /* ----------------------------------------------------------------- examples (error path) */
