@@ -24,6 +24,15 @@ STRATA_KERNEL_DECLARE(strata_spmv_fused_one);
 STRATA_KERNEL_DECLARE(strata_spmv_blocks);
 STRATA_KERNEL_DECLARE(strata_spmv_rowstat);
 
+/* The rows with min_len <= length <= max_len of A: counted (entries 0) or their entries summed */
+static strata_status_t rowstat(strata_exec_t *exec, const strata_crs_matrix_t *A, int64_t min_len, int64_t max_len,
+                               int entries, int64_t *out) {
+  strata_spmv_rowstat_args_t s = {A->row_offsets, min_len, max_len, entries};
+  *out = 0;
+  return strata_parallel_reduce(exec, "strata_spmv_rowstat", strata_range(0, A->num_rows), &strata_spmv_rowstat, &s,
+                                STRATA_REDUCE_SUM, out);
+}
+
 /* GPU auto: whether a thread per row serves the short rows better than the stream level. Measured
  * on an H200 (strata bench, 2026-11-29): one-level beat the stream level on the 7-point stencil
  * (0.101 vs 0.124 ms) and on 4M rows of 8 beside 16 dense rows (0.207 vs 0.276 ms), lost on 3 per
@@ -32,17 +41,9 @@ STRATA_KERNEL_DECLARE(strata_spmv_rowstat);
 static strata_status_t short_rows_one_level(strata_exec_t *exec, const strata_crs_matrix_t *A, int64_t stream_max,
                                             int *yes) {
   int64_t short_rows = 0, short_entries = 0, stream_entries = 0;
-  strata_spmv_rowstat_args_t s = {A->row_offsets, 0, 8, 0};
-  strata_status_t st = strata_parallel_reduce(exec, "strata_spmv_rowstat", strata_range(0, A->num_rows),
-                                              &strata_spmv_rowstat, &s, STRATA_REDUCE_SUM, &short_rows);
-  s.entries = 1;
-  if (st == STRATA_SUCCESS)
-    st = strata_parallel_reduce(exec, "strata_spmv_rowstat", strata_range(0, A->num_rows), &strata_spmv_rowstat, &s,
-                                STRATA_REDUCE_SUM, &short_entries);
-  s.max_len = stream_max;
-  if (st == STRATA_SUCCESS)
-    st = strata_parallel_reduce(exec, "strata_spmv_rowstat", strata_range(0, A->num_rows), &strata_spmv_rowstat, &s,
-                                STRATA_REDUCE_SUM, &stream_entries);
+  strata_status_t st = rowstat(exec, A, 0, 8, 0, &short_rows);
+  if (st == STRATA_SUCCESS) st = rowstat(exec, A, 0, 8, 1, &short_entries);
+  if (st == STRATA_SUCCESS) st = rowstat(exec, A, 0, stream_max, 1, &stream_entries);
   *yes = st == STRATA_SUCCESS && short_rows > 0 && (double)short_entries >= 0.9 * (double)stream_entries &&
          (double)short_entries >= 5.0 * (double)short_rows;
   return st;
@@ -54,15 +55,20 @@ static strata_status_t short_rows_one_level(strata_exec_t *exec, const strata_cr
  * (strata bench spmv, H200, 2026-11-29: power law 0.266 -> 0.251 ms, random 16/row 0.593 ->
  * 0.587, 3 per row 0.134 -> 0.131, 27-point unchanged at 0.126; 256 gave 0.255 on the power law). */
 #define STREAM_MAX_DEFAULT 512
-/* GPU stream level: rows + entries of a team's window. 1792 rather than 2048: the team scratch
- * ((1792 + 512) doubles and the row list) drops from 21.6 to 18.1 KiB, so the 8 resident teams of
- * an H200 multiprocessor fit its 164 KiB shared-memory configuration instead of the 196 KiB one,
- * and the L1 that caches x grows from about 60 to 92 KiB (strata bench spmv, H200, 2026-11-30,
- * plan on the power law 2.1, 3M rows, with long rows ending in their window kept by the stream
- * level: 2048 0.2167 / 0.2164 ms, 1792 0.1985 / 0.1987, 1536 0.2011 / 0.2015, 1280 0.2020 /
- * 0.2028, 1024 0.2121 / 0.2123; 2048 with the carveout preference at 60 % 0.2008 / 0.2012, at
- * 100 % 0.3397 and random 16/row 0.586 -> 1.263: x's L1 hits carry the stream level). */
-#define STREAM_BLOCK_DEFAULT 1792
+/* GPU stream level: rows + entries of a team's window: 2048, and 1792 when rows longer than
+ * stream_max exist (they share the fused launch, strata_spmv_fused, whose 32 registers let 8 teams
+ * of 256 reside per multiprocessor). 1792 drops the team scratch ((block + 512) doubles and the row
+ * list) from 21.6 to 18.1 KiB, so that those 8 teams fit an H200's 164 KiB shared-memory
+ * configuration instead of the 196 KiB one, and the L1 that caches x grows from about 60 to 92 KiB
+ * (strata bench spmv, H200, 2026-11-30, plan on the power law 2.1, 3M rows, long rows ending in
+ * their window kept by the stream level: 2048 0.2167 / 0.2164 ms, 1792 0.1985 / 0.1987, 1536
+ * 0.2011 / 0.2015, 1280 0.2020 / 0.2028, 1024 0.2121 / 0.2123; 2048 with the carveout preference at
+ * 60 % 0.2008 / 0.2012, at 100 % 0.3397 and random 16/row 0.586 -> 1.263: x's L1 hits carry the
+ * stream level). The stream kernel alone (no long rows: 40 registers, 6 teams) keeps 2048: 1792
+ * cost banded 16/row 0.3090 -> 0.3160 ms and HMEp-like 0.2867 -> 0.2893 (random 16/row and 3 per
+ * row unchanged; 1536: banded 0.3367). */
+#define STREAM_BLOCK_DEFAULT 2048
+#define STREAM_BLOCK_FUSED 1792
 
 /* GPU stream level: rows longer than this are reduced by the whole team (spmv_plan.kl.c). H200
  * (scripts/gpu-ab, 2026-11-30, plan on the power law 2.1, 3M rows): none 0.2477 / 0.2484 ms, 64:
@@ -163,13 +169,15 @@ static strata_status_t check_options(const strata_spmv_options_t *o, int gpu, si
 
 /* The class table from the options, the device (GPU: warp > 1) and the mean row length. */
 static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_options_t *o, int warp, double mean,
-                                    int short_one_level) {
+                                    int short_one_level, int64_t long_rows) {
   const int gpu = warp > 1;
   /* per-length one/two-level classes: host; GPU when asked for, or when nearly all the rows the
    * stream level would take are short (short_rows_one_level) */
   const int classic = !gpu || o->one_level_max || o->two_level_max || short_one_level;
   p->stream_max = o->stream_max ? o->stream_max : STREAM_MAX_DEFAULT;
-  p->stream_block = o->stream_block ? o->stream_block : STREAM_BLOCK_DEFAULT;
+  p->stream_block = o->stream_block   ? o->stream_block
+                    : gpu && long_rows ? STREAM_BLOCK_FUSED
+                                       : STREAM_BLOCK_DEFAULT;
   int svl = 1; /* stream lanes per row: nextpow2(ceil(mean / entries per lane)), up to the warp */
   while (gpu && svl < warp && svl * (o->entries_per_lane > 0 ? o->entries_per_lane : 4) < mean) svl *= 2;
   int64_t one_max = o->one_level_max ? o->one_level_max : gpu ? 8 : 32;
@@ -286,10 +294,15 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
     return STRATA_SUCCESS;
   }
   int short_one = 0;
+  int64_t long_rows = 0; /* rows above stream_max, where the GPU stream level can run */
+  const int64_t smax = o.stream_max > 0 ? o.stream_max : STREAM_MAX_DEFAULT;
   if (!strata_exec_is_host(exec) && A->num_rows > 0 && o.algorithm == STRATA_SPMV_AUTO)
-    CHECK(short_rows_one_level(exec, A, o.stream_max > 0 ? o.stream_max : STREAM_MAX_DEFAULT, &short_one));
+    CHECK(short_rows_one_level(exec, A, smax, &short_one));
+  if (!strata_exec_is_host(exec) && A->num_rows > 0 &&
+      (o.algorithm == STRATA_SPMV_AUTO || o.algorithm == STRATA_SPMV_STREAM))
+    CHECK(rowstat(exec, A, smax + 1, INT64_MAX, 0, &long_rows));
   CHECK(make_classes(p, &o, strata_exec_is_host(exec) ? 1 : info.warp_size,
-                     A->num_rows > 0 ? (double)A->nnz / (double)A->num_rows : 0.0, short_one));
+                     A->num_rows > 0 ? (double)A->nnz / (double)A->num_rows : 0.0, short_one, long_rows));
   const int64_t n = A->num_rows;
   if (n > 0) {
     /* classify rows, group them by class with a stable device sort of (class, row) keys */

@@ -29,8 +29,9 @@
  * and device (not across backends: the summation trees differ).
  *
  * Default class thresholds (entries per row), chosen from the device's warp size:
- *   GPU (warp 32 or 64): stream len <= 512 (blocks of 1792 rows + entries, 256 threads, vector
- *     length min(warp, nextpow2(ceil(mean / 4))), mean = nnz / rows); three-level 513..4096
+ *   GPU (warp 32 or 64): stream len <= 512 (blocks of 2048 rows + entries, 1792 when longer rows
+ *     exist, 256 threads, vector length min(warp, nextpow2(ceil(mean / 4))), mean = nnz / rows);
+ *     three-level 513..4096
  *     (teams of 256 threads); split above 4096 (chunks of 4096). When at least 90 % of the
  *     entries of rows up to stream_max lie in rows of at most 8 entries averaging at least 5
  *     (stencils; many short rows beside a few dense ones), or one_level_max or two_level_max is
@@ -74,7 +75,8 @@ typedef struct strata_spmv_options {
   int64_t split_chunk;     /**< entries per team for split rows */
   int entries_per_lane;    /**< two-level and stream: target entries per vector lane (GPU default 4) */
   int64_t stream_max;      /**< stream level (GPU auto): longest row it takes (default 512) */
-  int64_t stream_block;    /**< stream level: rows + entries of the window whose rows a team takes (default 1792) */
+  int64_t stream_block;    /**< stream level: rows + entries of the window whose rows a team takes
+                                (default 2048; GPUs: 1792 when rows longer than stream_max exist) */
   int transpose;           /**< 1: the plan applies op(A) = A^T — built once as an explicit
                                 transpose on the device (strata_crs_transpose) with its own
                                 row-class plan, so A^T x is as deterministic as A x. Each apply
