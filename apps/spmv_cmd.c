@@ -73,8 +73,9 @@ int cmd_spmv(int argc, char **argv) {
              "  y = alpha op(A) x + beta y0; y0 is --y (needs a nonzero --beta) or zeros\n"
              "  formats: csr (the row-class plan; --algorithm and --transpose apply to it only), ell, ellpack-r,\n"
              "           pjds, sell-c-sigma, sell-p, coo, hyb, hec, csr-lb, merge, auto (strata/formats.h)\n"
-             "  --json: one line; \"classes\" has the plan's row classes, rows of min_len..max_len entries each\n"
-             "          (max_len null: no upper bound)\n");
+             "  --json: one line; \"classes\" has the plan's row classes: rows of min_len..max_len entries each\n"
+             "          (max_len null: no upper bound; the GPU stream class also holds longer rows that end inside\n"
+             "          their window), their count and their stored entries\n");
       return 0;
     } else if (takes && (!v || (v[0] == '-' && v[1] == '-'))) return bad("option %s needs a value", a);
     else if (!strcmp(a, "--x")) xspec = argv[++i];
@@ -251,9 +252,10 @@ int cmd_spmv(int argc, char **argv) {
       if (!cls[c].num_rows) continue;
       char hi[32] = "null"; /* no upper bound (INT64_MAX): null, as the JSON's other "none" values */
       if (cls[c].max_len != INT64_MAX) snprintf(hi, sizeof hi, "%lld", (long long)cls[c].max_len);
-      printf("%s{\"level\": \"%s\", \"vector_length\": %d, \"team_size\": %d, \"min_len\": %lld, \"max_len\": %s, \"rows\": %lld}",
+      printf("%s{\"level\": \"%s\", \"vector_length\": %d, \"team_size\": %d, \"min_len\": %lld, \"max_len\": %s, \"rows\": %lld, "
+             "\"entries\": %lld}",
              first ? "" : ", ", level_name(cls[c].level), cls[c].vector_length, cls[c].team_size,
-             (long long)cls[c].min_len, hi, (long long)cls[c].num_rows);
+             (long long)cls[c].min_len, hi, (long long)cls[c].num_rows, (long long)cls[c].num_entries);
       first = 0;
     }
     printf("], \"repeat\": %d, \"median_time_s\": %.9f, \"gbytes_per_s\": %s, \"y_sum\": %s, \"y_norm2\": %s, "
@@ -267,8 +269,9 @@ int cmd_spmv(int argc, char **argv) {
       if (!cls[c].num_rows) continue;
       char hi[32] = "inf";
       if (cls[c].max_len != INT64_MAX) snprintf(hi, sizeof hi, "%lld", (long long)cls[c].max_len);
-      printf("  class %-11s lanes %2d team %3d  rows of %lld..%s entries: %lld rows\n", level_name(cls[c].level),
-             cls[c].vector_length, cls[c].team_size, (long long)cls[c].min_len, hi, (long long)cls[c].num_rows);
+      printf("  class %-11s lanes %2d team %3d  rows of %lld..%s entries: %lld rows, %lld entries\n",
+             level_name(cls[c].level), cls[c].vector_length, cls[c].team_size, (long long)cls[c].min_len, hi,
+             (long long)cls[c].num_rows, (long long)cls[c].num_entries);
     }
     printf("  format %s%s%s%s: %zu bytes, %lld stored entries (%lld padding, %.1f %% of nnz)\n", strata_format_name(format),
            chosen != format ? " (chose " : "", chosen != format ? strata_format_name(chosen) : "", chosen != format ? ")" : "",

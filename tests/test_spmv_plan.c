@@ -100,10 +100,12 @@ static void check_all(const host_coo_t *h, const strata_spmv_options_t *base, in
     int64_t rows = 0, ents = 0;
     for (int c = 0; c < nc; ++c) {
       rows += cls[c].num_rows;
+      ents += cls[c].num_entries;
       if (cls[c].num_rows) levels |= 1 << cls[c].level;
-      (void)ents;
+      else assert_int_equal(cls[c].num_entries, 0);
     }
     assert_int_equal(rows, h->m);
+    assert_int_equal(ents, h->nnz);
     if (alg == STRATA_SPMV_AUTO && expect_levels) {
       if ((levels & expect_levels) != expect_levels) {
         for (int c = 0; c < nc; ++c)
@@ -275,11 +277,12 @@ static void test_stream_windows(void **state) {
       len[r] = t_rand(&s) % 4 == 0 ? (int64_t)(t_rand(&s) % (uint64_t)(2 * cfg[t][1])) : (int64_t)(t_rand(&s) % 6);
       add_row(&h, r, len[r], &s);
     }
-    int64_t expect = 0, off = 0, inside = 0;
+    int64_t expect = 0, expect_entries = 0, off = 0, inside = 0;
     for (int32_t r = 0; r < h.m; ++r) {
       const int64_t block = cfg[t][1], e = off + len[r];
       const int in = (e + r + 1) / block == (off + r) / block;
       expect += len[r] <= cfg[t][0] || in;
+      expect_entries += len[r] <= cfg[t][0] || in ? len[r] : 0;
       inside += len[r] > cfg[t][0] && in;
       off = e;
     }
@@ -298,6 +301,8 @@ static void test_stream_windows(void **state) {
     assert_int_equal(cls[0].level, STRATA_SPMV_LEVEL_STREAM);
     assert_int_equal(cls[0].num_rows, expect);
     assert_int_equal(cls[1].num_rows, h.m - expect);
+    assert_int_equal(cls[0].num_entries, expect_entries);
+    assert_int_equal(cls[1].num_entries, h.nnz - expect_entries);
     strata_spmv_plan_destroy(&plan);
     strata_crs_destroy(&A);
     o.algorithm = STRATA_SPMV_AUTO;

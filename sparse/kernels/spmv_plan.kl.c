@@ -39,6 +39,12 @@ STRATA_FOR_KERNEL(strata_spmv_chunk_count, strata_spmv_chunk_count_args_t, a, i)
   a->nchunks[i] = (len + a->chunk - 1) / a->chunk;
 }
 
+/* a class's stored entries: len(rows[i]) summed over its rows (chunk and nchunks unused) */
+STRATA_REDUCE_KERNEL(strata_spmv_class_entries, strata_spmv_chunk_count_args_t, a, i, i64, acc) {
+  const int32_t r = a->rows[i];
+  *acc += a->row_offsets[r + 1] - a->row_offsets[r];
+}
+
 STRATA_FOR_KERNEL(strata_spmv_chunk_fill, strata_spmv_chunk_fill_args_t, a, i) {
   const int32_t r = a->rows[i];
   const int64_t b = a->row_offsets[r], e = a->row_offsets[r + 1];

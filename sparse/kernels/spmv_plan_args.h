@@ -46,7 +46,8 @@ typedef struct strata_spmv_narrow_args {
   int32_t *rows;
 } strata_spmv_narrow_args_t;
 
-/** Split rows: nchunks[i] = ceil(len(rows[i]) / chunk) for the class's rows i in [0, n). */
+/** Split rows: nchunks[i] = ceil(len(rows[i]) / chunk) for the class's rows i in [0, n). Also a
+ *  class's rows for strata_spmv_class_entries (the sum of their lengths). */
 typedef struct strata_spmv_chunk_count_args {
   const int64_t *row_offsets;
   const int32_t *rows;

@@ -23,6 +23,7 @@ STRATA_KERNEL_DECLARE(strata_spmv_fused);
 STRATA_KERNEL_DECLARE(strata_spmv_fused_one);
 STRATA_KERNEL_DECLARE(strata_spmv_blocks);
 STRATA_KERNEL_DECLARE(strata_spmv_rowstat);
+STRATA_KERNEL_DECLARE(strata_spmv_class_entries);
 
 /* The rows with min_len <= length <= max_len of A: counted (entries 0) or their entries summed */
 static strata_status_t rowstat(strata_exec_t *exec, const strata_crs_matrix_t *A, int64_t min_len, int64_t max_len,
@@ -332,6 +333,15 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
       p->begin[c] = bounds[c];
       p->classes[c].num_rows = bounds[c + 1] - bounds[c];
       if (p->classes[c].num_rows == n) p->identity = 1; /* every row in this class, in order */
+    }
+    for (int c = 0; c < p->num_classes; ++c) { /* the classes' stored entries */
+      strata_spmv_class_t *k = &p->classes[c];
+      strata_spmv_chunk_count_args_t ce = {A->row_offsets, p->rows + p->begin[c], 0, NULL};
+      if (k->num_rows == n)
+        k->num_entries = A->nnz;
+      else if (k->num_rows > 0)
+        CHECK(strata_parallel_reduce(exec, "strata_spmv_class_entries", strata_range(0, k->num_rows),
+                                     &strata_spmv_class_entries, &ce, STRATA_REDUCE_SUM, &k->num_entries));
     }
     /* split rows: chunk counts, a scan for each row's first chunk, the chunk table */
     for (int c = 0; c < p->num_classes; ++c) {
