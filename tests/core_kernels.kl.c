@@ -18,6 +18,14 @@ STRATA_REDUCE_KERNEL(core_reduce_f64, core_reduce_f64_args_t, a, i, f64, acc) {
   CORE_FOLD(a->op, a->x[i], acc);
 }
 
+/* MIN / MAX through the kernel language's order-independent folds (±0, NaN) */
+STRATA_REDUCE_KERNEL(core_minmax_f64, core_reduce_f64_args_t, a, i, f64, acc) {
+  if (a->op == STRATA_REDUCE_MIN)
+    strata_kl_min_f64(acc, a->x[i]);
+  else
+    strata_kl_max_f64(acc, a->x[i]);
+}
+
 STRATA_REDUCE_KERNEL(core_reduce_i64, core_reduce_i64_args_t, a, i, i64, acc) {
   CORE_FOLD(a->op, a->x[i], acc);
 }

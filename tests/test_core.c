@@ -12,6 +12,7 @@
 STRATA_KERNEL_DECLARE(core_axpy);
 STRATA_KERNEL_DECLARE(core_reduce_f64);
 STRATA_KERNEL_DECLARE(core_reduce_i64);
+STRATA_KERNEL_DECLARE(core_minmax_f64);
 STRATA_KERNEL_DECLARE(core_scan_excl);
 STRATA_KERNEL_DECLARE(core_scan_incl);
 STRATA_KERNEL_DECLARE(core_rowsum);
@@ -377,6 +378,44 @@ static void test_reduce_empty_identity(void **state) {
     assert_true(isinf(rf) && rf > 0);
     assert_true(ri == INT64_MAX);
   }
+}
+
+/* MIN / MAX with strata_kl_min_f64 / strata_kl_max_f64: -0 is below +0 and NaNs never win, so
+ * the result is the same on every backend and thread count (a plain `v < *acc` fold kept
+ * whichever zero came first). Zeros of both signs with the one -0 (or +0) first, last and in the
+ * middle; NaNs among them; only NaNs (the identity). */
+static void test_reduce_signed_zero(void **state) {
+  (void)state;
+  const int64_t n = 1000003;
+  double *x = (double *)malloc((size_t)n * sizeof(double));
+  double *dx = (double *)t_dev_alloc((size_t)n * sizeof(double));
+  const int64_t where[3] = {0, n / 2 + 1, n - 1};
+  for (int odd = 0; odd < 2; ++odd)          /* odd: the odd one out is +0 among -0 */
+    for (int nan = 0; nan < 2; ++nan)        /* NaN at every third index */
+      for (int w = 0; w < 3; ++w) {
+        for (int64_t i = 0; i < n; ++i) x[i] = nan && i % 3 == 1 && i != where[w] ? NAN : odd ? -0.0 : 0.0;
+        x[where[w]] = odd ? 0.0 : -0.0;
+        T_OK(strata_mem_copy(T_exec, dx, x, (size_t)n * sizeof(double)));
+        core_reduce_f64_args_t a = {STRATA_REDUCE_MIN, dx};
+        double mn = 1.0, mx = 1.0;
+        T_OK(strata_parallel_reduce(T_exec, NULL, strata_range(0, n), &core_minmax_f64, &a, STRATA_REDUCE_MIN, &mn));
+        a.op = STRATA_REDUCE_MAX;
+        T_OK(strata_parallel_reduce(T_exec, NULL, strata_range(0, n), &core_minmax_f64, &a, STRATA_REDUCE_MAX, &mx));
+        if (!(mn == 0.0 && signbit(mn) && mx == 0.0 && !signbit(mx)))
+          fail_msg("odd %s at %lld (NaNs %d): min %g (sign %d), max %g (sign %d); expected -0 and +0",
+                   odd ? "+0" : "-0", (long long)where[w], nan, mn, signbit(mn) != 0, mx, signbit(mx) != 0);
+      }
+  for (int64_t i = 0; i < n; ++i) x[i] = NAN;
+  T_OK(strata_mem_copy(T_exec, dx, x, (size_t)n * sizeof(double)));
+  core_reduce_f64_args_t a = {STRATA_REDUCE_MIN, dx};
+  double mn = 1.0, mx = 1.0;
+  T_OK(strata_parallel_reduce(T_exec, NULL, strata_range(0, n), &core_minmax_f64, &a, STRATA_REDUCE_MIN, &mn));
+  a.op = STRATA_REDUCE_MAX;
+  T_OK(strata_parallel_reduce(T_exec, NULL, strata_range(0, n), &core_minmax_f64, &a, STRATA_REDUCE_MAX, &mx));
+  assert_true(isinf(mn) && mn > 0);
+  assert_true(isinf(mx) && mx < 0);
+  t_dev_free(dx);
+  free(x);
 }
 
 /* ============================================================ parallel_scan */
@@ -1411,6 +1450,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_ranges_at_int64_limits, t_setup),
       cmocka_unit_test_setup(test_reduce, t_setup),
       cmocka_unit_test_setup(test_reduce_empty_identity, t_setup),
+      cmocka_unit_test_setup(test_reduce_signed_zero, t_setup),
       cmocka_unit_test_setup(test_reduce_async, t_setup),
       cmocka_unit_test_setup(test_scan_exclusive_i64, t_setup),
       cmocka_unit_test_setup(test_scan_user_kernels, t_setup),

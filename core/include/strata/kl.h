@@ -11,7 +11,9 @@
  *   STRATA_FOR_KERNEL(name, args_t, A, i) { ... }                 body(A, int64_t i)
  *   STRATA_REDUCE_KERNEL(name, args_t, A, i, f64, acc) { ... }    body(A, i, strata_kl_f64 *acc):
  *        the body folds its contribution into *acc with the reduction's own operation
- *        (sum: *acc += v; max: if (v > *acc) *acc = v), as a Kokkos functor does.
+ *        (sum: *acc += v; min / max: strata_kl_min_s(acc, v) / strata_kl_max_s(acc, v), whose
+ *        result does not depend on the order, ±0 included; a plain `if (v > *acc) *acc = v`
+ *        works too, as in a Kokkos functor, but leaves the sign of a zero result to the order).
  *        Value types i32, i64, f32, f64 (ops SUM, MIN, MAX) and, for MINLOC / MAXLOC only (Kokkos
  *        MinLoc / MaxLoc), the (value, index) pairs i32loc, i64loc, f32loc, f64loc:
  *        strata_kl_f64loc = strata_f64loc_t { double val; int64_t loc; } (strata/types.h, so
@@ -195,22 +197,60 @@ typedef struct strata_team {
 #define strata_team_single(T) ((T)->team_rank == 0 && (T)->vector_rank == 0)
 #define strata_thread_single(T) ((T)->vector_rank == 0)
 
+/* Bit casts between double and uint64_t, float and uint32_t, for CAS loops on floating point
+ * (memcpy: valid C and C++, and supported in CUDA and HIP device code). */
+#define STRATA_KL_BITCASTS(f, F, u, U)                     \
+  STRATA_KL_FUNC U strata_kl_##f##_as_##u(F v) {           \
+    U r;                                                   \
+    memcpy(&r, &v, sizeof r);                              \
+    return r;                                              \
+  }                                                        \
+  STRATA_KL_FUNC F strata_kl_##u##_as_##f(U v) {           \
+    F r;                                                   \
+    memcpy(&r, &v, sizeof r);                              \
+    return r;                                              \
+  }
+STRATA_KL_BITCASTS(f64, double, u64, uint64_t)
+STRATA_KL_BITCASTS(f32, float, u32, uint32_t)
+#undef STRATA_KL_BITCASTS
+
 /* Identities and joins of the three reductions, per value type (Kokkos reduction_identity:
- * sum 0; min the largest value, +inf for floating point; max the lowest, -inf). */
-#define STRATA_KL_IDENTITY_JOIN(s, T, MAXV, LOWV)                                           \
+ * sum 0; min the largest value, +inf for floating point; max the lowest, -inf), and the MIN / MAX
+ * folds of a reduce kernel's body:
+ *   strata_kl_min_s(acc, v) / strata_kl_max_s(acc, v): fold v into *acc. Floating point: -0 is
+ *   taken as below +0 and NaNs never win (every compare with a NaN is false), so the result does
+ *   not depend on the order of folds and joins: the same on every backend and thread count (a
+ *   plain `if (v < *acc) *acc = v` keeps whichever zero came first, so serial and OpenMP could
+ *   differ in the sign of a zero minimum). The joins use the same rule. */
+#define STRATA_KL_IDENTITY_JOIN(s, T, MAXV, LOWV, NEG)                                      \
+  STRATA_KL_FUNC void strata_kl_min_##s(T *acc, T v) {                                      \
+    if (v < *acc || (v == *acc && NEG(v))) *acc = v;                                        \
+  }                                                                                         \
+  STRATA_KL_FUNC void strata_kl_max_##s(T *acc, T v) {                                      \
+    if (v > *acc || (v == *acc && !NEG(v))) *acc = v;                                       \
+  }                                                                                         \
   STRATA_KL_FUNC T strata_kl_identity_##s(int op) {                                         \
     return op == STRATA_REDUCE_SUM ? (T)0 : op == STRATA_REDUCE_MIN ? (T)(MAXV) : (T)(LOWV); \
   }                                                                                         \
   STRATA_KL_FUNC T strata_kl_join_##s(int op, T a, T b) {                                   \
-    return op == STRATA_REDUCE_SUM ? a + b                                                  \
-           : op == STRATA_REDUCE_MIN ? (b < a ? b : a)                                      \
-                                     : (b > a ? b : a);                                     \
+    if (op == STRATA_REDUCE_SUM) return a + b;                                              \
+    if (op == STRATA_REDUCE_MIN)                                                            \
+      strata_kl_min_##s(&a, b);                                                             \
+    else                                                                                    \
+      strata_kl_max_##s(&a, b);                                                             \
+    return a;                                                                               \
   }
-STRATA_KL_IDENTITY_JOIN(i32, int32_t, INT32_MAX, INT32_MIN)
-STRATA_KL_IDENTITY_JOIN(i64, int64_t, INT64_MAX, INT64_MIN)
-STRATA_KL_IDENTITY_JOIN(f32, float, __builtin_inff(), -__builtin_inff())
-STRATA_KL_IDENTITY_JOIN(f64, double, __builtin_inf(), -__builtin_inf())
+#define STRATA_KL_NEG_INT(v) 0
+#define STRATA_KL_NEG_F64(v) (strata_kl_f64_as_u64(v) >> 63)
+#define STRATA_KL_NEG_F32(v) (strata_kl_f32_as_u32(v) >> 31)
+STRATA_KL_IDENTITY_JOIN(i32, int32_t, INT32_MAX, INT32_MIN, STRATA_KL_NEG_INT)
+STRATA_KL_IDENTITY_JOIN(i64, int64_t, INT64_MAX, INT64_MIN, STRATA_KL_NEG_INT)
+STRATA_KL_IDENTITY_JOIN(f32, float, __builtin_inff(), -__builtin_inff(), STRATA_KL_NEG_F32)
+STRATA_KL_IDENTITY_JOIN(f64, double, __builtin_inf(), -__builtin_inf(), STRATA_KL_NEG_F64)
 #undef STRATA_KL_IDENTITY_JOIN
+#undef STRATA_KL_NEG_INT
+#undef STRATA_KL_NEG_F64
+#undef STRATA_KL_NEG_F32
 
 /* MINLOC / MAXLOC (Kokkos MinLoc / MaxLoc, with Kokkos MinFirstLoc's tie rule for both): the
  * better value wins, and among equal values the smaller index, so the result does not depend on
@@ -254,22 +294,6 @@ STRATA_KL_LOC_OPS(f32, float, __builtin_inff(), -__builtin_inff())
 STRATA_KL_LOC_OPS(f64, double, __builtin_inf(), -__builtin_inf())
 #undef STRATA_KL_LOC_OPS
 
-/* Bit casts between double and uint64_t, float and uint32_t, for CAS loops on floating point
- * (memcpy: valid C and C++, and supported in CUDA and HIP device code). */
-#define STRATA_KL_BITCASTS(f, F, u, U)                     \
-  STRATA_KL_FUNC U strata_kl_##f##_as_##u(F v) {           \
-    U r;                                                   \
-    memcpy(&r, &v, sizeof r);                              \
-    return r;                                              \
-  }                                                        \
-  STRATA_KL_FUNC F strata_kl_##u##_as_##f(U v) {           \
-    F r;                                                   \
-    memcpy(&r, &v, sizeof r);                              \
-    return r;                                              \
-  }
-STRATA_KL_BITCASTS(f64, double, u64, uint64_t)
-STRATA_KL_BITCASTS(f32, float, u32, uint32_t)
-#undef STRATA_KL_BITCASTS
 
 /* Load hints (the value is the plain *p on every backend; only cache placement differs):
  *   strata_load_stream_s(p)  a value the kernel reads once (a matrix entry streamed through):
