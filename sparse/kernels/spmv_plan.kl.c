@@ -204,7 +204,8 @@ STRATA_FOR_KERNEL(strata_spmv_split_combine, strata_spmv_apply_args_t, a, i) {
 /* stream (CSR-Stream of Greathouse & Daga, SC'14, on blocks of consecutive rows): the team's rows
  * have at most `block` rows + entries; their products are staged with coalesced reads
  * (stage_products.h), then each row up to stream_team_min entries is reduced from scratch by its
- * thread's lanes, and each longer one (up to stream_max) by the whole team, one after the other:
+ * thread's lanes, and each longer one of the stream class (up to stream_max, or ending inside
+ * the window) by the whole team, one after the other:
  * in a power-law window a thread with one row of hundreds of entries would keep its warp and
  * team waiting while the other threads' rows of a few entries are long done. The team-reduced
  * rows are listed in scratch in any order (an atomic count); each row's sum does not depend on
@@ -277,9 +278,11 @@ STRATA_KL_TEAM_FUNC int strata_spmv_fused_long(const strata_spmv_apply_args_t *a
 /* the index of a fused launch's short team (league rank after the long ones) */
 #define STRATA_SPMV_FUSED_SHORT(a, team) ((team)->league_rank - (a)->fused_chunks - (a)->fused_three)
 
-/* the stream level and the long rows in one launch. No launch bounds: 40 registers (sm_90), 6
- * teams of 256 a multiprocessor (its long rows staged; before that, 48 registers under bounds
- * (256, 5), 54 without) */
+/* the stream level and the long rows in one launch. No launch bounds: 32 registers (sm_90), 8
+ * teams of 256 a multiprocessor, since the stream level keeps the long rows that end inside
+ * their window (40 and 6 teams before; 48 under bounds (256, 5), 54 without, before the long rows
+ * were staged); the window size for this launch (1792, spmv_plan.c) fits those 8 teams' scratch
+ * to the H200's 164 KiB shared-memory configuration */
 STRATA_TEAM_KERNEL(strata_spmv_fused, strata_spmv_apply_args_t, a, team) {
   if (!strata_spmv_fused_long(a, team)) strata_spmv_stream_team(a, team, STRATA_SPMV_FUSED_SHORT(a, team));
 }

@@ -88,12 +88,13 @@ typedef struct strata_spmv_apply_args {
   /* stream level: team b takes rows [block_row[b], block_row[b + 1]) (consecutive rows whose
    * row_offsets[r] + r falls in [b·block, (b+1)·block)), stages the products of their entries
    * (at most stage_max, from the block's first entry) in team scratch, and reduces the rows of
-   * length <= stream_max from there; longer rows belong to other classes. */
+   * length <= stream_max and the longer ones that end inside the window (STRATA_SPMV_IN_WINDOW)
+   * from there; other longer rows belong to other classes (a last one is not staged). */
   const int32_t *block_row;
   int64_t block;
   int64_t stream_max;
   int64_t stage_max;
-  /* stream level: a row longer than stream_team_min (and at most stream_max) is reduced by the
+  /* stream level: a row longer than stream_team_min (and the stream class's) is reduced by the
    * whole team, not by its thread's lanes; team scratch then holds, after the stage_max doubles,
    * an int32 count and the list of such rows (STRATA_SPMV_STREAM_LIST entries at most) */
   int64_t stream_team_min;

@@ -67,7 +67,9 @@ static strata_status_t short_rows_one_level(strata_exec_t *exec, const strata_cr
  * 60 % 0.2008 / 0.2012, at 100 % 0.3397 and random 16/row 0.586 -> 1.263: x's L1 hits carry the
  * stream level). The stream kernel alone (no long rows: 40 registers, 6 teams) keeps 2048: 1792
  * cost banded 16/row 0.3090 -> 0.3160 ms and HMEp-like 0.2867 -> 0.2893 (random 16/row and 3 per
- * row unchanged; 1536: banded 0.3367). */
+ * row unchanged; 1536: banded 0.3367). Decided before the classification: when every longer row
+ * ends inside its window there is no fused launch, and the stream kernel runs with 1792. Measured
+ * on the H200 only; HIP takes the same sizes unmeasured. */
 #define STREAM_BLOCK_DEFAULT 2048
 #define STREAM_BLOCK_FUSED 1792
 

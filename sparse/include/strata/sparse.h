@@ -253,7 +253,10 @@ typedef struct strata_unpack_report {
  *    atomic per run). A packet above the scratch limit (max_scratch_bytes / 16 entries) takes
  *    the VERY_LONG path instead, also when LONG is forced;
  *  - VERY_LONG (three-level, split): the packet cut into chunks of `chunk` entries, a team per
- *    chunk, the team's threads x lanes over the chunk (a binary search each).
+ *    chunk, the team's threads x lanes over the chunk (a binary search each, except that an
+ *    entry naming the column a lane met last reuses its position, and ADD sums such a run of a
+ *    lane's entries before one atomic: a bulk node's row names its own diagonal every other
+ *    entry).
  *  Where a class searches per entry, it first probes the target position at the entry's
  *  fraction of the packet (entry j of c in a row of n: position j * n / c), then searches in the
  *  part of the row that probe leaves: one probe when a packet carries its row's whole pattern in
@@ -327,7 +330,10 @@ typedef struct strata_unpack_options {
  *  is invalid, counted and reported in every mode). col_lids is a dense table, one int32 per
  *  global id; for a global numbering with large gaps (ids near 10^12, as Tpetra's non-contiguous
  *  maps allow) pass a strata_col_map_t in options.col_map instead (the _opts form). The same target row may arrive in many packets
- *  (several senders): ADD stays correct (atomic adds); ABSMAX is atomic too (a CAS loop);
+ *  (several senders): ADD stays correct (atomic adds; in the LONG and VERY_LONG classes a run of
+ *  one packet's entries for the same position is summed first and added with one atomic, so ADD
+ *  results may differ from entry-by-entry sums in rounding, or in overflow, e.g. 1e308 + 1e308 -
+ *  1e308, as any parallel sum's order may); ABSMAX is atomic too (a CAS loop);
  *  REPLACE: when several packets (or duplicates within one) name the same entry, which value
  *  wins is unspecified. Packets are classified on the device by their entry counts and each
  *  non-empty row class is its own launch, or shares one (strata_unpack_class_t; no host loop over

@@ -62,7 +62,8 @@ typedef enum strata_spmv_algorithm {
   STRATA_SPMV_TWO_LEVEL = 2,   /**< every row: vector lanes per row (length-matched lane counts) */
   STRATA_SPMV_THREE_LEVEL = 3, /**< every row: a team per row */
   STRATA_SPMV_SPLIT = 4,       /**< every nonempty row: split into chunks of split_chunk entries */
-  STRATA_SPMV_STREAM = 5       /**< rows up to stream_max: the stream level; longer ones three-level */
+  STRATA_SPMV_STREAM = 5       /**< rows up to stream_max, and longer ones that end inside their
+                                    window: the stream level; the other longer ones three-level */
 } strata_spmv_algorithm_t;
 
 /** Plan options; a zero field takes the backend's default (see the top of this file). Lengths are
@@ -74,7 +75,8 @@ typedef struct strata_spmv_options {
   int64_t three_level_max; /**< longest row handled three-level; longer rows are split */
   int64_t split_chunk;     /**< entries per team for split rows */
   int entries_per_lane;    /**< two-level and stream: target entries per vector lane (GPU default 4) */
-  int64_t stream_max;      /**< stream level (GPU auto): longest row it takes (default 512) */
+  int64_t stream_max;      /**< stream level (GPU auto): longest row it takes (default 512), except
+                                rows that end inside their window (see stream above) */
   int64_t stream_block;    /**< stream level: rows + entries of the window whose rows a team takes
                                 (default 2048; GPUs: 1792 when rows longer than stream_max exist) */
   int transpose;           /**< 1: the plan applies op(A) = A^T — built once as an explicit
