@@ -380,6 +380,15 @@ static void test_reduce_empty_identity(void **state) {
   }
 }
 
+/* x (n values) to dx, then its MIN and MAX by core_minmax_f64 */
+static void minmax_f64(double *dx, const double *x, int64_t n, double *mn, double *mx) {
+  T_OK(strata_mem_copy(T_exec, dx, x, (size_t)n * sizeof(double)));
+  core_reduce_f64_args_t a = {STRATA_REDUCE_MIN, dx};
+  T_OK(strata_parallel_reduce(T_exec, NULL, strata_range(0, n), &core_minmax_f64, &a, STRATA_REDUCE_MIN, mn));
+  a.op = STRATA_REDUCE_MAX;
+  T_OK(strata_parallel_reduce(T_exec, NULL, strata_range(0, n), &core_minmax_f64, &a, STRATA_REDUCE_MAX, mx));
+}
+
 /* MIN / MAX with strata_kl_min_f64 / strata_kl_max_f64: -0 is below +0 and NaNs never win, so
  * the result is the same on every backend and thread count (a plain `v < *acc` fold kept
  * whichever zero came first). Zeros of both signs with the one -0 (or +0) first, last and in the
@@ -390,28 +399,19 @@ static void test_reduce_signed_zero(void **state) {
   double *x = (double *)malloc((size_t)n * sizeof(double));
   double *dx = (double *)t_dev_alloc((size_t)n * sizeof(double));
   const int64_t where[3] = {0, n / 2 + 1, n - 1};
+  double mn = 1.0, mx = 1.0;
   for (int odd = 0; odd < 2; ++odd)          /* odd: the odd one out is +0 among -0 */
     for (int nan = 0; nan < 2; ++nan)        /* NaN at every third index */
       for (int w = 0; w < 3; ++w) {
         for (int64_t i = 0; i < n; ++i) x[i] = nan && i % 3 == 1 && i != where[w] ? NAN : odd ? -0.0 : 0.0;
         x[where[w]] = odd ? 0.0 : -0.0;
-        T_OK(strata_mem_copy(T_exec, dx, x, (size_t)n * sizeof(double)));
-        core_reduce_f64_args_t a = {STRATA_REDUCE_MIN, dx};
-        double mn = 1.0, mx = 1.0;
-        T_OK(strata_parallel_reduce(T_exec, NULL, strata_range(0, n), &core_minmax_f64, &a, STRATA_REDUCE_MIN, &mn));
-        a.op = STRATA_REDUCE_MAX;
-        T_OK(strata_parallel_reduce(T_exec, NULL, strata_range(0, n), &core_minmax_f64, &a, STRATA_REDUCE_MAX, &mx));
+        minmax_f64(dx, x, n, &mn, &mx);
         if (!(mn == 0.0 && signbit(mn) && mx == 0.0 && !signbit(mx)))
           fail_msg("odd %s at %lld (NaNs %d): min %g (sign %d), max %g (sign %d); expected -0 and +0",
                    odd ? "+0" : "-0", (long long)where[w], nan, mn, signbit(mn) != 0, mx, signbit(mx) != 0);
       }
   for (int64_t i = 0; i < n; ++i) x[i] = NAN;
-  T_OK(strata_mem_copy(T_exec, dx, x, (size_t)n * sizeof(double)));
-  core_reduce_f64_args_t a = {STRATA_REDUCE_MIN, dx};
-  double mn = 1.0, mx = 1.0;
-  T_OK(strata_parallel_reduce(T_exec, NULL, strata_range(0, n), &core_minmax_f64, &a, STRATA_REDUCE_MIN, &mn));
-  a.op = STRATA_REDUCE_MAX;
-  T_OK(strata_parallel_reduce(T_exec, NULL, strata_range(0, n), &core_minmax_f64, &a, STRATA_REDUCE_MAX, &mx));
+  minmax_f64(dx, x, n, &mn, &mx);
   assert_true(isinf(mn) && mn > 0);
   assert_true(isinf(mx) && mx < 0);
   t_dev_free(dx);
