@@ -26,6 +26,32 @@ if(TARGET strata_cli)
   set_tests_properties(cli.bench.unpack_bad_options PROPERTIES
     PASS_REGULAR_EXPRESSION "--unpack-options: chunk=0 is not a positive integer.*exit=2")
 endif()
+# --spmv-options: the plan's thresholds for the plan's records (small windows: the host's forced
+# stream level keeps long rows that end inside them), every result checked against serial and
+# the options named in the records; bad options named
+if(TARGET strata_cli)
+  add_test(NAME cli.bench.spmv_options COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli> bench spmv --quick
+           --backend openmp --backend serial --format none --matrix gen:powerlaw --spmv-options stream_max=16,stream_block=200,split_chunk=99)
+  set_tests_properties(cli.bench.spmv_options PROPERTIES TIMEOUT 300 ENVIRONMENT "OMP_WAIT_POLICY=passive"
+    PASS_REGULAR_EXPRESSION "\"algorithm\": \"strata_stream\"[^\n]*\"message\": \"--spmv-options split_chunk=99,stream_max=16,stream_block=200\".*strata bench: [0-9]+ results, [0-9]+ checked and timed, 0 wrong, 0 errors.*exit=0")
+  foreach(_bad "stream_block=0|stream_block=0 is not a positive integer" "blocks=3|unknown name blocks \\(one_level_max"
+               "stream_max=7,|'stream_max=7,': an empty item" "entries_per_lane=4294967296|entries_per_lane=4294967296 exceeds the limit 2147483647")
+    string(REPLACE "|" ";" _pair "${_bad}")
+    list(GET _pair 0 _arg)
+    list(GET _pair 1 _re)
+    string(MAKE_C_IDENTIFIER "${_arg}" _id)
+    add_test(NAME cli.bench.spmv_bad_options_${_id} COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli> bench spmv --quick --spmv-options ${_arg})
+    set_tests_properties(cli.bench.spmv_bad_options_${_id} PROPERTIES PASS_REGULAR_EXPRESSION "--spmv-options[: ]+${_re}.*exit=2")
+  endforeach()
+  # applied, not only named: thresholds that do not increase fail the plan's records (exit 4)
+  add_test(NAME cli.bench.spmv_options_applied COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli> bench spmv --quick
+           --backend serial --format none --matrix gen:poisson7 --spmv-options one_level_max=50,two_level_max=10)
+  set_tests_properties(cli.bench.spmv_options_applied PROPERTIES
+    PASS_REGULAR_EXPRESSION "thresholds must increase: one-level 50, two-level 10.*exit=4")
+  add_test(NAME cli.bench.spmv_options_not_for_suite COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli> bench unpack --quick --spmv-options stream_max=3)
+  set_tests_properties(cli.bench.spmv_options_not_for_suite PROPERTIES
+    PASS_REGULAR_EXPRESSION "--spmv-options applies to the spmv suite, not unpack.*exit=2")
+endif()
 # options for suites that do not run are refused, not ignored
 if(TARGET strata_cli)
   add_test(NAME cli.bench.option_not_for_suite COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli> bench fem --quick --matrix gen:poisson7)

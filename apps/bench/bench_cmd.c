@@ -26,6 +26,7 @@
  * where serial ran. */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <errno.h>
+#include <limits.h>
 #include <ftw.h>
 #include <math.h>
 #include <stdio.h>
@@ -64,6 +65,8 @@ static struct {
   const char *mesh; /* fem: --mesh FILE instead of the box */
   strata_unpack_options_t uopt; /* unpack: --unpack-options (all zero: the defaults) */
   int uopt_given;
+  int64_t sopt[7]; /* spmv: --spmv-options, the plan's thresholds (0: the defaults; spmv_field_names) */
+  int sopt_given;
   double min_time, scale;
   uint64_t seed;
   int replicate; /* 0 = auto */
@@ -123,7 +126,24 @@ static void fill_ratio_serial(result_t *r) {
       r->ratio_serial = q->t.median / r->t.median;
 }
 
+/* --spmv-options: the row-class plan's thresholds (strata_spmv_options_t, strata/spmv.h) for the
+ * plan's records (strata_auto and the forced algorithms; not --sweep's grid, which sets its own) */
+#define SPMV_NUM_FIELDS 7
+static const char *const spmv_field_names[SPMV_NUM_FIELDS] = {"one_level_max", "two_level_max", "three_level_max",
+                                                              "split_chunk", "entries_per_lane", "stream_max",
+                                                              "stream_block"};
+static void spmv_fields(int64_t **f) {
+  for (int i = 0; i < SPMV_NUM_FIELDS; ++i) f[i] = &G.sopt[i];
+}
+/* the plan options of --spmv-options into *o (the algorithm untouched) */
+static void spmv_options_apply(strata_spmv_options_t *o) {
+  o->one_level_max = G.sopt[0], o->two_level_max = G.sopt[1], o->three_level_max = G.sopt[2];
+  o->split_chunk = G.sopt[3], o->entries_per_lane = (int)G.sopt[4], o->stream_max = G.sopt[5];
+  o->stream_block = G.sopt[6];
+}
+
 static void unpack_options_text(char *out, size_t n);
+static size_t name_values_text(char *out, size_t n, const char *const *names, int64_t *const *fields, int nf);
 static void emit(result_t *r) {
   char nm[400], ms[450], b[11][48], extra[160] = "";
   fill_ratio_serial(r);
@@ -131,6 +151,13 @@ static void emit(result_t *r) {
     char t[160]; /* the record says how it ran (at most about 140 characters) */
     unpack_options_text(t, sizeof t);
     snprintf(r->msg, sizeof r->msg, "--unpack-options %s", t);
+  }
+  if (G.sopt_given && !strcmp(r->suite, "spmv") && !strncmp(r->algo, "strata_", 7) && !r->msg[0]) {
+    char t[200];
+    int64_t *f[SPMV_NUM_FIELDS];
+    spmv_fields(f);
+    name_values_text(t, sizeof t, spmv_field_names, f, SPMV_NUM_FIELDS);
+    snprintf(r->msg, sizeof r->msg, "--spmv-options %s", t);
   }
   if (r->row_length > 0) snprintf(extra, sizeof extra, ", \"row_length\": %lld", (long long)r->row_length);
   if (r->has_thr) {
@@ -497,6 +524,7 @@ static void spmv_matrix(const strata_crs_matrix_t *Ah, const char *name) {
       progress("spmv", name, r->backend, r->algo);
       strata_spmv_options_t opt;
       memset(&opt, 0, sizeof opt);
+      spmv_options_apply(&opt);
       opt.algorithm = (strata_spmv_algorithm_t)a;
       measure_plan(&k, &opt, setup, n, h, &o, r);
     }
@@ -1661,6 +1689,10 @@ static void usage(FILE *f) {
           "  --unpack-options S unpack: strata_unpack_options_t for strata's calls, comma-separated NAME=VALUE\n"
           "                     (short_max, medium_max, long_max, chunk: entries; force=short|medium|long|\n"
           "                     very_long); unnamed: the backend defaults\n"
+          "  --spmv-options S   spmv: strata_spmv_options_t for the plan's records (strata_auto and the forced\n"
+          "                     algorithms), comma-separated NAME=VALUE: one_level_max, two_level_max,\n"
+          "                     three_level_max, split_chunk, stream_max, stream_block (entries),\n"
+          "                     entries_per_lane; unnamed: the backend defaults (strata/spmv.h)\n"
           "  --mesh FILE        fem: a \"strata mesh v1\" file (strata fem --save-mesh) instead of the box mesh\n"
           "                     (fem: each backend's first run checks its assembled matrix against the same\n"
           "                     mesh's host assembly, and other backends' against serial's: max relative row\n"
@@ -1679,20 +1711,15 @@ static void usage(FILE *f) {
  * "none"; repeatable. 0, or 2 after saying what is wrong. */
 #define bad_opt(...) cli_usage_error("strata bench", " (strata bench --help)", __VA_ARGS__)
 
-/* --unpack-options short_max=N,medium_max=N,long_max=N,chunk=N,force=short|medium|long|very_long
- * into G.uopt (strata_unpack_options_t; unnamed fields keep their defaults; repeated options and
- * names: the last value counts) */
-static const char *const unpack_class_names[] = {"auto", "short", "medium", "long", "very_long"};
-/* the numeric fields of strata_unpack_options_t by name (parsing and the records' text) */
-#define UNPACK_NUM_FIELDS 4
-static const char *const unpack_field_names[UNPACK_NUM_FIELDS] = {"short_max", "medium_max", "long_max", "chunk"};
-static int64_t *unpack_field(strata_unpack_options_t *o, int i) {
-  int64_t *const f[UNPACK_NUM_FIELDS] = {&o->short_max, &o->medium_max, &o->long_max, &o->chunk};
-  return f[i];
-}
-static int parse_unpack_options(const char *v) {
+/* NAME=VALUE items, comma-separated, for `flag`: a name of names[0, nf) sets *fields[i] to a
+ * positive integer; special (may be NULL) takes the other names first (returns 1 when it knew
+ * the name, -1 for a bad value after reporting it, 0 when unknown). The last value of a repeated
+ * name counts. Refuses empty items, items without '=', unknown names (listing the known ones in
+ * `known`) and values that are not positive integers. */
+static int parse_name_values(const char *flag, const char *v, const char *const *names, int64_t *const *fields, int nf,
+                             const char *known, int (*special)(const char *name, const char *val)) {
   char *buf = strdup(v);
-  if (!buf) return bad_opt("--unpack-options: out of memory");
+  if (!buf) return bad_opt("%s: out of memory", flag);
   int rc = 0;
   const char *p = v;
   for (;;) { /* items between commas; an empty one is refused */
@@ -1701,25 +1728,22 @@ static int parse_unpack_options(const char *v) {
     char *t = buf + (p - v);
     t[len] = 0;
     char *eq = strchr(t, '=');
-    if (!len) { rc = bad_opt("--unpack-options '%s': an empty item (NAME=VALUE, comma-separated)", v); break; }
-    if (!eq) { rc = bad_opt("--unpack-options: '%s' is not NAME=VALUE", t); break; }
+    if (!len) { rc = bad_opt("%s '%s': an empty item (NAME=VALUE, comma-separated)", flag, v); break; }
+    if (!eq) { rc = bad_opt("%s: '%s' is not NAME=VALUE", flag, t); break; }
     *eq = 0;
     const char *val = eq + 1;
-    if (!strcmp(t, "force")) {
-      int c = -1;
-      for (int i = 0; i < 5; ++i) if (!strcmp(val, unpack_class_names[i])) c = i;
-      if (c < 0) { rc = bad_opt("--unpack-options: force=%s is not auto, short, medium, long or very_long", val); break; }
-      G.uopt.force_class = (strata_unpack_class_t)c;
-    } else {
+    const int sp = special ? special(t, val) : 0;
+    if (sp < 0) { rc = 2; break; }
+    if (sp == 0) {
       int64_t *f = NULL;
-      for (int i = 0; i < UNPACK_NUM_FIELDS; ++i)
-        if (!strcmp(t, unpack_field_names[i])) f = unpack_field(&G.uopt, i);
-      if (!f) { rc = bad_opt("--unpack-options: unknown name %s (short_max, medium_max, long_max, chunk, force)", t); break; }
+      for (int i = 0; i < nf; ++i)
+        if (!strcmp(t, names[i])) f = fields[i];
+      if (!f) { rc = bad_opt("%s: unknown name %s (%s)", flag, t, known); break; }
       char *end = NULL;
       errno = 0;
       const long long x = val[0] >= '0' && val[0] <= '9' ? strtoll(val, &end, 10) : 0;
-      if (errno == ERANGE) { rc = bad_opt("--unpack-options: %s=%s exceeds the limit %lld", t, val, (long long)INT64_MAX); break; }
-      if (!end || *end || x < 1) { rc = bad_opt("--unpack-options: %s=%s is not a positive integer", t, val); break; }
+      if (errno == ERANGE) { rc = bad_opt("%s: %s=%s exceeds the limit %lld", flag, t, val, (long long)INT64_MAX); break; }
+      if (!end || *end || x < 1) { rc = bad_opt("%s: %s=%s is not a positive integer", flag, t, val); break; }
       *f = x;
     }
     if (!comma) break;
@@ -1728,16 +1752,52 @@ static int parse_unpack_options(const char *v) {
   free(buf);
   return rc;
 }
-/* the options in force, as the records say them (only those given) */
-static void unpack_options_text(char *out, size_t n) {
+/* the given fields (nonzero) as NAME=VALUE text, comma-separated; returns the length written */
+static size_t name_values_text(char *out, size_t n, const char *const *names, int64_t *const *fields, int nf) {
   size_t l = 0;
   out[0] = 0;
-  for (int i = 0; i < UNPACK_NUM_FIELDS && l < n; ++i) {
-    const int64_t x = *unpack_field(&G.uopt, i);
-    if (x) l += (size_t)snprintf(out + l, n - l, "%s%s=%lld", l ? "," : "", unpack_field_names[i], (long long)x);
+  for (int i = 0; i < nf && l < n; ++i)
+    if (*fields[i]) l += (size_t)snprintf(out + l, n - l, "%s%s=%lld", l ? "," : "", names[i], (long long)*fields[i]);
+  return l;
+}
+
+/* --unpack-options short_max=N,medium_max=N,long_max=N,chunk=N,force=short|medium|long|very_long
+ * into G.uopt (strata_unpack_options_t; unnamed fields keep their defaults) */
+static const char *const unpack_class_names[] = {"auto", "short", "medium", "long", "very_long"};
+#define UNPACK_NUM_FIELDS 4
+static const char *const unpack_field_names[UNPACK_NUM_FIELDS] = {"short_max", "medium_max", "long_max", "chunk"};
+static int unpack_force(const char *name, const char *val) {
+  if (strcmp(name, "force")) return 0;
+  int c = -1;
+  for (int i = 0; i < 5; ++i) if (!strcmp(val, unpack_class_names[i])) c = i;
+  if (c < 0) {
+    bad_opt("--unpack-options: force=%s is not auto, short, medium, long or very_long", val);
+    return -1;
   }
+  G.uopt.force_class = (strata_unpack_class_t)c;
+  return 1;
+}
+static int parse_unpack_options(const char *v) {
+  int64_t *const f[UNPACK_NUM_FIELDS] = {&G.uopt.short_max, &G.uopt.medium_max, &G.uopt.long_max, &G.uopt.chunk};
+  return parse_name_values("--unpack-options", v, unpack_field_names, f, UNPACK_NUM_FIELDS,
+                           "short_max, medium_max, long_max, chunk, force", unpack_force);
+}
+/* the options in force, as the records say them (only those given) */
+static void unpack_options_text(char *out, size_t n) {
+  int64_t *const f[UNPACK_NUM_FIELDS] = {&G.uopt.short_max, &G.uopt.medium_max, &G.uopt.long_max, &G.uopt.chunk};
+  const size_t l = name_values_text(out, n, unpack_field_names, f, UNPACK_NUM_FIELDS);
   if (G.uopt.force_class != STRATA_UNPACK_CLASS_AUTO && l < n)
     snprintf(out + l, n - l, "%sforce=%s", l ? "," : "", unpack_class_names[G.uopt.force_class]);
+}
+
+static int parse_spmv_options(const char *v) {
+  int64_t *f[SPMV_NUM_FIELDS];
+  spmv_fields(f);
+  const int rc = parse_name_values("--spmv-options", v, spmv_field_names, f, SPMV_NUM_FIELDS,
+                                   "one_level_max, two_level_max, three_level_max, split_chunk, entries_per_lane, "
+                                   "stream_max, stream_block", NULL);
+  if (rc == 0 && G.sopt[4] > INT_MAX) return bad_opt("--spmv-options: entries_per_lane=%lld exceeds the limit %d", (long long)G.sopt[4], INT_MAX);
+  return rc;
 }
 
 static int parse_formats(const char *v) {
@@ -1784,7 +1844,7 @@ static int bench_run(int argc, char **argv, strlist *specs_out) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     char *end = NULL;
     static const char *const valued[] = {"--backend", "--matrix", "--replicate", "--min-time", "--seed", "--scale", "--out", "--mesh",
-                                         "--format", "--unpack-options"};
+                                         "--format", "--unpack-options", "--spmv-options"};
     int takes = 0;
     for (size_t q = 0; q < sizeof valued / sizeof valued[0]; ++q) takes |= !strcmp(a, valued[q]);
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
@@ -1812,6 +1872,10 @@ static int bench_run(int argc, char **argv, strlist *specs_out) {
       ++i;
       if (parse_unpack_options(v)) return 2;
       G.uopt_given = 1;
+    } else if (!strcmp(a, "--spmv-options")) {
+      ++i;
+      if (parse_spmv_options(v)) return 2;
+      G.sopt_given = 1;
     }
     else if (!strcmp(a, "--out")) {
       G.out = argv[++i];
@@ -1853,6 +1917,7 @@ static int bench_run(int argc, char **argv, strlist *specs_out) {
   if (!s_spmv && (G.fmt_set || G.sweep || G.replicate != 1))
     return bad_opt("%s applies to the spmv suite, not %s", G.fmt_set ? "--format" : G.sweep ? "--sweep" : "--replicate", suite);
   if (G.uopt_given && !s_unpack) return bad_opt("--unpack-options applies to the unpack suite, not %s", suite);
+  if (G.sopt_given && !s_spmv) return bad_opt("--spmv-options applies to the spmv suite, not %s", suite);
   if (G.mesh && !s_fem) return bad_opt("--mesh applies to the fem suite, not %s", suite);
   /* the box meshes (edge 40 cbrt(S) for fem, 60 cbrt(S) for unpack's own inputs) need at least one
    * cube per edge: box 0 would mean a Gmsh mesh to fem_run, not a smaller box */
