@@ -26,6 +26,11 @@ if(STRATA_WITH_GMSH AND GMSH_INCLUDE_DIR AND GMSH_LIBRARY)
   add_test(NAME fem.mesh_selftest COMMAND fem_mesh_selftest ${CMAKE_CURRENT_BINARY_DIR})
   strata_cli_test(cli.fem.gmsh "\"converged\": true.*\"matrix_max_rel_diff_vs_serial\": [0-9.e+-]+,.*\"mesh\": \"gmsh\""
                   fem --h 0.12 --json)
+  # an element size whose mesh cannot fit the machine (h = 0.001: ~3.2e9 tets) is refused before
+  # Gmsh starts, naming the estimate and the memory (it used to start meshing for hours)
+  add_test(NAME cli.fem.h_beyond_memory COMMAND sh -c "\"$0\" fem --h 0.001 --backend serial 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
+  set_tests_properties(cli.fem.h_beyond_memory PROPERTIES TIMEOUT 60 PASS_REGULAR_EXPRESSION
+                       "h = 0.001 would give ~3.2e\\+09 tets, about [0-9.e+]+ GiB at 1024 bytes a tet .*above this machine's [0-9.e+]+ GiB of memory \\(smallest h here: [0-9.e-]+\\).*exit=1")
 endif()
 # Bad input: each refused with its message and exit code 2.
 foreach(case "--h;-1;outside \\[0.001, 1\\]" "--h;1e308;outside \\[0.001, 1\\]" "--box;2.5;must be an integer in \\[1, 400\\]"

@@ -161,6 +161,19 @@ int fem_mesh_generate(double h, int verbose, fem_mesh_t *mesh, char *msg, size_t
             FEM_MESH_MIN_H, 3.2 / (h * h * h));
     return FEM_MESH_ERR_INVALID_ARG;
   }
+  { /* refused before Gmsh starts when the mesh cannot fit this machine's memory */
+    const double tets = 3.2 / (h * h * h), need = tets * FEM_MESH_BYTES_PER_TET;
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    const double phys = pages > 0 && page > 0 ? (double)pages * (double)page : 0.0;
+    if (phys > 0.0 && need > phys) {
+      set_msg(msg, msg_len,
+              "fem_mesh_generate: element size h = %g would give ~%.2g tets, about %.3g GiB at %d bytes a tet "
+              "(Gmsh's meshing and the job), above this machine's %.3g GiB of memory (smallest h here: %.3g)",
+              h, tets, need / 1073741824.0, FEM_MESH_BYTES_PER_TET, phys / 1073741824.0,
+              cbrt(3.2 * FEM_MESH_BYTES_PER_TET / phys));
+      return FEM_MESH_ERR_INVALID_ARG;
+    }
+  }
 
   int status = FEM_MESH_OK;
   int ierr = 0;

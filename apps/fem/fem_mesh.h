@@ -50,8 +50,13 @@ enum fem_mesh_status {
   FEM_MESH_ERR_UNSUPPORTED = -7   /* big-endian host */
 };
 
-/* Smallest accepted target element size of fem_mesh_generate (h = 1e-3 is ~1e9 tets). */
+/* Smallest accepted target element size of fem_mesh_generate (h = 1e-3 would be ~3.2e9 tets).
+ * fem_mesh_generate also refuses, before Gmsh starts, an h whose tets (about 3.2 / h^3) at
+ * FEM_MESH_BYTES_PER_TET each exceed the machine's physical memory. */
 #define FEM_MESH_MIN_H 1e-3
+/* Host memory a tet takes, counted for that refusal: Gmsh's meshing (HXT) and the job's host
+ * arrays (mesh, element matrices, packets); a round bound, not a measurement. */
+#define FEM_MESH_BYTES_PER_TET 1024
 /* Largest accepted element size: the cube's edge. */
 #define FEM_MESH_MAX_H 1.0
 
@@ -85,7 +90,8 @@ typedef struct fem_mesh {
  * reproducible job, mesh once with --save-mesh and run on that file with --mesh.
  *
  * @param[in]  h        target element edge length (unit cube = 1); must be finite and
- *                      >= FEM_MESH_MIN_H (1e-3)
+ *                      >= FEM_MESH_MIN_H (1e-3), and its mesh must fit the machine's memory
+ *                      (FEM_MESH_BYTES_PER_TET a tet; else FEM_MESH_ERR_INVALID_ARG, naming both)
  * @param[in]  verbose  nonzero: Gmsh prints its log to the terminal (General.Terminal = 1)
  * @param[out] mesh     filled on success (caller frees with fem_mesh_destroy); zeroed on error.
  *                      Previous contents are overwritten, not freed.
