@@ -74,8 +74,8 @@ int cmd_spmv(int argc, char **argv) {
              "  formats: csr (the row-class plan; --algorithm and --transpose apply to it only), ell, ellpack-r,\n"
              "           pjds, sell-c-sigma, sell-p, coo, hyb, hec, csr-lb, merge, auto (strata/formats.h)\n"
              "  --json: one line; \"classes\" has the plan's row classes: rows of min_len..max_len entries each\n"
-             "          (max_len null: no upper bound; the GPU stream class also holds longer rows that end inside\n"
-             "          their window), their count and their stored entries\n");
+             "          (max_len null: no upper bound; the stream class, GPU auto or --algorithm stream, also holds\n"
+             "          longer rows that end inside their window), their count and their stored entries\n");
       return 0;
     } else if (takes && (!v || (v[0] == '-' && v[1] == '-'))) return bad("option %s needs a value", a);
     else if (!strcmp(a, "--x")) xspec = argv[++i];
@@ -105,7 +105,7 @@ int cmd_spmv(int argc, char **argv) {
         if (!strcmp(v, names[k])) found = k;
       if (found < 0) return bad("--algorithm %s: one of auto, one, two, three, split, stream", v);
       o.algorithm = (strata_spmv_algorithm_t)found;
-      alg_given = 1;
+      alg_given = found != 0; /* auto, the default, goes with every format */
       ++i;
     } else if (a[0] == '-' && a[1] != '\0') return bad("unknown option %s (strata spmv --help)", a);
     else if (path) return bad("one matrix file only (second: %s)", a);
@@ -115,7 +115,7 @@ int cmd_spmv(int argc, char **argv) {
   if (ypath && beta == 0.0) /* DESIGN §4: beta = 0 does not read y; the file would be dropped unread */
     return bad("--y %s: beta is 0 (the default, or as given), so y0 would not be read (y = alpha op(A) x); give a nonzero --beta", ypath);
   if (format != STRATA_FORMAT_CSR && (alg_given || o.transpose))
-    return bad("--format %s: --algorithm and --transpose are available with the csr format only", strata_format_name(format));
+    return bad("--format %s: --algorithm (other than auto) and --transpose are available with the csr format only", strata_format_name(format));
 
   int rc = 0;
   strata_status_t st;
@@ -126,6 +126,10 @@ int cmd_spmv(int argc, char **argv) {
   double *x = NULL, *y0 = NULL, *y = NULL, *dx = NULL, *dy = NULL, *times = NULL;
   CHECK(strata_exec_default(backend, &e));
   CHECK(strata_mm_read_crs(e, path, &A));
+  /* what the file stores, so that the output can say how it became A's entries (symmetric
+   * storage mirrored, duplicates summed: strata_mm_read_crs) */
+  strata_mm_header_t hdr;
+  CHECK(strata_mm_read_header(path, &hdr));
   const int32_t nx = o.transpose ? A->num_rows : A->num_cols, ny = o.transpose ? A->num_cols : A->num_rows;
   /* x */
   if (!strcmp(xspec, "ones") || !strncmp(xspec, "random:", 7)) {
@@ -244,9 +248,11 @@ int cmd_spmv(int argc, char **argv) {
     cli_json_escape(path_json, pj_bytes, path);
     printf("{\"matrix\": \"%s\", \"backend\": \"%s\", \"rows\": %d, \"cols\": %d, \"nnz\": %lld, \"transpose\": %s, "
            "\"format\": \"%s\", \"format_chosen\": \"%s\", \"format_bytes\": %zu, \"format_stored\": %lld, "
-           "\"format_padding\": %lld, \"format_overhead\": %.6f, \"classes\": [", path_json,
+           "\"format_padding\": %lld, \"format_overhead\": %.6f, \"file_entries\": %lld, \"file_symmetric\": %s, "
+           "\"classes\": [", path_json,
            strata_backend_name(strata_exec_backend(e)), A->num_rows, A->num_cols, (long long)A->nnz,
-           o.transpose ? "true" : "false", strata_format_name(format), strata_format_name(chosen), fp.bytes, (long long)fp.stored, (long long)fp.padding, fp.overhead);
+           o.transpose ? "true" : "false", strata_format_name(format), strata_format_name(chosen), fp.bytes, (long long)fp.stored, (long long)fp.padding, fp.overhead,
+           (long long)hdr.num_stored, hdr.symmetry != STRATA_MM_GENERAL ? "true" : "false");
     free(path_json);
     for (int c = 0, first = 1; c < nc; ++c) {
       if (!cls[c].num_rows) continue;
@@ -263,14 +269,22 @@ int cmd_spmv(int argc, char **argv) {
            cli_json_number(b2, sizeof b2, "%.17g", sum), cli_json_number(b3, sizeof b3, "%.17g", norm),
            cli_json_number(b4, sizeof b4, "%.17g", maxabs));
   } else {
-    printf("strata spmv %s: %d x %d, %lld entries, backend %s%s\n", path, A->num_rows, A->num_cols, (long long)A->nnz,
-           strata_backend_name(strata_exec_backend(e)), o.transpose ? ", y = alpha A^T x + beta y" : "");
+    char from[160] = ""; /* how the file's entries became A's, when their counts differ */
+    if (hdr.symmetry != STRATA_MM_GENERAL)
+      snprintf(from, sizeof from, " (%lld stored in the file: symmetric storage mirrored, duplicates summed)",
+               (long long)hdr.num_stored);
+    else if (hdr.format == STRATA_MM_COORDINATE && hdr.num_stored > A->nnz)
+      snprintf(from, sizeof from, " (%lld stored in the file: %lld duplicate%s summed)",
+               (long long)hdr.num_stored, (long long)(hdr.num_stored - A->nnz), hdr.num_stored - A->nnz > 1 ? "s" : "");
+    printf("strata spmv %s: %d x %d, %lld entries%s, backend %s%s\n", path, A->num_rows, A->num_cols, (long long)A->nnz,
+           from, strata_backend_name(strata_exec_backend(e)), o.transpose ? ", y = alpha A^T x + beta y" : "");
     for (int c = 0; c < nc; ++c) {
       if (!cls[c].num_rows) continue;
       char hi[32] = "inf";
       if (cls[c].max_len != INT64_MAX) snprintf(hi, sizeof hi, "%lld", (long long)cls[c].max_len);
-      printf("  class %-11s lanes %2d team %3d  rows of %lld..%s entries: %lld rows, %lld entries\n",
+      printf("  class %-11s lanes %2d team %3d  rows of %lld..%s entries%s: %lld rows, %lld entries\n",
              level_name(cls[c].level), cls[c].vector_length, cls[c].team_size, (long long)cls[c].min_len, hi,
+             cls[c].level == STRATA_SPMV_LEVEL_STREAM ? " (and longer ones ending in their window)" : "",
              (long long)cls[c].num_rows, (long long)cls[c].num_entries);
     }
     printf("  format %s%s%s%s: %zu bytes, %lld stored entries (%lld padding, %.1f %% of nnz)\n", strata_format_name(format),

@@ -5,7 +5,7 @@ foreach(be serial openmp)
   strata_cli_test(cli.fem.${be} "CG \\(Jacobi\\) +[0-9]+ iterations, converged" fem --box 6 --backend ${be})
 endforeach()
 # bulk nodes (issue 5 §4) through the command line, JSON reporting K and f
-strata_cli_test(cli.fem.bulk "\"converged\": true.*\"bulk_nodes\": 2, \"bulk_fraction\": 0.5"
+strata_cli_test(cli.fem.bulk "\"converged\": true.*\"bulk_nodes\": 2, \"bulk_fraction\": 0.5, \"bulk_ties\": 49, \"bulk_springs\": 98"
                 fem --box 4 --bulk-nodes 2 --bulk-fraction 0.5 --json)
 strata_cli_test(cli.info "\"backends\": \\[\\{\"name\": \"serial\", \"compiled\": true" info --json)
 # STRATA_BACKEND naming no backend (or one this build lacks) stops strata_init, but an explicit

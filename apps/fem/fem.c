@@ -689,11 +689,11 @@ void fem_result_print(const fem_result_t *r, int json, FILE *out) {
             "\"dirichlet_nodes\": %lld, \"nnz\": %lld, \"iterations\": %d, \"converged\": %s, \"stalled\": %s, "
             "\"relative_residual\": %.6e, \"relative_error\": %.6e, \"matrix_max_rel_diff_vs_serial\": %s, "
             "\"unpack_invalid_entries\": %lld, \"bulk_nodes\": %lld, \"bulk_fraction\": %s, \"bulk_ties\": %lld, "
-            "\"mesh\": \"",
+            "\"bulk_springs\": %lld, \"mesh\": \"",
             r->backend, r->device, (long long)r->num_nodes, (long long)r->num_tets,
             (long long)r->num_boundary, (long long)r->nnz, r->iterations, r->converged ? "true" : "false",
             r->stalled ? "true" : "false", r->residual, r->error, diff_json, (long long)r->unpack_invalid, (long long)r->bulk_nodes,
-            fraction_json, (long long)r->bulk_ties);
+            fraction_json, (long long)r->bulk_ties, (long long)(r->bulk_nodes * r->bulk_ties));
     cli_json_fputs(out, r->mesh); /* whole, whatever its length */
     fprintf(out, "\", \"time_s\": {");
     for (int p = 0; p < FEM_NUM_PHASES; ++p)

@@ -46,7 +46,8 @@ typedef struct fem_result {
   int64_t num_nodes, num_tets, num_boundary, nnz; /* num_nodes: the mesh's (bulk nodes not counted) */
   int64_t bulk_nodes;     /* K */
   double bulk_fraction;   /* f; 0 without bulk nodes (K = 0; JSON: null) */
-  int64_t bulk_ties;      /* boundary nodes tied to each bulk node (springs = K x bulk_ties) */
+  int64_t bulk_ties;      /* boundary nodes tied to each bulk node (springs = K x bulk_ties; the
+                             JSON gives both: "bulk_ties" per bulk node, "bulk_springs" in all) */
   int iterations;
   int converged;          /* CG's recurrence reached tol and so did the recomputed residual */
   int stalled;            /* the recurrence reached tol, the recomputed residual did not: tol is

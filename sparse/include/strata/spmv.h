@@ -104,8 +104,9 @@ typedef struct strata_spmv_class {
   strata_spmv_level_t level;
   int vector_length;   /**< lanes per row (two-level) or per team thread (three-level, split) */
   int team_size;       /**< team threads (1 for one-level) */
-  int64_t min_len;     /**< row-length range of the class, inclusive (the GPU stream class also
-                            holds longer rows that end inside their window: spmv.h, stream) */
+  int64_t min_len;     /**< row-length range of the class, inclusive (a stream class, GPU auto or
+                            forced on any backend, also holds longer rows that end inside their
+                            window: spmv.h, stream) */
   int64_t max_len;
   int64_t num_rows;    /**< rows in the class */
   int64_t num_entries; /**< stored entries in those rows */
