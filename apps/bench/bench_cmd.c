@@ -157,7 +157,7 @@ static void emit(result_t *r) {
     int64_t *f[SPMV_NUM_FIELDS];
     spmv_fields(f);
     name_values_text(t, sizeof t, spmv_field_names, f, SPMV_NUM_FIELDS);
-    snprintf(r->msg, sizeof r->msg, "--spmv-options %s", t);
+    snprintf(r->msg, sizeof r->msg, "--spmv-options %.*s", (int)sizeof r->msg - 16, t); /* cut to fit */
   }
   if (r->row_length > 0) snprintf(extra, sizeof extra, ", \"row_length\": %lld", (long long)r->row_length);
   if (r->has_thr) {
