@@ -265,6 +265,13 @@ static void test_fem_unsolvable_meshes(void **state) {
   uint8_t bnd4[4] = {1, 0, 0, 0};
   fem_mesh_t huge = {4, 1, big, tets, bnd4};
   refuse_mesh(&huge, 0, "6*volume inf");
+  /* a tet stored twice (its nodes in another order, same orientation) was assembled twice
+   * without a word (a second newcomer review) */
+  double xyz5[15] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1};
+  int32_t twice[12] = {0, 1, 2, 3, 1, 2, 3, 4, 1, 2, 0, 3};
+  uint8_t bnd5[5] = {1, 1, 1, 1, 1};
+  fem_mesh_t dup = {5, 3, xyz5, twice, bnd5};
+  refuse_mesh(&dup, 0, "tetrahedra 0 and 2 have the same nodes (0 1 2 3)");
 }
 
 /* a tet so flat that its element matrix overflows while its 6*volume (1e-300) is finite and

@@ -497,6 +497,49 @@ int fem_mesh_save(const fem_mesh_t *mesh, const char *path, char *msg, size_t ms
   return FEM_MESH_OK;
 }
 
+/* A tetrahedron stored twice (the same four nodes, in any order) would be assembled twice,
+ * doubling its stiffness without a word (a mesh exported with an element in two physical groups
+ * does this): the tets' sorted node quadruples are sorted and neighbours compared. */
+typedef struct { int32_t v[4]; int64_t t; } tet_key_t;
+static int cmp_tet_key(const void *pa, const void *pb) {
+  const tet_key_t *a = (const tet_key_t *)pa, *b = (const tet_key_t *)pb;
+  for (int i = 0; i < 4; i++)
+    if (a->v[i] != b->v[i]) return a->v[i] < b->v[i] ? -1 : 1;
+  return a->t < b->t ? -1 : a->t > b->t;
+}
+static int duplicate_tets(const char *path, const fem_mesh_t *mesh, char *msg, size_t msg_len) {
+  const int64_t m = mesh->num_tets;
+  if (m < 2) return FEM_MESH_OK;
+  tet_key_t *k = (tet_key_t *)malloc((size_t)m * sizeof *k);
+  if (!k) {
+    set_msg(msg, msg_len, "fem_mesh_load: '%s': out of memory for %" PRId64 " tets' keys", path, m);
+    return FEM_MESH_ERR_ALLOC;
+  }
+  for (int64_t t = 0; t < m; t++) {
+    int32_t *v = k[t].v;
+    memcpy(v, mesh->tets + 4 * t, 4 * sizeof(int32_t));
+    for (int i = 1; i < 4; i++) /* insertion sort of four */
+      for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+        const int32_t x = v[j];
+        v[j] = v[j - 1];
+        v[j - 1] = x;
+      }
+    k[t].t = t;
+  }
+  qsort(k, (size_t)m, sizeof *k, cmp_tet_key);
+  int status = FEM_MESH_OK;
+  for (int64_t i = 1; i < m && status == FEM_MESH_OK; i++)
+    if (!memcmp(k[i - 1].v, k[i].v, sizeof k[i].v)) {
+      set_msg(msg, msg_len,
+              "fem_mesh_load: '%s': tetrahedra %" PRId64 " and %" PRId64 " have the same nodes (%d %d %d %d): a "
+              "tetrahedron stored twice would be assembled twice",
+              path, k[i - 1].t, k[i].t, k[i].v[0], k[i].v[1], k[i].v[2], k[i].v[3]);
+      status = FEM_MESH_ERR_FORMAT;
+    }
+  free(k);
+  return status;
+}
+
 int fem_mesh_load(const char *path, fem_mesh_t *mesh, char *msg, size_t msg_len)
 {
   if (msg != NULL && msg_len > 0) msg[0] = '\0';
@@ -648,6 +691,8 @@ int fem_mesh_load(const char *path, fem_mesh_t *mesh, char *msg, size_t msg_len)
       goto fail;
     }
   }
+  status = duplicate_tets(path, mesh, msg, msg_len);
+  if (status != FEM_MESH_OK) goto fail;
   fclose(f);
   return FEM_MESH_OK;
 

@@ -113,7 +113,8 @@ int fem_mesh_save(const fem_mesh_t *mesh, const char *path, char *msg, size_t ms
  * and consistent with the file size (checked before any allocation), exact file size, every
  * tet node id in [0, n), every boundary flag 0 or 1, n <= INT32_MAX, every coordinate finite
  * and every tet positively oriented (6·volume > 0: not inverted, not degenerate) with a finite
- * 6·volume (coordinates near 1e200 overflow it). strata fem
+ * 6·volume (coordinates near 1e200 overflow it), and no tet stored twice (the same four nodes
+ * in any order: it would be assembled twice; a sort, about 0.35 s for 10^6 tets). strata fem
  * also refuses a mesh without tets, a node in no tet, and no boundary node.
  * @param[out] mesh  filled on success (free with fem_mesh_destroy); zeroed on error.
  *                   Previous contents are overwritten, not freed.
