@@ -125,11 +125,20 @@ int cmd_spmv(int argc, char **argv) {
   strata_sparse_format_t *fm = NULL;
   double *x = NULL, *y0 = NULL, *y = NULL, *dx = NULL, *dy = NULL, *times = NULL;
   CHECK(strata_exec_default(backend, &e));
-  CHECK(strata_mm_read_crs(e, path, &A));
-  /* what the file stores, so that the output can say how it became A's entries (symmetric
-   * storage mirrored, duplicates summed: strata_mm_read_crs) */
+  /* the file read once (a pipe cannot be read twice), kept as COO until A is built, so that the
+   * output can say how the file's entries became A's (symmetric storage mirrored, duplicates
+   * summed: strata_mm_coo_to_crs) */
   strata_mm_header_t hdr;
-  CHECK(strata_mm_read_header(path, &hdr));
+  int64_t expanded = 0;
+  {
+    strata_coo_t *coo = NULL;
+    CHECK(strata_mm_read_coo(path, &coo));
+    hdr = coo->header;
+    expanded = coo->nnz;
+    st = strata_mm_coo_to_crs(e, coo, &A);
+    strata_coo_destroy(&coo);
+    CHECK(st);
+  }
   const int32_t nx = o.transpose ? A->num_rows : A->num_cols, ny = o.transpose ? A->num_cols : A->num_rows;
   /* x */
   if (!strcmp(xspec, "ones") || !strncmp(xspec, "random:", 7)) {
@@ -249,10 +258,12 @@ int cmd_spmv(int argc, char **argv) {
     printf("{\"matrix\": \"%s\", \"backend\": \"%s\", \"rows\": %d, \"cols\": %d, \"nnz\": %lld, \"transpose\": %s, "
            "\"format\": \"%s\", \"format_chosen\": \"%s\", \"format_bytes\": %zu, \"format_stored\": %lld, "
            "\"format_padding\": %lld, \"format_overhead\": %.6f, \"file_entries\": %lld, \"file_symmetric\": %s, "
+           "\"duplicates_summed\": %lld, "
            "\"classes\": [", path_json,
            strata_backend_name(strata_exec_backend(e)), A->num_rows, A->num_cols, (long long)A->nnz,
            o.transpose ? "true" : "false", strata_format_name(format), strata_format_name(chosen), fp.bytes, (long long)fp.stored, (long long)fp.padding, fp.overhead,
-           (long long)hdr.num_stored, hdr.symmetry != STRATA_MM_GENERAL ? "true" : "false");
+           (long long)hdr.num_stored, hdr.symmetry != STRATA_MM_GENERAL ? "true" : "false",
+           (long long)(expanded - A->nnz));
     free(path_json);
     for (int c = 0, first = 1; c < nc; ++c) {
       if (!cls[c].num_rows) continue;
@@ -269,13 +280,14 @@ int cmd_spmv(int argc, char **argv) {
            cli_json_number(b2, sizeof b2, "%.17g", sum), cli_json_number(b3, sizeof b3, "%.17g", norm),
            cli_json_number(b4, sizeof b4, "%.17g", maxabs));
   } else {
-    char from[160] = ""; /* how the file's entries became A's, when their counts differ */
-    if (hdr.symmetry != STRATA_MM_GENERAL)
-      snprintf(from, sizeof from, " (%lld stored in the file: symmetric storage mirrored, duplicates summed)",
-               (long long)hdr.num_stored);
-    else if (hdr.format == STRATA_MM_COORDINATE && hdr.num_stored > A->nnz)
-      snprintf(from, sizeof from, " (%lld stored in the file: %lld duplicate%s summed)",
-               (long long)hdr.num_stored, (long long)(hdr.num_stored - A->nnz), hdr.num_stored - A->nnz > 1 ? "s" : "");
+    char from[200] = "", dup[64] = ""; /* how the file's entries became A's, when their counts differ */
+    const int64_t ndup = expanded - A->nnz;
+    if (ndup > 0) snprintf(dup, sizeof dup, ": %lld duplicate%s summed", (long long)ndup, ndup > 1 ? "s" : "");
+    if (expanded != hdr.num_stored)
+      snprintf(from, sizeof from, " (%lld stored in the file, %lld after symmetric mirroring%s)",
+               (long long)hdr.num_stored, (long long)expanded, dup);
+    else if (ndup > 0)
+      snprintf(from, sizeof from, " (%lld stored in the file%s)", (long long)hdr.num_stored, dup);
     printf("strata spmv %s: %d x %d, %lld entries%s, backend %s%s\n", path, A->num_rows, A->num_cols, (long long)A->nnz,
            from, strata_backend_name(strata_exec_backend(e)), o.transpose ? ", y = alpha A^T x + beta y" : "");
     for (int c = 0; c < nc; ++c) {

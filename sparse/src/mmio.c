@@ -581,13 +581,12 @@ strata_status_t strata_mm_read_coo(const char *path, strata_coo_t **coo) {
   MM_IN_C_LOCALE(strata_mm_read_coo_impl(path, coo));
 }
 
-strata_status_t strata_mm_read_crs(strata_exec_t *exec, const char *path, strata_crs_matrix_t **A) {
-  if (!A) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mm_read_crs: NULL output");
+strata_status_t strata_mm_coo_to_crs(strata_exec_t *exec, const strata_coo_t *c, strata_crs_matrix_t **A) {
+  if (!A) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mm_coo_to_crs: NULL output");
   *A = NULL;
-  if (!exec) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mm_read_crs: NULL execution space");
-  strata_coo_t *c = NULL;
-  strata_status_t st = strata_mm_read_coo(path, &c);
-  if (st != STRATA_SUCCESS) return st;
+  if (!exec || !c)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mm_coo_to_crs: NULL %s", exec ? "COO" : "execution space");
+  strata_status_t st;
   const size_t n = (size_t)c->nnz;
   if (strata_exec_is_host(exec)) {
     st = strata_crs_create_from_coo(exec, c->num_rows, c->num_cols, c->nnz, c->rows, c->cols, c->values, A);
@@ -605,6 +604,16 @@ strata_status_t strata_mm_read_crs(strata_exec_t *exec, const char *path, strata
     strata_sparse_impl_free(exec, q);
     strata_sparse_impl_free(exec, v);
   }
+  return st;
+}
+
+strata_status_t strata_mm_read_crs(strata_exec_t *exec, const char *path, strata_crs_matrix_t **A) {
+  if (!A) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mm_read_crs: NULL output");
+  *A = NULL;
+  if (!exec) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mm_read_crs: NULL execution space");
+  strata_coo_t *c = NULL;
+  strata_status_t st = strata_mm_read_coo(path, &c);
+  if (st == STRATA_SUCCESS) st = strata_mm_coo_to_crs(exec, c, A);
   strata_coo_destroy(&c);
   return st;
 }

@@ -99,8 +99,14 @@ strata_status_t strata_mm_read_coo(const char *path, strata_coo_t **coo);
 /** Frees a COO from strata_mm_read_coo. NULL-safe; sets *coo to NULL. */
 strata_status_t strata_coo_destroy(strata_coo_t **coo);
 
+/** A fill-complete CrsMatrix on exec from a host COO of strata_mm_read_coo
+ *  (strata_crs_create_from_coo: duplicates summed in file order; on a device backend the COO is
+ *  copied there first). Synchronous. Errors: INVALID_ARGUMENT (NULL), those of
+ *  strata_crs_create_from_coo, OUT_OF_MEMORY. */
+strata_status_t strata_mm_coo_to_crs(strata_exec_t *exec, const strata_coo_t *coo, struct strata_crs_matrix **A);
+
 /** Reads a Matrix Market matrix (strata_mm_read_coo) and builds a fill-complete CrsMatrix on exec
- *  (strata_crs_create_from_coo: duplicates summed in file order). Errors: those of both calls. */
+ *  (strata_mm_coo_to_crs). Errors: those of both calls. */
 strata_status_t strata_mm_read_crs(strata_exec_t *exec, const char *path,
                                    struct strata_crs_matrix **A);
 
