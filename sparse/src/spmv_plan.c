@@ -297,11 +297,12 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
     return STRATA_SUCCESS;
   }
   int short_one = 0;
-  int64_t long_rows = 0; /* rows above stream_max, where the GPU stream level can run */
+  int64_t long_rows = 0; /* rows above stream_max, where the GPU stream level can run (they choose
+                            its default window: make_classes) */
   const int64_t smax = o.stream_max > 0 ? o.stream_max : STREAM_MAX_DEFAULT;
   if (!strata_exec_is_host(exec) && A->num_rows > 0 && o.algorithm == STRATA_SPMV_AUTO)
     CHECK(short_rows_one_level(exec, A, smax, &short_one));
-  if (!strata_exec_is_host(exec) && A->num_rows > 0 &&
+  if (!strata_exec_is_host(exec) && A->num_rows > 0 && !o.stream_block &&
       (o.algorithm == STRATA_SPMV_AUTO || o.algorithm == STRATA_SPMV_STREAM))
     CHECK(rowstat(exec, A, smax + 1, INT64_MAX, 0, &long_rows));
   CHECK(make_classes(p, &o, strata_exec_is_host(exec) ? 1 : info.warp_size,
