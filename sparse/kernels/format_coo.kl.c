@@ -94,7 +94,7 @@ STRATA_TEAM_KERNEL(strata_fmt_lb_spmv, strata_fmt_lb_args_t, a, team) {
   double *agg = (double *)team->scratch;
   int32_t *next = (int32_t *)(agg + P), *fin = next + P, *any = fin + P;
   double *prod = agg + 2 * P + STRATA_FMT_LB_ROUNDS / 2; /* [tile] after the sums (8-byte aligned) */
-  strata_sparse_stage_products(team, a->cols, a->vals, a->x, k0, k1, prod, 1);
+  strata_sparse_stage_products(team, a->cols, a->vals, a->x, k0, k1, prod, 1, 0);
   strata_team_barrier(team);
   strata_fmt_lb_part_t part = {-1, -1, 0.0, 0.0, 0}; /* none (strata_fmt_lb_piece fills what crosses) */
   if (lo < hi) {

@@ -53,7 +53,7 @@ STRATA_TEAM_KERNEL(strata_fmt_merge_spmv, strata_fmt_merge_args_t, a, team) {
   double *cv = prod + a->tile;                    /* [team_size] thread carries: partial sums */
   int32_t *crow = (int32_t *)(cv + team->team_size); /* [team_size]: their rows, relative to i0 */
   STRATA_TEAM_VECTOR_RANGE(team, q, 0, a_len) { ends[q] = a->row_offsets[i0 + q + 1] - j0; }
-  strata_sparse_stage_products(team, a->cols, a->vals, a->x, j0, j1, prod, 0);
+  strata_sparse_stage_products(team, a->cols, a->vals, a->x, j0, j1, prod, 0, 0);
   strata_team_barrier(team);
 
   const int64_t p = team->team_rank;

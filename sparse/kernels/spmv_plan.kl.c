@@ -150,7 +150,7 @@ STRATA_KL_TEAM_FUNC double strata_spmv_team_sum_staged(const strata_spmv_apply_a
   double *prod = (double *)team->scratch, total = 0.0;
   for (int64_t w = b; w < e; w += a->stage_max) {
     const int64_t we = w + a->stage_max < e ? w + a->stage_max : e;
-    strata_sparse_stage_products(team, a->col_indices, a->values, a->x, w, we, prod, 0);
+    strata_sparse_stage_products(team, a->col_indices, a->values, a->x, w, we, prod, 0, 0);
     strata_team_barrier(team);
     double s;
     STRATA_TEAM_VECTOR_REDUCE(team, k, 0, we - w, SUM, f64, s) { s += prod[k]; }
@@ -209,9 +209,9 @@ STRATA_FOR_KERNEL(strata_spmv_split_combine, strata_spmv_apply_args_t, a, i) {
  * in a power-law window a thread with one row of hundreds of entries would keep its warp and
  * team waiting while the other threads' rows of a few entries are long done. The team-reduced
  * rows are listed in scratch in any order (an atomic count); each row's sum does not depend on
- * it. */
+ * it. clamp: the staging's variant (strata_sparse_stage_products), a constant at each launch. */
 STRATA_KL_TEAM_FUNC void strata_spmv_stream_team(const strata_spmv_apply_args_t *a, const strata_team_t *team,
-                                                 int64_t blk) {
+                                                 int64_t blk, int clamp) {
   const int64_t r0 = a->block_row[blk], r1 = a->block_row[blk + 1];
   if (r0 >= r1) return; /* the whole team: no row starts in this block */
   const int64_t k0 = a->row_offsets[r0];
@@ -224,7 +224,7 @@ STRATA_KL_TEAM_FUNC void strata_spmv_stream_team(const strata_spmv_apply_args_t 
   double *prod = (double *)team->scratch;
   int32_t *listed = (int32_t *)(prod + a->stage_max), *list = listed + 1;
   if (strata_team_single(team)) *listed = 0;
-  strata_sparse_stage_products(team, a->col_indices, a->values, a->x, k0, k1, prod, 0);
+  strata_sparse_stage_products(team, a->col_indices, a->values, a->x, k0, k1, prod, 0, clamp);
   strata_team_barrier(team);
   STRATA_TEAM_THREAD_RANGE(team, r, r0, r1) {
     const int64_t b = a->row_offsets[r], e = a->row_offsets[r + 1];
@@ -249,8 +249,12 @@ STRATA_KL_TEAM_FUNC void strata_spmv_stream_team(const strata_spmv_apply_args_t 
   }
 }
 
+/* the stream level alone: its staging with clamp = 1 (stage_products.h; 40 registers, 6 teams of
+ * 256 a multiprocessor). A copy without the window rule's tests for plans whose rows are all
+ * within stream_max lost what clamp gained (H200, 2026-11-30: 27-point 100^3 0.1166 -> 0.1262 ms,
+ * banded 16/row 0.2853 -> 0.3126, HMEp-like 0.2757 -> 0.2923). */
 STRATA_TEAM_KERNEL(strata_spmv_stream, strata_spmv_apply_args_t, a, team) {
-  strata_spmv_stream_team(a, team, team->league_rank);
+  strata_spmv_stream_team(a, team, team->league_rank, 1);
 }
 
 /* League rank q of a fused launch (the long rows beside the short ones in one launch, GPU auto):
@@ -284,7 +288,7 @@ STRATA_KL_TEAM_FUNC int strata_spmv_fused_long(const strata_spmv_apply_args_t *a
  * were staged); the window size for this launch (1792, spmv_plan.c) fits those 8 teams' scratch
  * to the H200's 164 KiB shared-memory configuration */
 STRATA_TEAM_KERNEL(strata_spmv_fused, strata_spmv_apply_args_t, a, team) {
-  if (!strata_spmv_fused_long(a, team)) strata_spmv_stream_team(a, team, STRATA_SPMV_FUSED_SHORT(a, team));
+  if (!strata_spmv_fused_long(a, team)) strata_spmv_stream_team(a, team, STRATA_SPMV_FUSED_SHORT(a, team), 0);
 }
 
 /* the one-level rows and the long rows in one launch (when those are the only classes: rows of a

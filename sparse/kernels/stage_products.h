@@ -23,9 +23,36 @@
  * minimum, instead of sixteen. Scratch: n + n / 16 + 1 doubles for n products. */
 #define STRATA_SPARSE_STAGE_PAD(i) ((i) + ((i) >> 4))
 
+/* clamp = 1: the loads of A unconditional, a participant past k1 reading entry k1 - 1 again, and
+ * 32-bit offsets from k0 (k1 - k0 products fit a team's scratch): fewer predicates and less
+ * integer work per product, at the price of registers (ptxas sm_90: the stream launch 40, the
+ * fused launch 32 with clamp = 0). H200, the stream launch alone (strata bench spmv, plan,
+ * 2026-11-30): 27-point 100^3 0.1272 -> 0.1171 ms, banded 16/row 4M 0.3085 -> 0.2836, HMEp-like
+ * 0.2872 -> 0.2743; in the fused launch it cost the power law 0.1981 -> 0.2026, so that keeps
+ * clamp = 0 (predicated loads, 64-bit indices). */
 STRATA_KL_TEAM_FUNC void strata_sparse_stage_products(const strata_team_t *team, const int32_t *cols,
                                                       const double *vals, const double *x, int64_t k0,
-                                                      int64_t k1, double *prod, int pad) {
+                                                      int64_t k1, double *prod, int pad, int clamp) {
+  if (clamp) {
+    const int32_t *c0 = cols + k0;
+    const double *v0 = vals + k0;
+    const int32_t n = (int32_t)(k1 - k0), P = team->team_size * team->vector_length;
+    for (int32_t q = team->team_rank * team->vector_length + team->vector_rank; q < n;
+         q += STRATA_SPARSE_STAGE_UNROLL * P) {
+      int32_t c[STRATA_SPARSE_STAGE_UNROLL];
+      double v[STRATA_SPARSE_STAGE_UNROLL];
+      for (int u = 0; u < STRATA_SPARSE_STAGE_UNROLL; ++u) { /* all loads of A first */
+        const int32_t i = q + u * P < n ? q + u * P : n - 1;
+        c[u] = strata_load_stream_i32(c0 + i);
+        v[u] = strata_load_stream_f64(v0 + i);
+      }
+      for (int u = 0; u < STRATA_SPARSE_STAGE_UNROLL; ++u) { /* then the gathers of x */
+        const int32_t i = q + u * P;
+        if (i < n) prod[pad ? STRATA_SPARSE_STAGE_PAD(i) : i] = v[u] * strata_load_cached_f64(x + c[u]);
+      }
+    }
+    return;
+  }
   const int64_t P = (int64_t)team->team_size * team->vector_length;
   for (int64_t q = k0 + (int64_t)team->team_rank * team->vector_length + team->vector_rank; q < k1;
        q += STRATA_SPARSE_STAGE_UNROLL * P) {
