@@ -107,6 +107,11 @@ static void test_fem_bulk_nodes(void **state) {
     if (!k && strstr(text, "bulk nodes ")) fail_msg("a bulk line without bulk nodes: %s", text);
     free(text);
   }
+  /* the bulk rows are decoupled (their ties are Dirichlet nodes) and u_exact is 0 there, so CG
+   * sees the mesh's problem: the same iterations and accuracy (a review: with u_exact at the bulk
+   * nodes, their rows dominated ||b||, and the same --tol gave a 250x larger error) */
+  assert_true(abs(r.iterations - r0.iterations) <= 1);
+  assert_true(r.error <= 2 * r0.error + 1e-15);
   /* each bulk node adds its diagonal, and two entries per tie */
   assert_int_equal(r.nnz, r0.nnz + 2 * (1 + 2 * r.bulk_ties));
   assert_int_equal(r.num_nodes, r0.num_nodes);
@@ -274,6 +279,42 @@ static void test_fem_unsolvable_meshes(void **state) {
   refuse_mesh(&dup, 0, "tetrahedra 0 and 2 have the same nodes (0 1 2 3)");
 }
 
+/* meshes far from the unit cube's scale (a review). Coordinates times 1e-100: entries ~1e-100
+ * beside Dirichlet rows of 1 let CG stop at once (b.b 1e-199, the interior residual's square
+ * underflowing) and report "converged" with a 14 % error; now the Dirichlet rows are on the
+ * interior's scale and u_exact is scaled by a power of two. Times 2^-300 (no bulk node): b.b
+ * underflows to 0 without the scaling. Shifted to z ~ 1300: u_exact ~ exp(650) ~ 1e282, and b's
+ * sums overflowed: the job blamed CG ("r.z = -nan"); now scaled. At z ~ 1500 exp(z / 2)
+ * overflows: refused, naming the problem. */
+static void test_fem_scaled_meshes(void **state) {
+  (void)state;
+  char msg[256];
+  for (int k = 0; k < 4; ++k) {
+    fem_mesh_t m;
+    assert_int_equal(fem_mesh_box(4, &m, msg, sizeof msg), 0);
+    for (int64_t i = 0; i < 3 * m.num_nodes; ++i)
+      m.xyz[i] = k == 0   ? m.xyz[i] * 1e-100
+                 : k == 1 ? ldexp(m.xyz[i], -300)
+                          : m.xyz[i] + (i % 3 == 2 ? (k == 2 ? 1300.0 : 1500.0) : 0.0);
+    fem_result_t r;
+    fem_options_t o = opts();
+    o.bulk_nodes = k == 0; /* the bulk row's springs (k = 1) beside entries ~1e-100 */
+    if (k < 3) {
+      T_OK(run_saved_mesh(&m, o, &r));
+      print_message("  scale %s: %d iterations, error %.2e, u_exact scale %g\n", k == 2 ? "z + 1300" : k ? "2^-300" : "1e-100",
+                    r.iterations, r.error, r.u_scale);
+      assert_true(r.converged);
+      assert_true(r.error < 1e-7);
+      assert_true(r.u_scale != 1.0);
+      assert_true(r.u_scale == ldexp(1.0, ilogb(r.u_scale))); /* a power of two */
+    } else {
+      t_expect_msg(run_saved_mesh(&m, o, &r), STRATA_ERR_INVALID_DATA,
+                   "the manufactured problem is not finite on this mesh", "[1500, 1501]");
+    }
+    fem_mesh_destroy(&m);
+  }
+}
+
 /* a tet so flat that its element matrix overflows while its 6*volume (1e-300) is finite and
  * positive, so that the loader takes it: refused after the element kernel, naming the element
  * (it failed late, in CG, with "p.Ap = -nan is not positive") */
@@ -296,6 +337,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_fem_long_mesh_path),
       cmocka_unit_test(test_fem_unsolvable_meshes),
       cmocka_unit_test(test_fem_degenerate_tet),
+      cmocka_unit_test(test_fem_scaled_meshes),
       cmocka_unit_test(test_fem_bulk_nodes),
       cmocka_unit_test(test_fem_bulk_bad_options),
       cmocka_unit_test(test_fem_bulk_nodes_limit),

@@ -156,10 +156,20 @@ int bench_fem_assemble(strata_exec_t *e, const fem_mesh_t *m, int dof, strata_cr
           for (int b = 0; b < dof; ++b) val[off[dof * i + a] + dof * lo + b] += blk[dof * a + b];
       }
     }
-    if (m->on_boundary[i])
-      for (int64_t p = 0; p < glen; ++p)
-        if (gc[p] == i)
-          for (int a = 0; a < dof; ++a) val[off[dof * i + a] + dof * p + a] = 1.0;
+  }
+  { /* Dirichlet rows: diag times identity rows, diag from the interior rows' diagonals as the job's */
+    double dsum = 0;
+    int64_t count = 0;
+    for (int64_t i = 0; i < n; ++i)
+      for (int a = 0; a < dof && !m->on_boundary[i]; ++a, ++count)
+        for (int64_t k = off[dof * i + a]; k < off[dof * i + a] + dof * (G->row_offsets[i + 1] - G->row_offsets[i]); ++k)
+          if (col[k] == dof * i + a) dsum += val[k];
+    const double diag = fem_dirichlet_diag(dsum, count);
+    for (int64_t i = 0; i < n; ++i)
+      if (m->on_boundary[i])
+        for (int a = 0; a < dof; ++a)
+          for (int64_t k = off[dof * i + a]; k < off[dof * i + a] + dof * (G->row_offsets[i + 1] - G->row_offsets[i]); ++k)
+            if (col[k] == dof * i + a) val[k] = diag;
   }
   off[N] = nnz;
   if (strata_crs_create_from_csr(e, (int32_t)N, (int32_t)N, nnz, off, col, val, STRATA_CRS_ADOPT, A)) {

@@ -6,6 +6,7 @@
  * reads both matrices back and compares them on the host (a check, not part of the timed phases). */
 #include "fem.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,9 @@ STRATA_KERNEL_DECLARE(fem_dot);
 STRATA_KERNEL_DECLARE(fem_cg_update);
 STRATA_KERNEL_DECLARE(fem_cg_direction);
 STRATA_KERNEL_DECLARE(fem_absdiff_max);
+STRATA_KERNEL_DECLARE(fem_abs_max);
+STRATA_KERNEL_DECLARE(fem_interior_diag);
+STRATA_KERNEL_DECLARE(fem_nonfinite);
 
 const char *const fem_phase_names[FEM_NUM_PHASES] = {"mesh", "graph", "element", "pack",
                                                       "unpack_combine", "solve"};
@@ -248,7 +252,14 @@ static strata_status_t assemble(strata_exec_t *e, const fem_mesh_t *m, const dev
   CHECK(strata_exec_fence(e));
   sec[FEM_PHASE_UNPACK] += strata_timer_now() - t0;
 
-  fem_dirichlet_args_t da = {A->row_offsets, A->col_indices, A->values, d->bnd};
+  /* the Dirichlet rows' diagonal: the mesh's interior rows' mean diagonal, rounded to a power of
+   * two (the same on every backend whatever the order of the sum), 1 without interior rows */
+  fem_dirichlet_args_t da = {A->row_offsets, A->col_indices, A->values, d->bnd, 1.0};
+  int64_t interior = 0;
+  for (int64_t i = 0; i < n - K; ++i) interior += !m->on_boundary[i];
+  double dsum = 0;
+  CHECK(strata_parallel_reduce(e, NULL, strata_range(0, n - K), &fem_interior_diag, &da, STRATA_REDUCE_SUM, &dsum));
+  da.diag = fem_dirichlet_diag(dsum, interior);
   CHECK(strata_parallel_for(e, NULL, strata_range(0, n), &fem_dirichlet, &da));
   CHECK(strata_exec_fence(e));
   *Aout = A;
@@ -295,6 +306,51 @@ static strata_status_t true_residual(strata_exec_t *e, const strata_crs_matrix_t
   if (st == STRATA_SUCCESS) st = dot(e, A->num_rows, w, w, &rr);
   *rel = bb > 0 ? sqrt(rr / bb) : sqrt(rr);
   return st;
+}
+
+double fem_dirichlet_diag(double sum, int64_t count) {
+  if (!(count > 0 && sum > 0 && sum / (double)count <= DBL_MAX)) return 1.0;
+  int ex = 0;
+  const double mant = frexp(sum / (double)count, &ex); /* mean = mant 2^ex, mant in [1/2, 1) */
+  return ldexp(1.0, mant < 0.7071067811865476 ? ex - 1 : ex);
+}
+
+/* 1 and *scale times a power of two when max |v| (vmax) is positive and outside [2^-64, 2^64]:
+ * then max |v| times the new factor lies in [1, 2) */
+static int pow2_rescale(double vmax, double *scale) {
+  if (!(vmax > 0) || (vmax >= 0x1p-64 && vmax <= 0x1p64)) return 0;
+  int ex = 0;
+  (void)frexp(vmax, &ex);
+  *scale = ldexp(*scale, 1 - ex);
+  return 1;
+}
+
+/* u_exact and b = A u_exact (b NULL: not checked) finite, else INVALID_DATA naming how many
+ * entries are not and the mesh's bounding box (u_exact or the element matrices overflow there) */
+static strata_status_t rhs_check(strata_exec_t *e, const fem_mesh_t *mesh, int64_t n, const double *ue,
+                                 const double *b) {
+  const int64_t nall = mesh->num_nodes;
+  int64_t bad[2] = {0, 0};
+  const double *v[2] = {ue, b};
+  for (int q = 0; q < 2 && v[q]; ++q) {
+    fem_vec_args_t a = {0, 0, v[q], NULL, NULL};
+    strata_status_t st = strata_parallel_reduce(e, NULL, strata_range(0, nall), &fem_nonfinite, &a, STRATA_REDUCE_SUM,
+                                                &bad[q]);
+    if (st != STRATA_SUCCESS) return st;
+  }
+  if (!bad[0] && !bad[1]) return STRATA_SUCCESS;
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (int64_t i = 0; i < n; ++i)
+    for (int c = 0; c < 3; ++c) {
+      lo[c] = fmin(lo[c], mesh->xyz[3 * i + c]);
+      hi[c] = fmax(hi[c], mesh->xyz[3 * i + c]);
+    }
+  return strata_error_set(STRATA_ERR_INVALID_DATA,
+                          "the manufactured problem is not finite on this mesh: %lld of %lld entries of u_exact = "
+                          "sin(pi x) cos(pi y / 2) exp(z / 2) + x y z and %lld of b = A u_exact are inf or NaN "
+                          "(mesh nodes in [%g, %g] x [%g, %g] x [%g, %g]; the job is meant for the unit cube)",
+                          (long long)bad[0], (long long)nall, (long long)bad[1], lo[0], hi[0], lo[1], hi[1], lo[2],
+                          hi[2]);
 }
 
 /* restarts from the recomputed residual before tol counts as out of reach (cg's *stalled) */
@@ -451,6 +507,7 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   fem_mesh_t mesh;
   memset(&mesh, 0, sizeof mesh);
   memset(res, 0, sizeof *res);
+  res->u_scale = 1.0;
   if (o->matrix_out) *o->matrix_out = NULL;
   res->matrix_diff = -1;
   res->mesh = o->mesh_path ? o->mesh_path : o->box > 0 ? "box" : "gmsh";
@@ -630,9 +687,26 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&ue));
   CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&b));
   CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&res_vec));
-  fem_node_args_t na = {d.xyz, ue};
+  /* u_exact, then b = A u_exact; on a mesh far from the unit cube's scale (u_exact ~ its size
+   * near x = 0, the entries too), u_exact times a power of two (exact), first so that max |u| and
+   * then so that max |b| is in [1, 2): else CG's dot products under- or overflow */
+  fem_node_args_t na = {d.xyz, n, 1.0, ue};
+  fem_vec_args_t vm = {0, 0, ue, NULL, NULL};
+  double vmax = 0;
   CHECK(strata_parallel_for(e, NULL, strata_range(0, nall), &fem_u_exact, &na));
+  CHECK(rhs_check(e, &mesh, n, ue, NULL));
+  CHECK(strata_parallel_reduce(e, NULL, strata_range(0, nall), &fem_abs_max, &vm, STRATA_REDUCE_MAX, &vmax));
+  if (pow2_rescale(vmax, &na.scale)) CHECK(strata_parallel_for(e, NULL, strata_range(0, nall), &fem_u_exact, &na));
   CHECK(strata_crs_spmv(e, 1.0, A, ue, 0.0, b));
+  CHECK(rhs_check(e, &mesh, n, ue, b));
+  vm.x = b;
+  CHECK(strata_parallel_reduce(e, NULL, strata_range(0, nall), &fem_abs_max, &vm, STRATA_REDUCE_MAX, &vmax));
+  if (pow2_rescale(vmax, &na.scale)) {
+    CHECK(strata_parallel_for(e, NULL, strata_range(0, nall), &fem_u_exact, &na));
+    CHECK(strata_crs_spmv(e, 1.0, A, ue, 0.0, b));
+    CHECK(rhs_check(e, &mesh, n, ue, b));
+  }
+  res->u_scale = na.scale;
   t0 = strata_timer_now();
   CHECK(cg(e, A, b, u, o->tol, o->max_iter, &res->iterations, &res->converged, &res->stalled));
   CHECK(strata_exec_fence(e));
@@ -687,12 +761,13 @@ void fem_result_print(const fem_result_t *r, int json, FILE *out) {
     fprintf(out,
             "{\"job\": \"fem\", \"backend\": \"%s\", \"device\": \"%s\", \"nodes\": %lld, \"tets\": %lld, "
             "\"dirichlet_nodes\": %lld, \"nnz\": %lld, \"iterations\": %d, \"converged\": %s, \"stalled\": %s, "
-            "\"relative_residual\": %.6e, \"relative_error\": %.6e, \"matrix_max_rel_diff_vs_serial\": %s, "
+            "\"relative_residual\": %.6e, \"relative_error\": %.6e, \"u_exact_scale\": %.17g, "
+            "\"matrix_max_rel_diff_vs_serial\": %s, "
             "\"unpack_invalid_entries\": %lld, \"bulk_nodes\": %lld, \"bulk_fraction\": %s, \"bulk_ties\": %lld, "
             "\"bulk_springs\": %lld, \"mesh\": \"",
             r->backend, r->device, (long long)r->num_nodes, (long long)r->num_tets,
             (long long)r->num_boundary, (long long)r->nnz, r->iterations, r->converged ? "true" : "false",
-            r->stalled ? "true" : "false", r->residual, r->error, diff_json, (long long)r->unpack_invalid, (long long)r->bulk_nodes,
+            r->stalled ? "true" : "false", r->residual, r->error, r->u_scale, diff_json, (long long)r->unpack_invalid, (long long)r->bulk_nodes,
             fraction_json, (long long)r->bulk_ties, (long long)(r->bulk_nodes * r->bulk_ties));
     cli_json_fputs(out, r->mesh); /* whole, whatever its length */
     fprintf(out, "\", \"time_s\": {");
@@ -719,6 +794,8 @@ void fem_result_print(const fem_result_t *r, int json, FILE *out) {
                        : "NOT converged");
   fprintf(out, "  final residual   %.3e  (||b - A u|| / ||b||)\n", r->residual);
   fprintf(out, "  error            %.3e  (||u - u_exact|| / ||u_exact||)\n", r->error);
+  if (r->u_scale != 1.0)
+    fprintf(out, "  u_exact scale    %g  (a power of two: max |b| into [1, 2) for this mesh's size)\n", r->u_scale);
   if (isnan(r->matrix_diff))
     fprintf(out, "  vs serial        NaN in the assembled matrix\n");
   else if (isinf(r->matrix_diff))

@@ -14,14 +14,17 @@ typedef struct fem_options {
   const char *save_mesh; /* write the mesh used to this file */
   int box;               /* > 0: structured box mesh of box^3 cubes x 6 tets (tests; no Gmsh) */
   strata_backend_t backend;
-  double tol;            /* relative residual ||r|| / ||b|| */
+  double tol;            /* relative residual ||r|| / ||b|| (Dirichlet rows keep their assembled
+                            diagonal d, b = d u_exact there: every row on the mesh's scale) */
   int max_iter;
   int compare;           /* assemble on serial too and report the largest relative difference */
   int bulk_nodes;        /* K extra "bulk" nodes (issue 5 §4), 0..FEM_MAX_BULK_NODES. Their ties
                             are boundary (Dirichlet) nodes, so once the Dirichlet columns are
                             eliminated a bulk row keeps only its diagonal: the bulk rows load
                             pack, unpack_combine and SpMV through their pattern (the values
-                            stay stored, zeros included), not CG's convergence */
+                            stay stored, zeros included), not CG's convergence: u_exact is 0 at
+                            the bulk nodes, so b is 0 in their rows and ||b|| (CG's stopping
+                            test) and the error are the mesh's alone */
   double bulk_fraction;  /* each bulk node is tied by springs to this fraction (0, 1] of the
                             boundary nodes: round(f x their number), at least one, spread evenly
                             in node order (fem_result_t.bulk_ties: how many) */
@@ -54,6 +57,8 @@ typedef struct fem_result {
                              below the attainable accuracy (the recurrence keeps shrinking while
                              ||b - A u|| stalls near machine precision times the condition) */
   double residual;        /* final ||b - A u|| / ||b|| (recomputed, not the recurrence) */
+  double u_scale;         /* u_exact's factor, a power of two: 1, or what brings max |b| into
+                             [1, 2) for a mesh whose max |b| is outside [2^-64, 2^64] */
   double error;           /* ||u - u_exact||_2 / ||u_exact||_2 */
   double matrix_diff;     /* max_i max_j |a_ij - s_ij| / max_j |s_ij| against serial; -1 not compared,
                              NaN if either matrix holds a NaN, +inf if the patterns differ */
@@ -74,5 +79,10 @@ int fem_mesh_box(int n, fem_mesh_t *mesh, char *msg, size_t msg_len);
  *  INT32_MAX. Returns STRATA_SUCCESS, or INVALID_ARGUMENT naming n, K, n + K and the limit. */
 strata_status_t fem_bulk_nodes_check(int64_t n, int64_t K);
 void fem_result_print(const fem_result_t *r, int json, FILE *out);
+/** The Dirichlet rows' diagonal from the sum of the interior (not Dirichlet) rows' diagonals and
+ *  their count: their mean rounded to the nearest power of two (in log scale), 1 when there are
+ *  none or the mean is not a positive finite number. The job's rows are diag times identity rows,
+ *  so that they are on the scale of the others (fem_kernels.kl.c, fem_dirichlet). */
+double fem_dirichlet_diag(double sum, int64_t count);
 
 #endif

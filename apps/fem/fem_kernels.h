@@ -26,10 +26,13 @@ typedef struct fem_dirichlet_args {
   const int32_t *cols;
   double *vals;
   const uint8_t *on_boundary;
+  double diag; /* the Dirichlet rows' diagonal (fem_dirichlet) */
 } fem_dirichlet_args_t;
 
 typedef struct fem_node_args {
   const double *xyz;
+  int64_t num_mesh_nodes; /* nodes from num_mesh_nodes on (the bulk nodes) get u = 0 */
+  double scale;           /* u = scale x the manufactured solution (a power of two) */
   double *u;
 } fem_node_args_t;
 
