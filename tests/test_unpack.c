@@ -1171,6 +1171,14 @@ static void test_col_map(void **state) {
   int64_t *dd = (int64_t *)t_to_dev(hg, sizeof(int64_t) * (size_t)nc);
   t_expect_msg(strata_col_map_create(T_exec, nc, dd, &bad), STRATA_ERR_INVALID_DATA, "repeated", "and at least one other");
   assert_null(bad);
+  { /* the first repeated id is named, on every backend (a review: serial named local id 4 and
+     * OpenMP local id 0 for these ids; the first of the repeated ones is local id 0, id 5) */
+    const int64_t rep6[6] = {5, 7, 9, 11, 7, 5};
+    int64_t *d6 = (int64_t *)t_to_dev(rep6, sizeof rep6);
+    t_expect_msg(strata_col_map_create(T_exec, 6, d6, &bad), STRATA_ERR_INVALID_DATA,
+                 "2 global ids repeated", "global id 5 is given at local id 0 (the first repeated)");
+    t_dev_free(d6);
+  }
   hg[7] = -3;
   t_dev_free(dd);
   dd = (int64_t *)t_to_dev(hg, sizeof(int64_t) * (size_t)nc);
@@ -1337,6 +1345,13 @@ static void test_misaligned_data(void **state) {
       double got[3];
       t_to_host(got, A->values, sizeof got);
       assert_memory_equal(got, v, sizeof got);
+      /* the data aligned, import_rows not (a review: it was read misaligned) */
+      strata_packets_t pk2 = {T_exec, 1, d_off, d_buf, nbytes};
+      unsigned char *d_rows2 = (unsigned char *)t_to_dev(shifted, 16);
+      t_expect_msg(strata_sparse_unpack_combine_opts(T_exec, A, (const int32_t *)(d_rows2 + 2), &pk2, NULL, 0,
+                                                     (strata_combine_mode_t)m, &o, &rep),
+                   STRATA_ERR_INVALID_ARGUMENT, "import_rows", "is not 4-byte aligned (address % 4 = 2");
+      t_dev_free(d_rows2);
       strata_crs_destroy(&A);
     }
   t_dev_free(d_buf);

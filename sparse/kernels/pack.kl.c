@@ -123,6 +123,16 @@ STRATA_FOR_KERNEL(strata_col_map_build, strata_col_map_args_t, a, l) {
   }
 }
 
+/* after the build, when it found repeated ids: stats[3] = the smallest local id whose global id
+ * is given at another local id too (the build's own minimum is over the CAS losers only, which
+ * depends on the order the ids were inserted in) */
+STRATA_FOR_KERNEL(strata_col_map_first_dup, strata_col_map_args_t, a, l) {
+  const int64_t gid = a->gids[l];
+  if (gid < 0) return;
+  const int64_t w = strata_col_map_find(a->keys, a->vals, a->mask, gid);
+  if (w != l) strata_atomic_min_i64(a->stats + 3, w < l ? w : l);
+}
+
 STRATA_FOR_KERNEL(strata_col_map_lookup, strata_col_map_args_t, a, i) {
   a->lids[i] = (int32_t)strata_col_map_find(a->keys, a->vals, a->mask, a->gids[i]);
 }

@@ -28,6 +28,7 @@ STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_fill);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_copy);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_first_descent);
 STRATA_KERNEL_DECLARE(strata_col_map_build);
+STRATA_KERNEL_DECLARE(strata_col_map_first_dup);
 STRATA_KERNEL_DECLARE(strata_col_map_lookup);
 
 /* pack: rows above this many entries are written by a team each on GPUs (strata_sparse_pack_long) */
@@ -183,6 +184,10 @@ strata_status_t strata_col_map_create(strata_exec_t *exec, int64_t num_local, co
   if (st == STRATA_SUCCESS && num_local > 0)
     st = strata_parallel_for(exec, "strata_col_map_build", strata_range(0, num_local), &strata_col_map_build, &a);
   if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, got, stats, sizeof got);
+  if (st == STRATA_SUCCESS && got[2] > 0) { /* the first repeated id, the same on every backend */
+    st = strata_parallel_for(exec, "strata_col_map_first_dup", strata_range(0, num_local), &strata_col_map_first_dup, &a);
+    if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, got, stats, sizeof got);
+  }
   strata_sparse_impl_free(exec, stats);
   if (st == STRATA_SUCCESS && (got[0] > 0 || got[2] > 0)) {
     const int neg = got[0] > 0;
@@ -192,11 +197,13 @@ strata_status_t strata_col_map_create(strata_exec_t *exec, int64_t num_local, co
     if (st == STRATA_SUCCESS)
       st = neg ? strata_error_set(STRATA_ERR_INVALID_DATA,
                                   "col_map_create: %lld negative global ids (global ids are >= 0); the first at "
-                                  "local id %lld: %lld",
-                                  (long long)got[0], (long long)l, (long long)g)
+                                  "local id %lld: %lld%s",
+                                  (long long)got[0], (long long)l, (long long)g,
+                                  got[2] > 0 ? "; global ids are repeated too" : "")
                : strata_error_set(STRATA_ERR_INVALID_DATA,
                                   "col_map_create: %lld global ids repeated (each local id needs its own); "
-                                  "global id %lld is given at local id %lld and at least one other",
+                                  "global id %lld is given at local id %lld (the first repeated) and at least one "
+                                  "other",
                                   (long long)got[2], (long long)g, (long long)l);
   }
   if (st != STRATA_SUCCESS) {
@@ -341,6 +348,11 @@ static strata_status_t unpack_check(strata_exec_t **exec, strata_crs_matrix_t *A
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "sparse_unpack_combine: packet offsets %p are not 8-byte aligned (address %% 8 = %u)",
                             (const void *)packets->offsets, (unsigned)((uintptr_t)packets->offsets % 8));
+  if (packets->num_rows > 0 && (uintptr_t)import_rows % sizeof(int32_t) != 0) /* a review: it was read misaligned */
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "sparse_unpack_combine: import_rows %p is not 4-byte aligned (address %% 4 = %u; int32 "
+                            "row ids)",
+                            (const void *)import_rows, (unsigned)((uintptr_t)import_rows % 4));
   if (num_global < 0) /* refused without col_lids too, where it is not read: bad input, not ignored */
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "sparse_unpack_combine: num_global = %lld is negative (the limit is 0)",

@@ -344,7 +344,7 @@ typedef struct strata_unpack_options {
  *  valid entries are applied all the same (unless strict). Errors also: INVALID_ARGUMENT (A not
  *  fill-complete with a mode other than INSERT; NULL import_rows or offsets with packets, NULL
  *  data with num_bytes > 0, num_bytes > 0 with no packets, packet data or offsets not 8-byte
- *  aligned; more than 2^40 packets; a negative num_global, also when col_lids is NULL and it is not read; a negative
+ *  aligned, import_rows not 4-byte aligned; more than 2^40 packets; a negative num_global, also when col_lids is NULL and it is not read; a negative
  *  option). Synchronous.
  *  INSERT (Tpetra: insertGlobalValues into a matrix with room, then fillComplete): accepted with a
  *  fill-complete target or not. Incoming values are added (as ADD) and columns not in the row
