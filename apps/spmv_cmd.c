@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli_error.h"
 #include "cli_json.h"
@@ -22,6 +23,26 @@ static int cmp_d(const void *a, const void *b) {
 /* a host allocation that failed: what and how many bytes (status 1, as the other errors) */
 static int out_of_memory(const char *what, size_t bytes) {
   fprintf(stderr, "strata spmv: out of host memory: %s needs %zu bytes\n", what, bytes);
+  return 1;
+}
+
+/* The run's memory from the file's sizes, before A is built: A (64-bit row offsets, 12 bytes an
+ * entry) and x, y on the host (x; y before and after) and on the device (on host backends the
+ * same memory). Refused when above the machine's physical memory: the vectors are allocated
+ * lazily (Linux overcommits), and a three-line file declaring 2^31 - 1 rows ran for minutes at
+ * 15 GB before the kernel would have killed it (a review). Returns 1 after the message. */
+static int too_big(const strata_coo_t *coo, int transpose) {
+  const double rows = (double)coo->num_rows, cols = (double)coo->num_cols, nnz = (double)coo->nnz;
+  const double nx = transpose ? rows : cols, ny = transpose ? cols : rows;
+  const double need = 8 * (rows + 1) + 12 * nnz + (transpose ? 40 * nnz + 8 * (cols + 1) : 0) + 16 * (nx + 1) +
+                      24 * (ny + 1);
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  const double phys = pages > 0 && page > 0 ? (double)pages * (double)page : 0;
+  if (phys <= 0 || need <= phys) return 0;
+  fprintf(stderr,
+          "strata spmv: a %d x %d matrix with %lld entries%s needs about %.3g bytes (A, x and y on the host and "
+          "the device), above the %.3g bytes of physical memory\n",
+          coo->num_rows, coo->num_cols, (long long)coo->nnz, transpose ? " and its transpose" : "", need, phys);
   return 1;
 }
 
@@ -135,6 +156,11 @@ int cmd_spmv(int argc, char **argv) {
     CHECK(strata_mm_read_coo(path, &coo));
     hdr = coo->header;
     expanded = coo->nnz;
+    if (too_big(coo, o.transpose)) {
+      strata_coo_destroy(&coo);
+      rc = 1;
+      goto done;
+    }
     st = strata_mm_coo_to_crs(e, coo, &A);
     strata_coo_destroy(&coo);
     CHECK(st);

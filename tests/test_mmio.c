@@ -764,6 +764,10 @@ static void test_malformed(void **state) {
       {B "2 2 1\n1 1 1.5x\n", 3, "value '1.5x' is not a number"},
       {B "2 2 1\n1 1 0x10\n", 3, "value '0x10' is not a number"},
       {B "2 2 1\n1 1 1e999\n", 3, "value 1e999 overflows a double"},
+      /* a token longer than the 40 characters a message quotes is marked as cut (a review: the
+       * first 40 digits of a 60-digit value, shown whole, looked like a value that fits) */
+      {B "2 2 1\n1 1 100000000000000000000000000000000000000000000000000000000000e300\n", 3,
+       "value 1000000000000000000000000000000000000000... overflows a double"},
       {"%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 1.5\n", 3, "value '1.5' is not an integer (field integer)"},
       {B "2 2 3\n1 1 1\n2 2 1\n", 4, "end of file after 2 of the 3 entries declared on line 2 (truncated file?)"},
       {B "2 2 1\n1 1 1\n2 2 1\n", 4, "data beyond the 1 entries declared on line 2"},

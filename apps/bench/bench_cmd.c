@@ -624,7 +624,7 @@ static void input_error(const char *suite, const char *spec, const char *msg) {
   result_t *r = add(suite, STRATA_BACKEND_SERIAL, spec, "input");
   snprintf(r->msg, sizeof r->msg, "%.*s", (int)sizeof r->msg - 1, msg); /* the message, cut to fit */
   emit(r);
-  fprintf(stderr, "strata bench: %s (skipped)\n", msg);
+  fprintf(stderr, "strata bench: %s (an input error: its runs are not made; exit 4)\n", msg);
 }
 
 /* the files `--matrix shared` found: the shared folder keeps malformed and complex files on
@@ -1735,7 +1735,7 @@ static void usage(FILE *f) {
 /* NAME=VALUE items, comma-separated, for `flag`: a name of names[0, nf) sets *fields[i] to a
  * positive integer; special (may be NULL) takes the other names first (returns 1 when it knew
  * the name, -1 for a bad value after reporting it, 0 when unknown). The last value of a repeated
- * name counts. Refuses empty items, items without '=', unknown names (listing the known ones in
+ * name counts. Refuses empty items, items without '=', empty and unknown names (listing the known ones in
  * `known`) and values that are not positive integers. */
 static int parse_name_values(const char *flag, const char *v, const char *const *names, int64_t *const *fields, int nf,
                              const char *known, int (*special)(const char *name, const char *val)) {
@@ -1752,6 +1752,7 @@ static int parse_name_values(const char *flag, const char *v, const char *const 
     if (!len) { rc = bad_opt("%s '%s': an empty item (NAME=VALUE, comma-separated)", flag, v); break; }
     if (!eq) { rc = bad_opt("%s: '%s' is not NAME=VALUE", flag, t); break; }
     *eq = 0;
+    if (!*t) { rc = bad_opt("%s: '=%s' has an empty name (NAME=VALUE; %s)", flag, eq + 1, known); break; }
     const char *val = eq + 1;
     const int sp = special ? special(t, val) : 0;
     if (sp < 0) { rc = 2; break; }

@@ -16,6 +16,11 @@
 
 #include "sparse_impl.h"
 
+/* a token quoted in a message is cut at 40 characters (%.40s); MM_CUT(t) then adds "..." so that
+ * the cut value is not read as the whole (a review: "value 1000000000000000000000000000000000000000
+ * overflows a double" for a 100001-digit value) */
+#define MM_CUT(t) (strlen(t) > 40 ? "..." : "")
+
 /* ------------------------------------------------------------------ errors */
 
 /* "<path>:<line>: <reason>" with INVALID_DATA. */
@@ -331,20 +336,20 @@ static strata_status_t mm_read_header(mm_in_t *in, strata_mm_header_t *h) {
                            "'%%%%MatrixMarket matrix <format> <field> <symmetry>')");
   const int n = mm_tokens(in->buf, t);
   if (n == 0 || strcasecmp(t[0], "%%MatrixMarket") != 0)
-    return mm_bad(path, 1, "not a Matrix Market banner: '%.40s' (expected "
+    return mm_bad(path, 1, "not a Matrix Market banner: '%.40s%s' (expected "
                            "'%%%%MatrixMarket matrix <format> <field> <symmetry>')",
-                  n ? t[0] : "");
+                  n ? t[0] : "", MM_CUT(n ? t[0] : ""));
   if (n < 5)
     return mm_bad(path, 1, "the banner has %d words, expected 5 "
                            "(%%%%MatrixMarket matrix <format> <field> <symmetry>)", n);
-  if (n > 5) return mm_bad(path, 1, "unexpected '%.40s' after the symmetry '%s' in the banner", t[5], t[4]);
+  if (n > 5) return mm_bad(path, 1, "unexpected '%.40s%s' after the symmetry '%s' in the banner", t[5], MM_CUT(t[5]), t[4]);
   if (strcasecmp(t[1], "matrix") != 0)
-    return mm_bad(path, 1, "object '%.40s' is not supported (only 'matrix')", t[1]);
+    return mm_bad(path, 1, "object '%.40s%s' is not supported (only 'matrix')", t[1], MM_CUT(t[1]));
   const int fo = lookup(t[2], k_format, 2), fi = lookup(t[3], k_field, 4), sy = lookup(t[4], k_symmetry, 4);
-  if (fo < 0) return mm_bad(path, 1, "unknown format '%.40s' (coordinate or array)", t[2]);
-  if (fi < 0) return mm_bad(path, 1, "unknown field '%.40s' (real, integer, pattern or complex)", t[3]);
+  if (fo < 0) return mm_bad(path, 1, "unknown format '%.40s%s' (coordinate or array)", t[2], MM_CUT(t[2]));
+  if (fi < 0) return mm_bad(path, 1, "unknown field '%.40s%s' (real, integer, pattern or complex)", t[3], MM_CUT(t[3]));
   if (sy < 0)
-    return mm_bad(path, 1, "unknown symmetry '%.40s' (general, symmetric, skew-symmetric or hermitian)", t[4]);
+    return mm_bad(path, 1, "unknown symmetry '%.40s%s' (general, symmetric, skew-symmetric or hermitian)", t[4], MM_CUT(t[4]));
   h->format = (strata_mm_format_t)fo;
   h->field = (strata_mm_field_t)fi;
   h->symmetry = (strata_mm_symmetry_t)sy;
@@ -366,13 +371,13 @@ static strata_status_t mm_read_header(mm_in_t *in, strata_mm_header_t *h) {
   long long v[3] = {0, 0, 0};
   for (int i = 0; i < want; ++i) {
     const int r = parse_i64(t[i], &v[i]);
-    if (r == 1) return mm_bad(path, in->line, "%s '%.40s' is not an integer", what[i], t[i]);
-    if (r == 2 && t[i][0] == '-') return mm_bad(path, in->line, "negative %s %.40s", what[i], t[i]);
+    if (r == 1) return mm_bad(path, in->line, "%s '%.40s%s' is not an integer", what[i], t[i], MM_CUT(t[i]));
+    if (r == 2 && t[i][0] == '-') return mm_bad(path, in->line, "negative %s %.40s%s", what[i], t[i], MM_CUT(t[i]));
     if (r == 2 && i == 2)
-      return mm_bad(path, in->line, "%s %.40s exceeds the 64-bit limit %lld", what[i], t[i], (long long)INT64_MAX);
+      return mm_bad(path, in->line, "%s %.40s%s exceeds the 64-bit limit %lld", what[i], t[i], MM_CUT(t[i]), (long long)INT64_MAX);
     if (r == 2 || (i < 2 && v[i] > INT32_MAX))
-      return mm_bad(path, in->line, "%s %.40s exceeds the 32-bit local index limit %d", what[i],
-                    t[i], INT32_MAX);
+      return mm_bad(path, in->line, "%s %.40s%s exceeds the 32-bit local index limit %d", what[i],
+                    t[i], MM_CUT(t[i]), INT32_MAX);
     if (v[i] < 0) return mm_bad(path, in->line, "negative %s %lld", what[i], v[i]);
   }
   h->num_rows = (int32_t)v[0];
@@ -435,12 +440,12 @@ static strata_status_t mm_index(const mm_in_t *in, const char *tok, const char *
                                 const char *unit, long long size_line, int32_t *out) {
   long long v = 0;
   const int r = parse_i64(tok, &v);
-  if (r == 1) return mm_bad(in->path, in->line, "%s index '%.40s' is not an integer", what, tok);
+  if (r == 1) return mm_bad(in->path, in->line, "%s index '%.40s%s' is not an integer", what, tok, MM_CUT(tok));
   if ((r == 0 && v < 1) || (r == 2 && tok[0] == '-'))
-    return mm_bad(in->path, in->line, "%s index %.40s is below 1 (Matrix Market indices are 1-based)", what, tok);
+    return mm_bad(in->path, in->line, "%s index %.40s%s is below 1 (Matrix Market indices are 1-based)", what, tok, MM_CUT(tok));
   if (r == 2 || v > limit)
-    return mm_bad(in->path, in->line, "%s index %.40s is above the %d %s declared on line %lld", what,
-                  tok, (int)limit, unit, size_line);
+    return mm_bad(in->path, in->line, "%s index %.40s%s is above the %d %s declared on line %lld", what,
+                  tok, MM_CUT(tok), (int)limit, unit, size_line);
   *out = (int32_t)(v - 1);
   return STRATA_SUCCESS;
 }
@@ -451,18 +456,18 @@ static strata_status_t mm_value(const mm_in_t *in, const char *tok, strata_mm_fi
   if (field == STRATA_MM_INTEGER) {
     long long v = 0;
     const int r = parse_i64(tok, &v);
-    if (r == 1) return mm_bad(in->path, in->line, "%s '%.40s' is not an integer (field integer)", part, tok);
-    if (r == 2) return mm_bad(in->path, in->line, "%s %.40s is beyond the 64-bit integer range", part, tok);
+    if (r == 1) return mm_bad(in->path, in->line, "%s '%.40s%s' is not an integer (field integer)", part, tok, MM_CUT(tok));
+    if (r == 2) return mm_bad(in->path, in->line, "%s %.40s%s is beyond the 64-bit integer range", part, tok, MM_CUT(tok));
     const long long exact = 1LL << 53; /* integers beyond 2^53 would be rounded by the double */
     if (v > exact || v < -exact)
-      return mm_bad(in->path, in->line, "%s %.40s is not exactly representable as a double (beyond 2^53 = %lld)",
-                    part, tok, exact);
+      return mm_bad(in->path, in->line, "%s %.40s%s is not exactly representable as a double (beyond 2^53 = %lld)",
+                    part, tok, MM_CUT(tok), exact);
     *out = (double)v;
     return STRATA_SUCCESS;
   }
   const int r = parse_f64(tok, out);
-  if (r == 1) return mm_bad(in->path, in->line, "%s '%.40s' is not a number", part, tok);
-  if (r == 2) return mm_bad(in->path, in->line, "%s %.40s overflows a double", part, tok);
+  if (r == 1) return mm_bad(in->path, in->line, "%s '%.40s%s' is not a number", part, tok, MM_CUT(tok));
+  if (r == 2) return mm_bad(in->path, in->line, "%s %.40s%s overflows a double", part, tok, MM_CUT(tok));
   return STRATA_SUCCESS;
 }
 

@@ -90,7 +90,9 @@ strata_status_t strata_mm_read_header(const char *path, strata_mm_header_t *head
  *  entry beside its lower twin would be doubled by the mirroring), an integer-field value beyond
  *  2^53 in magnitude (not exact as a double), a real value beyond the largest double (its
  *  nearest double would be infinite; a value below the smallest subnormal rounds to +-0 instead,
- *  its nearest double, and the entry is kept as a stored zero), a nonzero skew-symmetric
+ *  its nearest double, and the entry is kept as a stored zero; the literals inf, infinity and
+ *  nan, any case and sign, are IEEE values, not out of range, and are read as such, as the writer
+ *  writes them and as strtod and SciPy read them), a nonzero skew-symmetric
  *  diagonal, a nonzero imaginary Hermitian diagonal, and complex data (not supported).
  *  Errors also: IO, OUT_OF_MEMORY. Source: NIST Matrix Market format (Boisvert, Pozo, Remington
  *  1996), with SciPy / fast_matrix_market's expansion rules. */
