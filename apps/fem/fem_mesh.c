@@ -604,11 +604,13 @@ int fem_mesh_load(const char *path, fem_mesh_t *mesh, char *msg, size_t msg_len)
     fclose(f);
     return FEM_MESH_ERR_FORMAT;
   }
-  const uint64_t payload = size - FEM_MESH_HEADER_BYTES;
-  if (n < 0 || m < 0 || (uint64_t)n > payload / 25 || (uint64_t)m > payload / 16) {
+  /* counts whose byte size cannot be formed (negative, or 25 n + 16 m beyond 2^63): refused as
+   * such; others are compared with the file's size below (a review: a file cut in half was
+   * "too large for the file size", not "truncated" with the size it should have) */
+  if (n < 0 || m < 0 || (uint64_t)n > (UINT64_MAX / 4) / 25 || (uint64_t)m > (UINT64_MAX / 4) / 16) {
     set_msg(msg, msg_len,
             "fem_mesh_load: '%s' has num_nodes = %" PRId64 ", num_tets = %" PRId64
-            ": negative or too large for the file size %" PRIu64 " bytes",
+            ": negative or too large for any file (the file has %" PRIu64 " bytes)",
             path, n, m, size);
     fclose(f);
     return FEM_MESH_ERR_FORMAT;

@@ -203,8 +203,16 @@ static int meshes_equal(const fem_mesh_t *a, const fem_mesh_t *b)
 }
 
 /* Writes a corrupted copy of good[] and expects fem_mesh_load to refuse it. */
+static void expect_refused_msg(const char *label, const char *path, const unsigned char *buf, long size,
+                               int expect_status, const char *want);
 static void expect_refused(const char *label, const char *path, const unsigned char *buf, long size,
                            int expect_status)
+{
+  expect_refused_msg(label, path, buf, size, expect_status, NULL);
+}
+/* want: a part of the message (NULL: any) */
+static void expect_refused_msg(const char *label, const char *path, const unsigned char *buf, long size,
+                               int expect_status, const char *want)
 {
   write_all(path, buf, size);
   fem_mesh_t m;
@@ -215,6 +223,7 @@ static void expect_refused(const char *label, const char *path, const unsigned c
   CHECK(st == expect_status, "%s: status %d, expected %d", label, st, expect_status);
   CHECK(strlen(msg) > 0 && strcmp(msg, "unset") != 0 && strstr(msg, path) != NULL,
         "%s: message must name the file", label);
+  CHECK(!want || strstr(msg, want), "%s: message without '%s'", label, want ? want : "");
   CHECK(m.num_nodes == 0 && m.num_tets == 0 && !m.xyz && !m.tets && !m.on_boundary,
         "%s: mesh not zeroed on error", label);
 }
@@ -240,7 +249,8 @@ static void test_io(const fem_mesh_t *mesh, const char *dir)
   unsigned char *good = read_all(path, &size);
   unsigned char *buf = malloc((size_t)size + 16);
 
-  expect_refused("truncated (-1 byte)", bad, good, size - 1, FEM_MESH_ERR_FORMAT);
+  expect_refused_msg("truncated (-1 byte)", bad, good, size - 1, FEM_MESH_ERR_FORMAT, "(truncated)");
+  expect_refused_msg("truncated (half)", bad, good, size / 2, FEM_MESH_ERR_FORMAT, "(truncated)");
   expect_refused("truncated header", bad, good, 20, FEM_MESH_ERR_FORMAT);
   expect_refused("empty file", bad, good, 0, FEM_MESH_ERR_FORMAT);
   memcpy(buf, good, (size_t)size);
