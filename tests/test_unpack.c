@@ -79,16 +79,17 @@ static unsigned char *pk_serialize(const hpk_t *p, int64_t corrupt, int64_t *off
 typedef struct {
   int64_t rows, entries, bad_entries, bad_rows, malformed;
   int64_t n_inv, cap_inv;
-  int64_t *inv; /* (row, gid) pairs of every invalid entry / packet (gid -1) */
+  int64_t *inv; /* (row, gid, kind) triples of every invalid entry / packet (gid -1) */
 } ref_t;
 
-static void ref_inv(ref_t *r, int64_t row, int64_t gid) {
+static void ref_inv(ref_t *r, int64_t row, int64_t gid, strata_unpack_example_kind_t kind) {
   if (r->n_inv == r->cap_inv) {
     r->cap_inv = r->cap_inv ? 2 * r->cap_inv : 64;
-    r->inv = (int64_t *)realloc(r->inv, sizeof(int64_t) * 2 * (size_t)r->cap_inv);
+    r->inv = (int64_t *)realloc(r->inv, sizeof(int64_t) * 3 * (size_t)r->cap_inv);
   }
-  r->inv[2 * r->n_inv] = row;
-  r->inv[2 * r->n_inv + 1] = gid;
+  r->inv[3 * r->n_inv] = row;
+  r->inv[3 * r->n_inv + 1] = gid;
+  r->inv[3 * r->n_inv + 2] = kind;
   r->n_inv++;
 }
 
@@ -106,12 +107,12 @@ static void ref_unpack(host_crs_t *A, const hpk_t *P, int64_t corrupt, const int
     const int64_t row = P->rows[k];
     if (k == corrupt) {
       r->malformed++;
-      ref_inv(r, row, -1);
+      ref_inv(r, row, -1, STRATA_UNPACK_EXAMPLE_PACKET);
       continue;
     }
     if (row < 0 || row >= A->nr) {
       r->bad_rows++;
-      ref_inv(r, row, -1);
+      ref_inv(r, row, -1, STRATA_UNPACK_EXAMPLE_ROW);
       continue;
     }
     for (int64_t e = P->first[k]; e < P->first[k + 1]; ++e) {
@@ -121,7 +122,7 @@ static void ref_unpack(host_crs_t *A, const hpk_t *P, int64_t corrupt, const int
         if (A->ci[q] == lid) pos = q;
       if (pos < 0) {
         r->bad_entries++;
-        ref_inv(r, row, P->gid[e]);
+        ref_inv(r, row, P->gid[e], STRATA_UNPACK_EXAMPLE_ENTRY);
         continue;
       }
       const double v = P->val[e];
@@ -233,10 +234,13 @@ static void expect_run(const char *what, int cls, const host_crs_t *want, const 
   if (rep->num_examples != want_ex)
     fail_msg("%s [%s]: %d examples, expected %lld", what, class_name(cls), rep->num_examples, (long long)want_ex);
   for (int e = 0; e < rep->num_examples; ++e) /* the first invalid items, in packet and entry order */
-    if (r->inv[2 * e] != rep->examples[e].row || r->inv[2 * e + 1] != rep->examples[e].col)
-      fail_msg("%s [%s]: example %d is (row %lld, col %lld), expected the %d-th invalid item (row %lld, col %lld)",
-               what, class_name(cls), e, (long long)rep->examples[e].row, (long long)rep->examples[e].col, e,
-               (long long)r->inv[2 * e], (long long)r->inv[2 * e + 1]);
+    if (r->inv[3 * e] != rep->examples[e].row || r->inv[3 * e + 1] != rep->examples[e].col ||
+        r->inv[3 * e + 2] != (int64_t)rep->examples[e].kind)
+      fail_msg("%s [%s]: example %d is (row %lld, col %lld, kind %d), expected the %d-th invalid item (row %lld, "
+               "col %lld, kind %lld)",
+               what, class_name(cls), e, (long long)rep->examples[e].row, (long long)rep->examples[e].col,
+               (int)rep->examples[e].kind, e, (long long)r->inv[3 * e], (long long)r->inv[3 * e + 1],
+               (long long)r->inv[3 * e + 2]);
 }
 
 /* ------------------------------------------------------------------ generators */
@@ -850,7 +854,7 @@ static host_crs_t ref_insert(const host_crs_t *H, const hpk_t *P, int64_t corrup
     const int64_t row = P->rows[k];
     if (k == corrupt || row < 0 || row >= H->nr) {
       *(k == corrupt ? &r->malformed : &r->bad_rows) += 1;
-      ref_inv(r, row, -1);
+      ref_inv(r, row, -1, k == corrupt ? STRATA_UNPACK_EXAMPLE_PACKET : STRATA_UNPACK_EXAMPLE_ROW);
       continue;
     }
     r->rows++;
@@ -858,7 +862,7 @@ static host_crs_t ref_insert(const host_crs_t *H, const hpk_t *P, int64_t corrup
       const int64_t lid = ref_lid(H, lids, ng, P->gid[e]);
       if (lid < 0) {
         r->bad_entries++;
-        ref_inv(r, row, P->gid[e]);
+        ref_inv(r, row, P->gid[e], STRATA_UNPACK_EXAMPLE_ENTRY);
         continue;
       }
       const size_t c = (size_t)row * (size_t)H->nc + (size_t)lid;
@@ -1090,7 +1094,7 @@ static void test_col_map(void **state) {
       host_crs_t W = hmat_copy(&u.H);
       ref_t r;
       ref_unpack(&W, &u.P, -1, u.lids, u.ng, modes[mi], &r);
-      for (int64_t e = 0; e < r.n_inv; ++e) r.inv[2 * e + 1] = big_gid(r.inv[2 * e + 1]);
+      for (int64_t e = 0; e < r.n_inv; ++e) r.inv[3 * e + 1] = big_gid(r.inv[3 * e + 1]);
       strata_unpack_report_t rep;
       if (modes[mi] == STRATA_COMBINE_INSERT) { /* the same run through the dense table on g */
         strata_crs_matrix_t *A = dev_target(&u.H), *B = dev_target(&u.H);
@@ -1264,6 +1268,7 @@ static void test_offsets_decrease(void **state) {
       assert_int_equal(rep.num_examples, 1);
       assert_int_equal(rep.examples[0].row, 0);
       assert_int_equal(rep.examples[0].col, -1);
+      assert_int_equal(rep.examples[0].kind, STRATA_UNPACK_EXAMPLE_PACKET);
     }
   pk_free(&P);
 }
@@ -1303,6 +1308,7 @@ static void test_offsets_decrease_examples(void **state) {
       for (int e = 0; e < STRATA_UNPACK_MAX_EXAMPLES; ++e) { /* packets 1, 3, .., 15 */
         assert_int_equal(rep.examples[e].row, NP - 1 - (1 + 2 * e));
         assert_int_equal(rep.examples[e].col, -1);
+        assert_int_equal(rep.examples[e].kind, STRATA_UNPACK_EXAMPLE_PACKET);
       }
     }
   pk_free(&P);

@@ -613,10 +613,13 @@ STRATA_KL_FUNC int64_t strata_sparse_unpack_items(const strata_sparse_unpack_arg
   int64_t row, count;
   const int64_t *gids = NULL;
   const double *vals = NULL;
-  if (STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals) != 0) {
+  const int st = STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals);
+  if (st != 0) {
     if (rep && first < STRATA_SPARSE_REP_MAX_EXAMPLES) {
-      rep[STRATA_SPARSE_REP_EXAMPLES + 2 * first] = row;
-      rep[STRATA_SPARSE_REP_EXAMPLES + 2 * first + 1] = -1;
+      int64_t *ex = rep + STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * first;
+      ex[0] = row;
+      ex[1] = -1;
+      ex[2] = st == 1 ? 2 : 1; /* malformed : row out of range */
     }
     return 1;
   }
@@ -629,8 +632,10 @@ STRATA_KL_FUNC int64_t strata_sparse_unpack_items(const strata_sparse_unpack_arg
     if (insert ? lid >= 0 : strata_sparse_unpack_pos(a, rb, re, strata_sparse_unpack_guess(rb, scale, j), lid) >= 0)
       continue;
     if (rep) {
-      rep[STRATA_SPARSE_REP_EXAMPLES + 2 * (first + n)] = row;
-      rep[STRATA_SPARSE_REP_EXAMPLES + 2 * (first + n) + 1] = gids[j];
+      int64_t *ex = rep + STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * (first + n);
+      ex[0] = row;
+      ex[1] = gids[j];
+      ex[2] = 0; /* an entry */
     }
     ++n;
   }

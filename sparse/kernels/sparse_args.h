@@ -125,7 +125,9 @@ typedef struct strata_sparse_pack_args {
   int64_t *long_rows, *num_long;
 } strata_sparse_pack_args_t;
 
-/* The unpack report buffer: int64 counters, then (row, col) pairs of examples. */
+/* The unpack report buffer: int64 counters, then (row, col, kind) triples of examples (kind:
+ * strata_unpack_example_kind_t, sparse.h: 0 an entry, 1 a row out of range, 2 a malformed packet;
+ * the packet reader's status st is kind 2 for st 1 and kind 1 for st 2). */
 enum {
   STRATA_SPARSE_REP_ROWS = 0,      /* packets applied */
   STRATA_SPARSE_REP_ENTRIES = 1,   /* entries applied */
@@ -133,11 +135,12 @@ enum {
   STRATA_SPARSE_REP_BAD_ROW = 3,   /* target row out of range */
   STRATA_SPARSE_REP_MALFORMED = 4, /* packet inconsistent with its offsets / the buffer */
   STRATA_SPARSE_REP_NEXT = 5,      /* invalid items (examples: the first of them in packet order) */
-  STRATA_SPARSE_REP_EXAMPLES = 6,  /* example e at [6 + 2e] (row) and [7 + 2e] (global col) */
+  STRATA_SPARSE_REP_EXAMPLES = 6,  /* example e at [6 + 3e] (row), [7 + 3e] (global col), [8 + 3e] (kind) */
   STRATA_SPARSE_REP_MAX_EXAMPLES = 8
 };
 /* INSERT's count pass: places k where offsets[k + 1] < offsets[k] (the call is refused) */
-#define STRATA_SPARSE_REP_DESCENTS (STRATA_SPARSE_REP_EXAMPLES + 2 * STRATA_SPARSE_REP_MAX_EXAMPLES)
+#define STRATA_SPARSE_REP_EX_SLOTS 3
+#define STRATA_SPARSE_REP_DESCENTS (STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * STRATA_SPARSE_REP_MAX_EXAMPLES)
 #define STRATA_SPARSE_REP_LEN (STRATA_SPARSE_REP_DESCENTS + 1)
 
 /* Unpack classes by incoming entries: short (one-level), medium (three-level: a team per block

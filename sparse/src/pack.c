@@ -272,8 +272,9 @@ static strata_status_t unpack_refuse_descents(strata_exec_t *exec, const strata_
                                 &strata_sparse_unpack_first_descent, &ca, STRATA_REDUCE_MIN, &k);
     if (st != STRATA_SUCCESS || k == INT64_MAX) break;
     st = strata_mem_copy(exec, &row, import_rows + k, sizeof row);
-    rep[STRATA_SPARSE_REP_EXAMPLES + 2 * ne] = row;
-    rep[STRATA_SPARSE_REP_EXAMPLES + 2 * ne + 1] = -1;
+    rep[STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * ne] = row;
+    rep[STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * ne + 1] = -1;
+    rep[STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * ne + 2] = STRATA_UNPACK_EXAMPLE_PACKET;
     if (ne++ == 0) first = k;
     from = k + 1;
   }
@@ -381,7 +382,7 @@ static strata_status_t unpack_examples(strata_exec_t *exec, strata_sparse_unpack
                              &strata_sparse_unpack_bad_list, &a);
   if (st == STRATA_SUCCESS)
     st = strata_mem_copy(exec, rep + STRATA_SPARSE_REP_EXAMPLES, a.report + STRATA_SPARSE_REP_EXAMPLES,
-                         2 * STRATA_SPARSE_REP_MAX_EXAMPLES * sizeof(int64_t));
+                         STRATA_SPARSE_REP_EX_SLOTS * STRATA_SPARSE_REP_MAX_EXAMPLES * sizeof(int64_t));
   if (st == STRATA_SUCCESS) rep[STRATA_SPARSE_REP_NEXT] = total;
   strata_mem_free_async(exec, (void **)&a.bad_first);
   return st;
@@ -684,8 +685,9 @@ static void report_from(const int64_t *rep, const unpack_plan_t *p, strata_unpac
   const int64_t ne = rep[STRATA_SPARSE_REP_NEXT];
   r->num_examples = (int32_t)(ne < STRATA_UNPACK_MAX_EXAMPLES ? ne : STRATA_UNPACK_MAX_EXAMPLES);
   for (int32_t e = 0; e < r->num_examples; ++e) {
-    r->examples[e].row = rep[STRATA_SPARSE_REP_EXAMPLES + 2 * e];
-    r->examples[e].col = rep[STRATA_SPARSE_REP_EXAMPLES + 2 * e + 1];
+    r->examples[e].row = rep[STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * e];
+    r->examples[e].col = rep[STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * e + 1];
+    r->examples[e].kind = (strata_unpack_example_kind_t)rep[STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * e + 2];
   }
   /* public classes: MEDIUM is both medium launches */
   const int64_t *b = p->bounds;
@@ -884,16 +886,24 @@ report:;
   }
   if (report) *report = r;
   if (r.invalid_entries + r.invalid_rows + r.malformed_packets == 0) return STRATA_SUCCESS;
+  char first[96];
+  const strata_unpack_example_kind_t k0 = r.examples[0].kind;
+  if (k0 == STRATA_UNPACK_EXAMPLE_ENTRY)
+    snprintf(first, sizeof first, "row %lld, global column %lld", (long long)r.examples[0].row,
+             (long long)r.examples[0].col);
+  else
+    snprintf(first, sizeof first, "%s for row %lld",
+             k0 == STRATA_UNPACK_EXAMPLE_ROW ? "a packet (row out of range)" : "a malformed packet",
+             (long long)r.examples[0].row);
   return strata_error_set(
       STRATA_ERR_INVALID_DATA,
       "sparse_unpack_combine (%s%s): %lld invalid entries (%s), "
       "%lld invalid rows (outside [0, %d)), %lld malformed packets (of %lld, buffer %lld bytes); "
-      "first: row %lld, global column %lld (-1: whole row or packet); %s",
+      "first: %s; %s",
       mode_name(mode), o.strict ? ", strict" : "", (long long)r.invalid_entries,
       mode == STRATA_COMBINE_INSERT ? "global column with no local id" : "column not in the target row's pattern",
       (long long)r.invalid_rows, (int)A->num_rows, (long long)r.malformed_packets,
-      (long long)packets->num_rows, (long long)packets->num_bytes, (long long)r.examples[0].row,
-      (long long)r.examples[0].col,
+      (long long)packets->num_rows, (long long)packets->num_bytes, first,
       o.strict ? "strict: nothing was combined, the matrix is unchanged"
                : "the valid entries were combined all the same");
 }

@@ -210,6 +210,13 @@ typedef enum strata_combine_mode {
 
 #define STRATA_UNPACK_MAX_EXAMPLES 8
 
+/** What an example of strata_unpack_report_t names. */
+typedef enum strata_unpack_example_kind {
+  STRATA_UNPACK_EXAMPLE_ENTRY = 0,  /**< an entry whose column is invalid: (row, its global column) */
+  STRATA_UNPACK_EXAMPLE_ROW = 1,    /**< a packet whose target row is out of range: (row, -1) */
+  STRATA_UNPACK_EXAMPLE_PACKET = 2  /**< a malformed packet: (its import row, -1) */
+} strata_unpack_example_kind_t;
+
 /** What unpack_combine did, and every entry it could not apply. */
 typedef struct strata_unpack_report {
   int64_t rows_unpacked;     /**< packets applied */
@@ -222,6 +229,8 @@ typedef struct strata_unpack_report {
   struct {
     int64_t row;             /**< target row (local) */
     int64_t col;             /**< global column id; -1 for a bad row or packet */
+    strata_unpack_example_kind_t kind; /**< which: an entry (whose global id may be -1 too), a
+                                            row out of range or a malformed packet */
   } examples[STRATA_UNPACK_MAX_EXAMPLES]; /**< the first invalid items in packet order, then
                                                entry order (a bad packet is one item), the same
                                                on every backend: found after the combine by a
