@@ -157,14 +157,8 @@ int bench_fem_assemble(strata_exec_t *e, const fem_mesh_t *m, int dof, strata_cr
       }
     }
   }
-  { /* Dirichlet rows: diag times identity rows, diag from the interior rows' diagonals as the job's */
-    double dsum = 0;
-    int64_t count = 0;
-    for (int64_t i = 0; i < n; ++i)
-      for (int a = 0; a < dof && !m->on_boundary[i]; ++a, ++count)
-        for (int64_t k = off[dof * i + a]; k < off[dof * i + a] + dof * (G->row_offsets[i + 1] - G->row_offsets[i]); ++k)
-          if (col[k] == dof * i + a) dsum += val[k];
-    const double diag = fem_dirichlet_diag(dsum, count);
+  { /* Dirichlet rows: diag times identity rows, diag as the job's (fem_dirichlet_diag) */
+    const double diag = fem_dirichlet_diag(m);
     for (int64_t i = 0; i < n; ++i)
       if (m->on_boundary[i])
         for (int a = 0; a < dof; ++a)

@@ -30,7 +30,6 @@ STRATA_KERNEL_DECLARE(fem_cg_update);
 STRATA_KERNEL_DECLARE(fem_cg_direction);
 STRATA_KERNEL_DECLARE(fem_absdiff_max);
 STRATA_KERNEL_DECLARE(fem_abs_max);
-STRATA_KERNEL_DECLARE(fem_interior_diag);
 STRATA_KERNEL_DECLARE(fem_nonfinite);
 
 const char *const fem_phase_names[FEM_NUM_PHASES] = {"mesh", "graph", "element", "pack",
@@ -252,14 +251,8 @@ static strata_status_t assemble(strata_exec_t *e, const fem_mesh_t *m, const dev
   CHECK(strata_exec_fence(e));
   sec[FEM_PHASE_UNPACK] += strata_timer_now() - t0;
 
-  /* the Dirichlet rows' diagonal: the mesh's interior rows' mean diagonal, rounded to a power of
-   * two (the same on every backend whatever the order of the sum), 1 without interior rows */
-  fem_dirichlet_args_t da = {A->row_offsets, A->col_indices, A->values, d->bnd, 1.0};
-  int64_t interior = 0;
-  for (int64_t i = 0; i < n - K; ++i) interior += !m->on_boundary[i];
-  double dsum = 0;
-  CHECK(strata_parallel_reduce(e, NULL, strata_range(0, n - K), &fem_interior_diag, &da, STRATA_REDUCE_SUM, &dsum));
-  da.diag = fem_dirichlet_diag(dsum, interior);
+  /* the Dirichlet rows' diagonal: from the mesh's size (fem_dirichlet_diag), on the host */
+  fem_dirichlet_args_t da = {A->row_offsets, A->col_indices, A->values, d->bnd, fem_dirichlet_diag(m)};
   CHECK(strata_parallel_for(e, NULL, strata_range(0, n), &fem_dirichlet, &da));
   CHECK(strata_exec_fence(e));
   *Aout = A;
@@ -308,20 +301,33 @@ static strata_status_t true_residual(strata_exec_t *e, const strata_crs_matrix_t
   return st;
 }
 
-double fem_dirichlet_diag(double sum, int64_t count) {
-  if (!(count > 0 && sum > 0 && sum / (double)count <= DBL_MAX)) return 1.0;
+double fem_dirichlet_diag(const fem_mesh_t *m) {
+  double vol6 = 0; /* the tets' 6 x volume, summed on the host in tet order: the same bits for every
+                      backend and for the bench's reference assembly */
+  for (int64_t t = 0; t < m->num_tets; ++t) {
+    const double *p[4];
+    for (int c = 0; c < 4; ++c) p[c] = m->xyz + 3 * (int64_t)m->tets[4 * t + c];
+    double u[3], v[3], w[3];
+    for (int c = 0; c < 3; ++c) u[c] = p[1][c] - p[0][c], v[c] = p[2][c] - p[0][c], w[c] = p[3][c] - p[0][c];
+    vol6 += fabs(u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) +
+                 u[2] * (v[0] * w[1] - v[1] * w[0]));
+  }
+  const double target = 8.0 * cbrt(vol6 / (6.0 * (double)m->num_tets));
+  if (!(m->num_tets > 0 && target > 0 && target <= DBL_MAX)) return 1.0;
   int ex = 0;
-  const double mant = frexp(sum / (double)count, &ex); /* mean = mant 2^ex, mant in [1/2, 1) */
+  const double mant = frexp(target, &ex); /* target = mant 2^ex, mant in [1/2, 1) */
   return ldexp(1.0, mant < 0.7071067811865476 ? ex - 1 : ex);
 }
 
-/* 1 and *scale times a power of two when max |v| (vmax) is positive and outside [2^-64, 2^64]:
- * then max |v| times the new factor lies in [1, 2) */
-static int pow2_rescale(double vmax, double *scale) {
+/* 1, and *log2 moved by a power of two, when max |v| (vmax) is positive and outside [2^-64,
+ * 2^64]: then max |v| times the new factor lies in [1, 2). The factor is kept as its exponent:
+ * two rescales of a mesh scaled by 1e81 need 2^-1077, below the smallest double (a review: the
+ * factor underflowed to 0, u_exact and b became 0, and the job reported "converged"). */
+static int pow2_rescale(double vmax, int *log2) {
   if (!(vmax > 0) || (vmax >= 0x1p-64 && vmax <= 0x1p64)) return 0;
   int ex = 0;
   (void)frexp(vmax, &ex);
-  *scale = ldexp(*scale, 1 - ex);
+  *log2 += 1 - ex;
   return 1;
 }
 
@@ -507,7 +513,6 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   fem_mesh_t mesh;
   memset(&mesh, 0, sizeof mesh);
   memset(res, 0, sizeof *res);
-  res->u_scale = 1.0;
   if (o->matrix_out) *o->matrix_out = NULL;
   res->matrix_diff = -1;
   res->mesh = o->mesh_path ? o->mesh_path : o->box > 0 ? "box" : "gmsh";
@@ -690,23 +695,34 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   /* u_exact, then b = A u_exact; on a mesh far from the unit cube's scale (u_exact ~ its size
    * near x = 0, the entries too), u_exact times a power of two (exact), first so that max |u| and
    * then so that max |b| is in [1, 2): else CG's dot products under- or overflow */
-  fem_node_args_t na = {d.xyz, n, 1.0, ue};
+  fem_node_args_t na = {d.xyz, n, 0, ue};
   fem_vec_args_t vm = {0, 0, ue, NULL, NULL};
   double vmax = 0;
   CHECK(strata_parallel_for(e, NULL, strata_range(0, nall), &fem_u_exact, &na));
   CHECK(rhs_check(e, &mesh, n, ue, NULL));
   CHECK(strata_parallel_reduce(e, NULL, strata_range(0, nall), &fem_abs_max, &vm, STRATA_REDUCE_MAX, &vmax));
-  if (pow2_rescale(vmax, &na.scale)) CHECK(strata_parallel_for(e, NULL, strata_range(0, nall), &fem_u_exact, &na));
+  const double umax = vmax;
+  if (pow2_rescale(vmax, &na.scale_log2)) CHECK(strata_parallel_for(e, NULL, strata_range(0, nall), &fem_u_exact, &na));
   CHECK(strata_crs_spmv(e, 1.0, A, ue, 0.0, b));
   CHECK(rhs_check(e, &mesh, n, ue, b));
   vm.x = b;
   CHECK(strata_parallel_reduce(e, NULL, strata_range(0, nall), &fem_abs_max, &vm, STRATA_REDUCE_MAX, &vmax));
-  if (pow2_rescale(vmax, &na.scale)) {
+  if (pow2_rescale(vmax, &na.scale_log2)) {
     CHECK(strata_parallel_for(e, NULL, strata_range(0, nall), &fem_u_exact, &na));
     CHECK(strata_crs_spmv(e, 1.0, A, ue, 0.0, b));
     CHECK(rhs_check(e, &mesh, n, ue, b));
   }
-  res->u_scale = na.scale;
+  res->u_scale_log2 = na.scale_log2;
+  if (umax > 0) { /* u_exact is not 0 (nor its Dirichlet values: A is nonsingular), so neither is b */
+    CHECK(strata_parallel_reduce(e, NULL, strata_range(0, nall), &fem_abs_max, &vm, STRATA_REDUCE_MAX, &vmax));
+    if (!(vmax > 0)) {
+      st = strata_error_set(STRATA_ERR_INVALID_DATA,
+                            "b = A u_exact is 0 while max |u_exact| = %g (2^%d times the manufactured solution): "
+                            "the mesh's scale is beyond double precision",
+                            umax, na.scale_log2);
+      goto done;
+    }
+  }
   t0 = strata_timer_now();
   CHECK(cg(e, A, b, u, o->tol, o->max_iter, &res->iterations, &res->converged, &res->stalled));
   CHECK(strata_exec_fence(e));
@@ -761,13 +777,13 @@ void fem_result_print(const fem_result_t *r, int json, FILE *out) {
     fprintf(out,
             "{\"job\": \"fem\", \"backend\": \"%s\", \"device\": \"%s\", \"nodes\": %lld, \"tets\": %lld, "
             "\"dirichlet_nodes\": %lld, \"nnz\": %lld, \"iterations\": %d, \"converged\": %s, \"stalled\": %s, "
-            "\"relative_residual\": %.6e, \"relative_error\": %.6e, \"u_exact_scale\": %.17g, "
+            "\"relative_residual\": %.6e, \"relative_error\": %.6e, \"u_exact_scale_log2\": %d, "
             "\"matrix_max_rel_diff_vs_serial\": %s, "
             "\"unpack_invalid_entries\": %lld, \"bulk_nodes\": %lld, \"bulk_fraction\": %s, \"bulk_ties\": %lld, "
             "\"bulk_springs\": %lld, \"mesh\": \"",
             r->backend, r->device, (long long)r->num_nodes, (long long)r->num_tets,
             (long long)r->num_boundary, (long long)r->nnz, r->iterations, r->converged ? "true" : "false",
-            r->stalled ? "true" : "false", r->residual, r->error, r->u_scale, diff_json, (long long)r->unpack_invalid, (long long)r->bulk_nodes,
+            r->stalled ? "true" : "false", r->residual, r->error, r->u_scale_log2, diff_json, (long long)r->unpack_invalid, (long long)r->bulk_nodes,
             fraction_json, (long long)r->bulk_ties, (long long)(r->bulk_nodes * r->bulk_ties));
     cli_json_fputs(out, r->mesh); /* whole, whatever its length */
     fprintf(out, "\", \"time_s\": {");
@@ -794,8 +810,8 @@ void fem_result_print(const fem_result_t *r, int json, FILE *out) {
                        : "NOT converged");
   fprintf(out, "  final residual   %.3e  (||b - A u|| / ||b||)\n", r->residual);
   fprintf(out, "  error            %.3e  (||u - u_exact|| / ||u_exact||)\n", r->error);
-  if (r->u_scale != 1.0)
-    fprintf(out, "  u_exact scale    %g  (a power of two: max |b| into [1, 2) for this mesh's size)\n", r->u_scale);
+  if (r->u_scale_log2 != 0)
+    fprintf(out, "  u_exact scale    2^%d  (max |b| into [1, 2) for this mesh's size)\n", r->u_scale_log2);
   if (isnan(r->matrix_diff))
     fprintf(out, "  vs serial        NaN in the assembled matrix\n");
   else if (isinf(r->matrix_diff))

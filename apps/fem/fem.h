@@ -57,8 +57,9 @@ typedef struct fem_result {
                              below the attainable accuracy (the recurrence keeps shrinking while
                              ||b - A u|| stalls near machine precision times the condition) */
   double residual;        /* final ||b - A u|| / ||b|| (recomputed, not the recurrence) */
-  double u_scale;         /* u_exact's factor, a power of two: 1, or what brings max |b| into
-                             [1, 2) for a mesh whose max |b| is outside [2^-64, 2^64] */
+  int u_scale_log2;       /* u_exact's factor 2^u_scale_log2: 0, or what brings max |u| and
+                             then max |b| into [1, 2) for a mesh where either is outside
+                             [2^-64, 2^64] (JSON u_exact_scale_log2) */
   double error;           /* ||u - u_exact||_2 / ||u_exact||_2 */
   double matrix_diff;     /* max_i max_j |a_ij - s_ij| / max_j |s_ij| against serial; -1 not compared,
                              NaN if either matrix holds a NaN, +inf if the patterns differ */
@@ -79,10 +80,13 @@ int fem_mesh_box(int n, fem_mesh_t *mesh, char *msg, size_t msg_len);
  *  INT32_MAX. Returns STRATA_SUCCESS, or INVALID_ARGUMENT naming n, K, n + K and the limit. */
 strata_status_t fem_bulk_nodes_check(int64_t n, int64_t K);
 void fem_result_print(const fem_result_t *r, int json, FILE *out);
-/** The Dirichlet rows' diagonal from the sum of the interior (not Dirichlet) rows' diagonals and
- *  their count: their mean rounded to the nearest power of two (in log scale), 1 when there are
- *  none or the mean is not a positive finite number. The job's rows are diag times identity rows,
- *  so that they are on the scale of the others (fem_kernels.kl.c, fem_dirichlet). */
-double fem_dirichlet_diag(double sum, int64_t count);
+/** The Dirichlet rows' diagonal for a mesh: 8 L rounded to the nearest power of two (in log
+ *  scale), L = (mean tet volume)^(1/3) (a Kuhn box of edge h: L = 0.55 h, and the P1 Laplace
+ *  diagonal of an interior node is 6 h); 1 without tets or when not finite. A host sum in tet
+ *  order: the same value on every backend and in the bench's reference assembly, whatever order
+ *  a device sums in (a review: the interior rows' mean diagonal, summed by each backend, fell on
+ *  either side of a rounding threshold and the Dirichlet rows differed by 2x). The job's rows are
+ *  diag times identity rows, so that they are on the scale of the others (fem_kernels.kl.c). */
+double fem_dirichlet_diag(const fem_mesh_t *m);
 
 #endif

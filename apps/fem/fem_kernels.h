@@ -32,7 +32,8 @@ typedef struct fem_dirichlet_args {
 typedef struct fem_node_args {
   const double *xyz;
   int64_t num_mesh_nodes; /* nodes from num_mesh_nodes on (the bulk nodes) get u = 0 */
-  double scale;           /* u = scale x the manufactured solution (a power of two) */
+  int scale_log2;         /* u = 2^scale_log2 x the manufactured solution (ldexp: the factor
+                             itself may be below the smallest double while u is not) */
   double *u;
 } fem_node_args_t;
 

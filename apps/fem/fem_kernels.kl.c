@@ -90,12 +90,11 @@ STRATA_FOR_KERNEL(fem_spring_element, fem_spring_args_t, a, p) {
 }
 
 /* Dirichlet rows become diag times identity rows (b there is diag u_exact); columns of Dirichlet
- * nodes are zeroed in the other rows (symmetric elimination keeps the matrix SPD). diag is the
- * interior rows' mean diagonal rounded to a power of two (fem_interior_diag), so that those rows
- * are on the scale of the others and ||b - A u|| / ||b|| weighs them alike: with 1 there, a mesh
- * scaled by 1e-100 (entries ~1e-100) stopped CG at once with a 14 % error; with each row's own
- * assembled diagonal, the springs of bulk nodes (k = 1 on their ties' diagonals) made the tied
- * rows dominate ||b||. */
+ * nodes are zeroed in the other rows (symmetric elimination keeps the matrix SPD). diag is a
+ * power of two on the mesh's scale (fem_dirichlet_diag), so that those rows are on the scale of
+ * the others and ||b - A u|| / ||b|| weighs them alike: with 1 there, a mesh scaled by 1e-100
+ * (entries ~1e-100) stopped CG at once with a 14 % error; with each row's own assembled diagonal,
+ * the springs of bulk nodes (k = 1 on their ties' diagonals) made the tied rows dominate ||b||. */
 STRATA_FOR_KERNEL(fem_dirichlet, fem_dirichlet_args_t, a, r) {
   const int bound = a->on_boundary[r];
   for (int64_t k = a->row_offsets[r]; k < a->row_offsets[r + 1]; ++k) {
@@ -108,21 +107,15 @@ STRATA_FOR_KERNEL(fem_dirichlet, fem_dirichlet_args_t, a, r) {
 }
 
 /* The manufactured solution u(x, y, z) = sin(pi x) cos(pi y / 2) exp(z / 2) + x y z at the mesh's
- * nodes, times scale; 0 at the bulk nodes, whose rows hold only their diagonal once the Dirichlet
+ * nodes, times 2^scale_log2; 0 at the bulk nodes, whose rows hold only their diagonal once the Dirichlet
  * columns are eliminated (their ties are boundary nodes): so b is 0 there and ||b||, CG's
  * stopping test and the error are the mesh's alone, with or without bulk nodes. */
 STRATA_FOR_KERNEL(fem_u_exact, fem_node_args_t, a, i) {
   const double x = a->xyz[3 * i], y = a->xyz[3 * i + 1], z = a->xyz[3 * i + 2];
   a->u[i] = i < a->num_mesh_nodes
-                ? a->scale * (sin(3.141592653589793 * x) * cos(1.5707963267948966 * y) * exp(0.5 * z) + x * y * z)
+                ? ldexp(sin(3.141592653589793 * x) * cos(1.5707963267948966 * y) * exp(0.5 * z) + x * y * z,
+                        a->scale_log2)
                 : 0.0;
-}
-
-/* the sum of the diagonals of the interior (not Dirichlet) rows, over the rows it is launched on */
-STRATA_REDUCE_KERNEL(fem_interior_diag, fem_dirichlet_args_t, a, r, f64, acc) {
-  if (a->on_boundary[r]) return;
-  for (int64_t k = a->row_offsets[r]; k < a->row_offsets[r + 1]; ++k)
-    if (a->cols[k] == r) *acc += a->vals[k];
 }
 
 /* Jacobi preconditioner: the inverse diagonal (a missing or zero diagonal is counted). */
