@@ -251,7 +251,8 @@ static strata_status_t assemble(strata_exec_t *e, const fem_mesh_t *m, const dev
   CHECK(strata_exec_fence(e));
   sec[FEM_PHASE_UNPACK] += strata_timer_now() - t0;
 
-  /* the Dirichlet rows' diagonal: from the mesh's size (fem_dirichlet_diag), on the host */
+  /* the Dirichlet rows' diagonal: the interior rows' mean diagonal from the geometry, on the host
+   * (fem_dirichlet_diag) */
   fem_dirichlet_args_t da = {A->row_offsets, A->col_indices, A->values, d->bnd, fem_dirichlet_diag(m)};
   CHECK(strata_parallel_for(e, NULL, strata_range(0, n), &fem_dirichlet, &da));
   CHECK(strata_exec_fence(e));
@@ -302,18 +303,46 @@ static strata_status_t true_residual(strata_exec_t *e, const strata_crs_matrix_t
 }
 
 double fem_dirichlet_diag(const fem_mesh_t *m) {
-  double vol6 = 0; /* the tets' 6 x volume, summed on the host in tet order: the same bits for every
-                      backend and for the bench's reference assembly */
+  /* the P1 Laplace element diagonal of tet node i is vol |grad phi_i|^2 = a_i^2 / (6 |det|), a_i
+   * = |(p_j - p_k) x (p_l - p_k)| over the face opposite i (twice its area), det = 6 vol: summed
+   * over the interior nodes' (tet, node) pairs as a running mean (no overflow), in tet order */
+  double mean = 0;
+  int64_t pairs = 0, interior = 0;
   for (int64_t t = 0; t < m->num_tets; ++t) {
-    const double *p[4];
-    for (int c = 0; c < 4; ++c) p[c] = m->xyz + 3 * (int64_t)m->tets[4 * t + c];
-    double u[3], v[3], w[3];
-    for (int c = 0; c < 3; ++c) u[c] = p[1][c] - p[0][c], v[c] = p[2][c] - p[0][c], w[c] = p[3][c] - p[0][c];
-    vol6 += fabs(u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) +
-                 u[2] * (v[0] * w[1] - v[1] * w[0]));
+    const int32_t *v = m->tets + 4 * t;
+    /* q_c = (p_c - p_0) / h, h the tet's largest coordinate difference: the products below stay
+     * in range at any mesh scale (a mesh scaled by 1e-100 underflowed a^2), and a_i^2 / (6 |det|)
+     * scales as h */
+    double q[4][3], h = 0;
+    for (int c = 0; c < 4; ++c)
+      for (int d = 0; d < 3; ++d) {
+        q[c][d] = m->xyz[3 * (int64_t)v[c] + d] - m->xyz[3 * (int64_t)v[0] + d];
+        h = fmax(h, fabs(q[c][d]));
+      }
+    if (!(h > 0 && h <= DBL_MAX)) continue;
+    for (int c = 0; c < 4; ++c)
+      for (int d = 0; d < 3; ++d) q[c][d] /= h;
+    const double det = fabs(q[1][0] * (q[2][1] * q[3][2] - q[2][2] * q[3][1]) -
+                            q[1][1] * (q[2][0] * q[3][2] - q[2][2] * q[3][0]) +
+                            q[1][2] * (q[2][0] * q[3][1] - q[2][1] * q[3][0]));
+    for (int i = 0; i < 4; ++i) {
+      if (m->on_boundary[v[i]]) continue;
+      const double *a = q[(i + 1) % 4], *b = q[(i + 2) % 4], *c = q[(i + 3) % 4];
+      double e1[3], e2[3];
+      for (int d = 0; d < 3; ++d) e1[d] = b[d] - a[d], e2[d] = c[d] - a[d];
+      const double x = e1[1] * e2[2] - e1[2] * e2[1], y = e1[2] * e2[0] - e1[0] * e2[2], z = e1[0] * e2[1] - e1[1] * e2[0];
+      const double a2 = h * ((x * x + y * y + z * z) / (6.0 * det));
+      if (a2 <= DBL_MAX) mean += (a2 - mean) / (double)++pairs;
+    }
   }
-  const double target = 8.0 * cbrt(vol6 / (6.0 * (double)m->num_tets));
-  if (!(m->num_tets > 0 && target > 0 && target <= DBL_MAX)) return 1.0;
+  /* the interior nodes that a tet uses (not the bulk nodes appended after the mesh's) */
+  uint8_t *seen = (uint8_t *)calloc((size_t)m->num_nodes + 1, 1);
+  if (!seen) return 1.0;
+  for (int64_t k = 0; k < 4 * m->num_tets; ++k)
+    if (!m->on_boundary[m->tets[k]] && !seen[m->tets[k]]) seen[m->tets[k]] = 1, ++interior;
+  free(seen);
+  const double target = interior > 0 ? mean * ((double)pairs / (double)interior) : 0.0;
+  if (!(target > 0 && target <= DBL_MAX)) return 1.0;
   int ex = 0;
   const double mant = frexp(target, &ex); /* target = mant 2^ex, mant in [1/2, 1) */
   return ldexp(1.0, mant < 0.7071067811865476 ? ex - 1 : ex);
