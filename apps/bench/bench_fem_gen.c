@@ -159,6 +159,10 @@ int bench_fem_assemble(strata_exec_t *e, const fem_mesh_t *m, int dof, strata_cr
   }
   { /* Dirichlet rows: diag times identity rows, diag as the job's (fem_dirichlet_diag) */
     const double diag = fem_dirichlet_diag(m);
+    if (!(diag > 0)) {
+      snprintf(err, err_len, "out of host memory for %lld doubles (the Dirichlet rows' diagonal)", (long long)n);
+      goto done;
+    }
     for (int64_t i = 0; i < n; ++i)
       if (m->on_boundary[i])
         for (int a = 0; a < dof; ++a)
