@@ -157,17 +157,19 @@ int bench_fem_assemble(strata_exec_t *e, const fem_mesh_t *m, int dof, strata_cr
       }
     }
   }
-  { /* Dirichlet rows: diag times identity rows, diag as the job's (fem_dirichlet_diag) */
-    const double diag = fem_dirichlet_diag(m);
-    if (!(diag > 0)) {
-      snprintf(err, err_len, "out of host memory for %lld doubles (the Dirichlet rows' diagonal)", (long long)n);
+  { /* Dirichlet rows: diag[i] times identity rows, as the job's (fem_laplace_diagonal) */
+    double *diag = (double *)malloc((size_t)(n ? n : 1) * sizeof(double));
+    if (!diag) {
+      snprintf(err, err_len, "out of host memory for %lld doubles (the Dirichlet rows' diagonals)", (long long)n);
       goto done;
     }
+    fem_laplace_diagonal(m, diag);
     for (int64_t i = 0; i < n; ++i)
       if (m->on_boundary[i])
         for (int a = 0; a < dof; ++a)
           for (int64_t k = off[dof * i + a]; k < off[dof * i + a] + dof * (G->row_offsets[i + 1] - G->row_offsets[i]); ++k)
-            if (col[k] == dof * i + a) val[k] = diag;
+            if (col[k] == dof * i + a) val[k] = diag[i];
+    free(diag);
   }
   off[N] = nnz;
   if (strata_crs_create_from_csr(e, (int32_t)N, (int32_t)N, nnz, off, col, val, STRATA_CRS_ADOPT, A)) {

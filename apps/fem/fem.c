@@ -151,6 +151,7 @@ static strata_status_t assemble(strata_exec_t *e, const fem_mesh_t *m, const dev
   const int64_t K = d->K, ns = d->K * d->m; /* bulk nodes, springs */
   int32_t *rows = NULL, *cols = NULL, *import_rows = NULL;
   int64_t *first_bad = NULL;
+  double *ddiag = NULL;
   strata_crs_matrix_t *A = NULL;
   strata_crs_matrix_t E;
   memset(&E, 0, sizeof E);
@@ -251,14 +252,21 @@ static strata_status_t assemble(strata_exec_t *e, const fem_mesh_t *m, const dev
   CHECK(strata_exec_fence(e));
   sec[FEM_PHASE_UNPACK] += strata_timer_now() - t0;
 
-  /* the Dirichlet rows' diagonal: the interior rows' mean diagonal from the geometry, on the host
-   * (fem_dirichlet_diag) */
-  fem_dirichlet_args_t da = {A->row_offsets, A->col_indices, A->values, d->bnd, fem_dirichlet_diag(m)};
-  if (!(da.diag > 0)) {
-    st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "fem: %lld doubles for the Dirichlet rows' diagonal",
-                          (long long)m->num_nodes);
-    goto done;
+  /* the Dirichlet rows' diagonals: each node's P1 Laplace diagonal from the geometry, on the host
+   * (fem_laplace_diagonal), the same bits for every backend and for the bench */
+  {
+    double *hd = (double *)malloc((size_t)n * sizeof(double));
+    if (!hd) {
+      st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "fem: %lld doubles for the Dirichlet rows' diagonals",
+                            (long long)n);
+      goto done;
+    }
+    fem_laplace_diagonal(m, hd);
+    st = upload(e, (void **)&ddiag, hd, (size_t)n * sizeof(double));
+    free(hd);
+    if (st != STRATA_SUCCESS) goto done;
   }
+  fem_dirichlet_args_t da = {A->row_offsets, A->col_indices, A->values, d->bnd, ddiag};
   CHECK(strata_parallel_for(e, NULL, strata_range(0, n), &fem_dirichlet, &da));
   CHECK(strata_exec_fence(e));
   *Aout = A;
@@ -268,6 +276,7 @@ done:
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&cols);
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&import_rows);
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&first_bad);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&ddiag);
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&E.row_offsets);
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&E.col_indices);
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&E.values);
@@ -307,14 +316,11 @@ static strata_status_t true_residual(strata_exec_t *e, const strata_crs_matrix_t
   return st;
 }
 
-double fem_dirichlet_diag(const fem_mesh_t *m) {
+void fem_laplace_diagonal(const fem_mesh_t *m, double *d) {
   /* the P1 Laplace element diagonal of tet node i is vol |grad phi_i|^2 = a_i^2 / (6 |det|), a_i
    * = |(p_j - p_k) x (p_l - p_k)| over the face opposite i (twice its area), det = 6 vol: summed
-   * per interior node in tet order; then the geometric mean over the interior nodes that a tet
-   * uses (a third review: the arithmetic mean followed a few thin cells of a graded mesh, 2^36
-   * against a typical 639, and CG stopped "converged" with a 79 % error) */
-  double *d = (double *)calloc((size_t)m->num_nodes + 1, sizeof(double));
-  if (!d) return 0.0;
+   * per node in tet order */
+  for (int64_t k = 0; k < m->num_nodes; ++k) d[k] = 0.0;
   for (int64_t t = 0; t < m->num_tets; ++t) {
     const int32_t *v = m->tets + 4 * t;
     /* q_c = (p_c - p_0) / h, h the tet's largest coordinate difference: the products below stay
@@ -333,7 +339,6 @@ double fem_dirichlet_diag(const fem_mesh_t *m) {
                             q[1][1] * (q[2][0] * q[3][2] - q[2][2] * q[3][0]) +
                             q[1][2] * (q[2][0] * q[3][1] - q[2][1] * q[3][0]));
     for (int i = 0; i < 4; ++i) {
-      if (m->on_boundary[v[i]]) continue;
       const double *a = q[(i + 1) % 4], *b = q[(i + 2) % 4], *c = q[(i + 3) % 4];
       double e1[3], e2[3];
       for (int e = 0; e < 3; ++e) e1[e] = b[e] - a[e], e2[e] = c[e] - a[e];
@@ -341,13 +346,8 @@ double fem_dirichlet_diag(const fem_mesh_t *m) {
       d[v[i]] += h * ((x * x + y * y + z * z) / (6.0 * det));
     }
   }
-  double logs = 0;
-  int64_t interior = 0;
-  for (int64_t k = 0; k < m->num_nodes; ++k) /* bulk nodes (in no tet) have d = 0: not counted */
-    if (!m->on_boundary[k] && d[k] > 0 && d[k] <= DBL_MAX) logs += log2(d[k]), ++interior;
-  free(d);
-  if (interior == 0) return 1.0;
-  return ldexp(1.0, (int)lround(logs / (double)interior)); /* |log2| < 1100 for any finite d */
+  for (int64_t k = 0; k < m->num_nodes; ++k) /* the bulk nodes (in no tet; not Dirichlet nodes) */
+    if (!(d[k] > 0 && d[k] <= DBL_MAX)) d[k] = 1.0;
 }
 
 /* 1, and *log2 moved by a power of two, when max |v| (vmax) is positive and outside [2^-64,

@@ -80,16 +80,11 @@ int fem_mesh_box(int n, fem_mesh_t *mesh, char *msg, size_t msg_len);
  *  INT32_MAX. Returns STRATA_SUCCESS, or INVALID_ARGUMENT naming n, K, n + K and the limit. */
 strata_status_t fem_bulk_nodes_check(int64_t n, int64_t K);
 void fem_result_print(const fem_result_t *r, int json, FILE *out);
-/** The Dirichlet rows' diagonal for a mesh: the geometric mean of the P1 Laplace matrix's
- *  interior (not Dirichlet) rows' diagonals, computed on the host from the geometry in node and
- *  tet order, rounded to the nearest power of two; 1 without interior nodes; 0 when out of host
- *  memory (n doubles). The same value on every backend and in the bench's reference assembly,
- *  whatever order a device sums in (reviews: the assembled matrix's mean diagonal, summed by each
- *  backend, fell on either side of a rounding threshold and the Dirichlet rows differed by 2x; a
- *  proxy from the mean tet volume missed the interior's scale by 1e13 on a mesh flattened by
- *  1e-10; the arithmetic mean followed a few thin cells of a graded mesh): CG stopped "converged"
- *  with a large error each time. The job's rows are diag times identity rows, so that they are on
- *  the scale of a typical interior row (fem_kernels.kl.c). Bulk nodes (no tets) do not count. */
-double fem_dirichlet_diag(const fem_mesh_t *m);
+/** d[0, num_nodes) = each node's diagonal of the P1 Laplace matrix (sum over its tets of vol
+ *  |grad phi|^2), computed on the host from the geometry in tet order, each tet normalized by its
+ *  size (any mesh scale); 1 for a node in no tet (the bulk nodes). The job's Dirichlet rows are
+ *  d[r] times identity rows, and the bench's reference assembly uses the same values: the same
+ *  bits for every backend, whatever order a device sums in. */
+void fem_laplace_diagonal(const fem_mesh_t *m, double *d);
 
 #endif

@@ -26,7 +26,7 @@ typedef struct fem_dirichlet_args {
   const int32_t *cols;
   double *vals;
   const uint8_t *on_boundary;
-  double diag; /* the Dirichlet rows' diagonal (fem_dirichlet) */
+  const double *diag; /* [rows]: the Dirichlet rows' diagonals (fem_dirichlet) */
 } fem_dirichlet_args_t;
 
 typedef struct fem_node_args {

@@ -89,18 +89,20 @@ STRATA_FOR_KERNEL(fem_spring_element, fem_spring_args_t, a, p) {
   if (p == a->K * a->m - 1) a->row_offsets[r2 + 1] = e2 + 2;
 }
 
-/* Dirichlet rows become diag times identity rows (b there is diag u_exact); columns of Dirichlet
- * nodes are zeroed in the other rows (symmetric elimination keeps the matrix SPD). diag is a
- * power of two on the mesh's scale (fem_dirichlet_diag), so that those rows are on the scale of
- * the others and ||b - A u|| / ||b|| weighs them alike: with 1 there, a mesh scaled by 1e-100
- * (entries ~1e-100) stopped CG at once with a 14 % error; with each row's own assembled diagonal,
- * the springs of bulk nodes (k = 1 on their ties' diagonals) made the tied rows dominate ||b||. */
+/* Dirichlet row r becomes diag[r] times an identity row (b there is diag[r] u_exact); columns of
+ * Dirichlet nodes are zeroed in the other rows (symmetric elimination keeps the matrix SPD).
+ * diag[r] is the node's P1 Laplace diagonal from the geometry (fem_laplace_diagonal), so that each
+ * Dirichlet row is on the scale of its neighbours and ||b - A u|| / ||b|| weighs them alike. With
+ * 1 there, a mesh scaled by 1e-100 (entries ~1e-100) stopped CG at once with a 14 % error; with
+ * the assembled diagonal, the springs of bulk nodes (k = 1 on their ties' diagonals) made the tied
+ * rows dominate ||b||; with one value for every row (a mean of the interior rows', from any
+ * formula), graded meshes did (reviews). */
 STRATA_FOR_KERNEL(fem_dirichlet, fem_dirichlet_args_t, a, r) {
   const int bound = a->on_boundary[r];
   for (int64_t k = a->row_offsets[r]; k < a->row_offsets[r + 1]; ++k) {
     const int32_t c = a->cols[k];
     if (bound)
-      a->vals[k] = c == r ? a->diag : 0.0;
+      a->vals[k] = c == r ? a->diag[r] : 0.0;
     else if (a->on_boundary[c])
       a->vals[k] = 0.0;
   }
