@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cli_error.h"
+#include "cli_host.h"
 #include "cli_json.h"
 #include "strata/sparse.h"
 
@@ -36,8 +36,7 @@ static int too_big(const strata_coo_t *coo, int transpose) {
   const double nx = transpose ? rows : cols, ny = transpose ? cols : rows;
   const double need = 8 * (rows + 1) + 12 * nnz + (transpose ? 40 * nnz + 8 * (cols + 1) : 0) + 16 * (nx + 1) +
                       24 * (ny + 1);
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  const double phys = pages > 0 && page > 0 ? (double)pages * (double)page : 0;
+  const double phys = cli_physical_memory();
   if (phys <= 0 || need <= phys) return 0;
   fprintf(stderr,
           "strata spmv: a %d x %d matrix with %lld entries%s needs about %.3g bytes (A, x and y on the host and "

@@ -28,7 +28,6 @@ STRATA_KERNEL_DECLARE(fem_mul);
 STRATA_KERNEL_DECLARE(fem_dot);
 STRATA_KERNEL_DECLARE(fem_cg_update);
 STRATA_KERNEL_DECLARE(fem_cg_direction);
-STRATA_KERNEL_DECLARE(fem_absdiff_max);
 STRATA_KERNEL_DECLARE(fem_abs_max);
 STRATA_KERNEL_DECLARE(fem_nonfinite);
 
@@ -738,14 +737,14 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   CHECK(rhs_check(e, &mesh, n, ue, b));
   vm.x = b;
   CHECK(strata_parallel_reduce(e, NULL, strata_range(0, nall), &fem_abs_max, &vm, STRATA_REDUCE_MAX, &vmax));
-  if (pow2_rescale(vmax, &na.scale_log2)) {
+  if (pow2_rescale(vmax, &na.scale_log2)) { /* then vmax again, for b as rescaled */
     CHECK(strata_parallel_for(e, NULL, strata_range(0, nall), &fem_u_exact, &na));
     CHECK(strata_crs_spmv(e, 1.0, A, ue, 0.0, b));
     CHECK(rhs_check(e, &mesh, n, ue, b));
+    CHECK(strata_parallel_reduce(e, NULL, strata_range(0, nall), &fem_abs_max, &vm, STRATA_REDUCE_MAX, &vmax));
   }
   res->u_scale_log2 = na.scale_log2;
   if (umax > 0) { /* u_exact is not 0 (nor its Dirichlet values: A is nonsingular), so neither is b */
-    CHECK(strata_parallel_reduce(e, NULL, strata_range(0, nall), &fem_abs_max, &vm, STRATA_REDUCE_MAX, &vmax));
     if (!(vmax > 0)) {
       st = strata_error_set(STRATA_ERR_INVALID_DATA,
                             "b = A u_exact is 0 while max |u_exact| = %g (2^%d times the manufactured solution): "

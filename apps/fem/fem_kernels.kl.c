@@ -176,8 +176,3 @@ STRATA_REDUCE_KERNEL(fem_abs_max, fem_vec_args_t, v, i, f64, acc) {
 }
 STRATA_REDUCE_KERNEL(fem_nonfinite, fem_vec_args_t, v, i, i64, acc) { *acc += !(fabs(v->x[i]) <= DBL_MAX); }
 
-/* max |x - w| and max |w| are taken with two MAX reductions */
-STRATA_REDUCE_KERNEL(fem_absdiff_max, fem_vec_args_t, v, i, f64, acc) {
-  const double d = fabs(v->x[i] - v->w[i]);
-  if (d > *acc) *acc = d;
-}

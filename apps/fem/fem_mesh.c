@@ -15,6 +15,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "../cli_host.h"
+
 #if FEM_HAVE_GMSH
 #include <gmshc.h>
 #endif
@@ -163,8 +165,7 @@ int fem_mesh_generate(double h, int verbose, fem_mesh_t *mesh, char *msg, size_t
   }
   { /* refused before Gmsh starts when the mesh cannot fit this machine's memory */
     const double tets = 3.2 / (h * h * h), need = tets * FEM_MESH_BYTES_PER_TET;
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    const double phys = pages > 0 && page > 0 ? (double)pages * (double)page : 0.0;
+    const double phys = cli_physical_memory();
     if (phys > 0.0 && need > phys) {
       set_msg(msg, msg_len,
               "fem_mesh_generate: element size h = %g would give ~%.2g tets, about %.3g GiB at %d bytes a tet "
