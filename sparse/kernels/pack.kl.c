@@ -619,7 +619,7 @@ STRATA_KL_FUNC int64_t strata_sparse_unpack_items(const strata_sparse_unpack_arg
       int64_t *ex = rep + STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * first;
       ex[0] = row;
       ex[1] = -1;
-      ex[2] = st == 1 ? 2 : 1; /* malformed : row out of range */
+      ex[2] = st == 1 ? STRATA_UNPACK_EXAMPLE_PACKET : STRATA_UNPACK_EXAMPLE_ROW;
     }
     return 1;
   }
@@ -635,7 +635,7 @@ STRATA_KL_FUNC int64_t strata_sparse_unpack_items(const strata_sparse_unpack_arg
       int64_t *ex = rep + STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * (first + n);
       ex[0] = row;
       ex[1] = gids[j];
-      ex[2] = 0; /* an entry */
+      ex[2] = STRATA_UNPACK_EXAMPLE_ENTRY;
     }
     ++n;
   }

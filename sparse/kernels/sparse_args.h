@@ -126,8 +126,7 @@ typedef struct strata_sparse_pack_args {
 } strata_sparse_pack_args_t;
 
 /* The unpack report buffer: int64 counters, then (row, col, kind) triples of examples (kind:
- * strata_unpack_example_kind_t, sparse.h: 0 an entry, 1 a row out of range, 2 a malformed packet;
- * the packet reader's status st is kind 2 for st 1 and kind 1 for st 2). */
+ * strata_unpack_example_kind_t, sparse.h). */
 enum {
   STRATA_SPARSE_REP_ROWS = 0,      /* packets applied */
   STRATA_SPARSE_REP_ENTRIES = 1,   /* entries applied */
