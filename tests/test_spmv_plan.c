@@ -312,6 +312,50 @@ static void test_stream_windows(void **state) {
   }
 }
 
+/* The stream level's lanes per row (GPUs; spmv.h): rows of 27 entries take nextpow2(27 / 4) = 8
+ * lanes by the mean alone, and 2 by default when no row is longer than stream_max (128 threads
+ * cover a window's 2048 / 28 = 73 rows, 64 would not); entries_per_lane set, or a row longer
+ * than stream_max, keeps the mean's 8. Host backends: one lane (no stream level by default). Every
+ * plan's SpMV against the reference (check_all). */
+static int stream_lanes(const host_coo_t *h, const strata_spmv_options_t *o) {
+  strata_crs_matrix_t *A = to_crs(h);
+  strata_spmv_plan_t *plan = NULL;
+  T_OK(strata_spmv_plan_create(T_exec, A, o, &plan));
+  int nc = 0, vl = 0;
+  strata_spmv_class_t cls[STRATA_SPMV_MAX_CLASSES];
+  T_OK(strata_spmv_plan_classes(plan, &nc, cls));
+  for (int c = 0; c < nc; ++c)
+    if (cls[c].level == STRATA_SPMV_LEVEL_STREAM) vl = cls[c].vector_length;
+  strata_spmv_plan_destroy(&plan);
+  strata_crs_destroy(&A);
+  return vl;
+}
+
+static void test_stream_lanes(void **state) {
+  (void)state;
+  const int gpu = !strata_exec_is_host(T_exec);
+  host_coo_t h = {0};
+  h.m = 20000;
+  h.n = h.m + 27;
+  uint64_t s = T_seed + 7;
+  for (int32_t r = 0; r < h.m; ++r)
+    for (int32_t k = 0; k < 27; ++k) coo_push(&h, r, r + k, t_uniform(&s) - 0.5);
+  strata_spmv_options_t o = {0};
+  o.algorithm = gpu ? STRATA_SPMV_AUTO : STRATA_SPMV_STREAM;
+  assert_int_equal(stream_lanes(&h, &o), gpu ? 2 : 1);
+  check_all(&h, &o, 0);
+  o.entries_per_lane = 4; /* the default, but set: no cap */
+  assert_int_equal(stream_lanes(&h, &o), gpu ? 8 : 1);
+  check_all(&h, &o, 0);
+  o.entries_per_lane = 0;
+  /* one row of 600 entries beside them (above stream_max 512; the mean stays below 28) */
+  for (int32_t k = 0; k < 600; ++k) coo_push(&h, h.m, k, t_uniform(&s) - 0.5);
+  h.m += 1;
+  assert_int_equal(stream_lanes(&h, &o), gpu ? 8 : 1);
+  check_all(&h, &o, 0);
+  coo_free(&h);
+}
+
 /* zero sizes, nnz = 0, and the E1-E3 semantics through the plan */
 static void test_edges(void **state) {
   (void)state;
@@ -535,7 +579,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_class_boundaries), cmocka_unit_test(test_huge_row),
       cmocka_unit_test(test_dense_rows), cmocka_unit_test(test_power_law),
       cmocka_unit_test(test_one_class_and_small_thresholds),
-      cmocka_unit_test(test_stream_windows),
+      cmocka_unit_test(test_stream_windows), cmocka_unit_test(test_stream_lanes),
       cmocka_unit_test(test_edges), cmocka_unit_test(test_transpose),
       cmocka_unit_test(test_transpose_fill_complete),
   };

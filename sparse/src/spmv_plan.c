@@ -183,6 +183,18 @@ static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_opt
                                        : STREAM_BLOCK_DEFAULT;
   int svl = 1; /* stream lanes per row: nextpow2(ceil(mean / entries per lane)), up to the warp */
   while (gpu && svl < warp && svl * (o->entries_per_lane > 0 ? o->entries_per_lane : 4) < mean) svl *= 2;
+  /* By default, when no row is longer than stream_max (the stream kernel alone), no more lanes
+   * than leave a thread for each of a window's rows (about stream_block / (mean + 1)), so that
+   * the rows of a window are reduced in one pass over the team's 256 / svl threads: more rows a
+   * thread, each with more lanes, lost on every such matrix. H200 (strata bench spmv, plan,
+   * 2026-11-30, two rounds; lanes 8 / 4 / 2 / 1): 27-point 100^3 0.1174 / 0.1058 / 0.0978 /
+   * 0.0982 ms (cuSPARSE ALG1 0.1086); HMEp-like (mean 12.9) lanes 4 / 2 / 1: 0.2745 / 0.2489 /
+   * 0.2445; banded and random 16/row lanes 4 / 2: equal within 0.5 %, lanes 1 on banded 0.374
+   * (each thread's row 16 doubles after its neighbour's: one shared-memory bank). Beside longer
+   * rows (the fused launch) the mean lanes stay: the power law 2.1 with 1 lane instead of 2 0.1980
+   * -> 0.2000 (its short rows' lengths vary: a thread's serial sum waits on its longest). */
+  if (gpu && o->entries_per_lane <= 0 && !long_rows)
+    while (svl > 1 && (double)(256 / svl) * (mean + 1.0) < (double)p->stream_block) svl /= 2;
   int64_t one_max = o->one_level_max ? o->one_level_max : gpu ? 8 : 32;
   int64_t two_max = o->two_level_max ? o->two_level_max : gpu ? 256 : 8192;
   int64_t three_max = o->three_level_max ? o->three_level_max : gpu ? (classic ? 32768 : 4096) : 65536;
@@ -298,11 +310,11 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
   }
   int short_one = 0;
   int64_t long_rows = 0; /* rows above stream_max, where the GPU stream level can run (they choose
-                            its default window: make_classes) */
+                            its default window and lanes: make_classes) */
   const int64_t smax = o.stream_max > 0 ? o.stream_max : STREAM_MAX_DEFAULT;
   if (!strata_exec_is_host(exec) && A->num_rows > 0 && o.algorithm == STRATA_SPMV_AUTO)
     CHECK(short_rows_one_level(exec, A, smax, &short_one));
-  if (!strata_exec_is_host(exec) && A->num_rows > 0 && !o.stream_block &&
+  if (!strata_exec_is_host(exec) && A->num_rows > 0 &&
       (o.algorithm == STRATA_SPMV_AUTO || o.algorithm == STRATA_SPMV_STREAM))
     CHECK(rowstat(exec, A, smax + 1, INT64_MAX, 0, &long_rows));
   CHECK(make_classes(p, &o, strata_exec_is_host(exec) ? 1 : info.warp_size,

@@ -30,7 +30,9 @@
  *
  * Default class thresholds (entries per row), chosen from the device's warp size:
  *   GPU (warp 32 or 64): stream len <= 512 (blocks of 2048 rows + entries, 1792 when longer rows
- *     exist, 256 threads, vector length min(warp, nextpow2(ceil(mean / 4))), mean = nnz / rows);
+ *     exist, 256 threads, vector length min(warp, nextpow2(ceil(mean / 4))), mean = nnz / rows;
+ *     when no row is longer than stream_max and entries_per_lane is not set, halved while
+ *     256 / (vector length) threads are fewer than a block's rows, stream_block / (mean + 1));
  *     three-level 513..4096
  *     (teams of 256 threads); split above 4096 (chunks of 4096). When at least 90 % of the
  *     entries of rows up to stream_max lie in rows of at most 8 entries averaging at least 5
@@ -74,7 +76,8 @@ typedef struct strata_spmv_options {
   int64_t two_level_max;   /**< longest row handled two-level */
   int64_t three_level_max; /**< longest row handled three-level; longer rows are split */
   int64_t split_chunk;     /**< entries per team for split rows */
-  int entries_per_lane;    /**< two-level and stream: target entries per vector lane (GPU default 4) */
+  int entries_per_lane;    /**< two-level and stream: target entries per vector lane (GPU default 4;
+                                set, it also turns off the stream level's cap on lanes, above) */
   int64_t stream_max;      /**< stream level (GPU auto): longest row it takes (default 512), except
                                 rows that end inside their window (see stream above) */
   int64_t stream_block;    /**< stream level: rows + entries of the window whose rows a team takes
