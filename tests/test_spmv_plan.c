@@ -317,7 +317,8 @@ static void test_stream_windows(void **state) {
  * cover a window's 2048 / 28 = 73 rows, 64 would not); entries_per_lane set, or a row longer
  * than stream_max, keeps the mean's 8. Host backends: one lane (no stream level by default). Every
  * plan's SpMV against the reference (check_all). */
-static int stream_lanes(const host_coo_t *h, const strata_spmv_options_t *o) {
+/* the stream class's lanes per row (0: none), and whether it is padded */
+static int stream_class(const host_coo_t *h, const strata_spmv_options_t *o, int *padded) {
   strata_crs_matrix_t *A = to_crs(h);
   strata_spmv_plan_t *plan = NULL;
   T_OK(strata_spmv_plan_create(T_exec, A, o, &plan));
@@ -325,11 +326,15 @@ static int stream_lanes(const host_coo_t *h, const strata_spmv_options_t *o) {
   strata_spmv_class_t cls[STRATA_SPMV_MAX_CLASSES];
   T_OK(strata_spmv_plan_classes(plan, &nc, cls));
   for (int c = 0; c < nc; ++c)
-    if (cls[c].level == STRATA_SPMV_LEVEL_STREAM) vl = cls[c].vector_length;
+    if (cls[c].level == STRATA_SPMV_LEVEL_STREAM) {
+      vl = cls[c].vector_length;
+      if (padded) *padded = cls[c].padded;
+    }
   strata_spmv_plan_destroy(&plan);
   strata_crs_destroy(&A);
   return vl;
 }
+#define stream_lanes(h, o) stream_class((h), (o), NULL)
 
 static void test_stream_lanes(void **state) {
   (void)state;
@@ -354,6 +359,41 @@ static void test_stream_lanes(void **state) {
   assert_int_equal(stream_lanes(&h, &o), gpu ? 8 : 1);
   check_all(&h, &o, 0);
   coo_free(&h);
+}
+
+/* The stream kernel's padded scratch (spmv.h, strata_spmv_class_t.padded): rows of 16 entries
+ * (lanes 2 on GPUs, 1 on hosts: multiples of 8 and 4) take it, rows of 27 do not, and neither
+ * does the fused launch beside a row of 5000 entries (split on GPUs, three-level when the stream
+ * level is forced on hosts). The SpMV of every plan against the reference (check_all: the
+ * padded kernel under AUTO on GPUs, under STREAM everywhere). */
+static void test_stream_padded(void **state) {
+  (void)state;
+  const int gpu = !strata_exec_is_host(T_exec);
+  strata_spmv_options_t o = {0};
+  o.algorithm = gpu ? STRATA_SPMV_AUTO : STRATA_SPMV_STREAM;
+  const int len[2] = {16, 27};
+  for (int t = 0; t < 2; ++t) {
+    host_coo_t h = {0};
+    h.m = 20000;
+    h.n = h.m + len[t];
+    uint64_t s = T_seed + 11 + (uint64_t)t;
+    for (int32_t r = 0; r < h.m; ++r)
+      for (int32_t k = 0; k < len[t]; ++k) coo_push(&h, r, r + k, t_uniform(&s) - 0.5);
+    int padded = -1;
+    assert_int_equal(stream_class(&h, &o, &padded), gpu ? 2 : 1);
+    assert_int_equal(padded, len[t] == 16);
+    check_all(&h, &o, 0);
+    if (t == 0) {
+      for (int32_t k = 0; k < 5000; ++k) coo_push(&h, h.m, k, t_uniform(&s) - 0.5);
+      h.m += 1;
+      h.n = h.n > 5000 ? h.n : 5000;
+      padded = -1;
+      assert_true(stream_class(&h, &o, &padded) >= 1);
+      assert_int_equal(padded, 0);
+      check_all(&h, &o, 0);
+    }
+    coo_free(&h);
+  }
 }
 
 /* zero sizes, nnz = 0, and the E1-E3 semantics through the plan */
@@ -404,10 +444,10 @@ static void test_edges(void **state) {
     T_OK(strata_backend_device_info(strata_exec_backend(T_exec), 0, &info));
     memset(&o, 0, sizeof o);
     o.stream_block = 2048;
-    /* the largest stream_max whose team scratch fits (spmv.h: 8 (block + max) bytes of products
-     * and 4 ((block + max) / 129 + 2) of a row list), plus one */
+    /* the largest stream_max whose team scratch fits (spmv.h: 8 (n + n / 16 + 1) bytes of
+     * products, n = block + max, in the padded layout, and 4 (n / 129 + 2) of a row list), plus one */
     int64_t fit = (int64_t)(info.max_scratch_bytes / sizeof(double)) - 2048;
-    while (8 * (2048 + fit) + 4 * ((2048 + fit) / 129 + 2) > (int64_t)info.max_scratch_bytes) --fit;
+    while (8 * (2048 + fit + (2048 + fit) / 16 + 1) + 4 * ((2048 + fit) / 129 + 2) > (int64_t)info.max_scratch_bytes) --fit;
     o.stream_max = fit + 1;
     o.transpose = 1; /* refused before A^T is built */
     o.algorithm = STRATA_SPMV_STREAM;
@@ -580,6 +620,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_dense_rows), cmocka_unit_test(test_power_law),
       cmocka_unit_test(test_one_class_and_small_thresholds),
       cmocka_unit_test(test_stream_windows), cmocka_unit_test(test_stream_lanes),
+      cmocka_unit_test(test_stream_padded),
       cmocka_unit_test(test_edges), cmocka_unit_test(test_transpose),
       cmocka_unit_test(test_transpose_fill_complete),
   };

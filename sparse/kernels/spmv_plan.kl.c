@@ -211,7 +211,7 @@ STRATA_FOR_KERNEL(strata_spmv_split_combine, strata_spmv_apply_args_t, a, i) {
  * rows are listed in scratch in any order (an atomic count); each row's sum does not depend on
  * it. clamp: the staging's variant (strata_sparse_stage_products), a constant at each launch. */
 STRATA_KL_TEAM_FUNC void strata_spmv_stream_team(const strata_spmv_apply_args_t *a, const strata_team_t *team,
-                                                 int64_t blk, int clamp) {
+                                                 int64_t blk, int clamp, int pad) {
   const int64_t r0 = a->block_row[blk], r1 = a->block_row[blk + 1];
   if (r0 >= r1) return; /* the whole team: no row starts in this block */
   const int64_t k0 = a->row_offsets[r0];
@@ -222,16 +222,17 @@ STRATA_KL_TEAM_FUNC void strata_spmv_stream_team(const strata_spmv_apply_args_t 
   if (k1 - kl > a->stream_max && k1 + r1 >= wend) k1 = kl; /* a long last row ending outside: not staged */
   if (k1 > k0 + a->stage_max) k1 = k0 + a->stage_max; /* cannot happen: a guard for the scratch */
   double *prod = (double *)team->scratch;
-  int32_t *listed = (int32_t *)(prod + a->stage_max), *list = listed + 1;
+  int32_t *listed = (int32_t *)(prod + (pad ? STRATA_SPMV_STAGE_PADDED(a->stage_max) : a->stage_max)),
+          *list = listed + 1;
   if (strata_team_single(team)) *listed = 0;
-  strata_sparse_stage_products(team, a->col_indices, a->values, a->x, k0, k1, prod, 0, clamp);
+  strata_sparse_stage_products(team, a->col_indices, a->values, a->x, k0, k1, prod, pad, clamp);
   strata_team_barrier(team);
   STRATA_TEAM_THREAD_RANGE(team, r, r0, r1) {
     const int64_t b = a->row_offsets[r], e = a->row_offsets[r + 1];
     const int mine = e - b <= a->stream_max || e + r + 1 < wend;
     if (e - b <= a->stream_team_min && mine) {
       double s;
-      STRATA_THREAD_VECTOR_SUM(team, k, b - k0, e - k0, s) { s += prod[k]; }
+      STRATA_THREAD_VECTOR_SUM(team, k, b - k0, e - k0, s) { s += prod[pad ? STRATA_SPARSE_STAGE_PAD(k) : k]; }
       if (team->vector_rank == 0) strata_spmv_store(a, (int32_t)r, s);
     } else if (mine && strata_thread_single(team)) {
       /* a longer row ending outside the window is another class's (and not staged) */
@@ -244,7 +245,7 @@ STRATA_KL_TEAM_FUNC void strata_spmv_stream_team(const strata_spmv_apply_args_t 
     const int64_t r = r0 + list[q];
     const int64_t b = a->row_offsets[r] - k0, e = a->row_offsets[r + 1] - k0;
     double s;
-    STRATA_TEAM_VECTOR_REDUCE(team, k, b, e, SUM, f64, s) { s += prod[k]; }
+    STRATA_TEAM_VECTOR_REDUCE(team, k, b, e, SUM, f64, s) { s += prod[pad ? STRATA_SPARSE_STAGE_PAD(k) : k]; }
     if (strata_team_single(team)) strata_spmv_store(a, (int32_t)r, s);
   }
 }
@@ -254,7 +255,16 @@ STRATA_KL_TEAM_FUNC void strata_spmv_stream_team(const strata_spmv_apply_args_t 
  * within stream_max lost what clamp gained (H200, 2026-11-30: 27-point 100^3 0.1166 -> 0.1262 ms,
  * banded 16/row 0.2853 -> 0.3126, HMEp-like 0.2757 -> 0.2923). */
 STRATA_TEAM_KERNEL(strata_spmv_stream, strata_spmv_apply_args_t, a, team) {
-  strata_spmv_stream_team(a, team, team->league_rank, 1);
+  strata_spmv_stream_team(a, team, team->league_rank, 1, 0);
+}
+
+/* the same with the products in the padded layout (STRATA_SPARSE_STAGE_PAD), for rows whose
+ * lengths are multiples of 4 x the lanes per row (spmv_plan.c, stream_padded): there a half-warp's
+ * rows start in one or two shared-memory banks, unpadded. The index arithmetic costs the others
+ * (H200, 2026-11-30, plan, two rounds: banded 16/row 4M 0.2846 / 0.2857 -> 0.2570 / 0.2578 ms;
+ * 27-point 0.0975 -> 0.1005, 3 per row 0.1315 -> 0.1350, HMEp-like 0.2440 -> 0.2463). */
+STRATA_TEAM_KERNEL(strata_spmv_stream_padded, strata_spmv_apply_args_t, a, team) {
+  strata_spmv_stream_team(a, team, team->league_rank, 1, 1);
 }
 
 /* League rank q of a fused launch (the long rows beside the short ones in one launch, GPU auto):
@@ -288,7 +298,7 @@ STRATA_KL_TEAM_FUNC int strata_spmv_fused_long(const strata_spmv_apply_args_t *a
  * were staged); the window size for this launch (1792, spmv_plan.c) fits those 8 teams' scratch
  * to the H200's 164 KiB shared-memory configuration */
 STRATA_TEAM_KERNEL(strata_spmv_fused, strata_spmv_apply_args_t, a, team) {
-  if (!strata_spmv_fused_long(a, team)) strata_spmv_stream_team(a, team, STRATA_SPMV_FUSED_SHORT(a, team), 0);
+  if (!strata_spmv_fused_long(a, team)) strata_spmv_stream_team(a, team, STRATA_SPMV_FUSED_SHORT(a, team), 0, 0);
 }
 
 /* the one-level rows and the long rows in one launch (when those are the only classes: rows of a
@@ -306,7 +316,7 @@ STRATA_TEAM_KERNEL_BOUNDS(strata_spmv_fused_one, strata_spmv_apply_args_t, a, te
 
 STRATA_REDUCE_KERNEL(strata_spmv_rowstat, strata_spmv_rowstat_args_t, a, r, i64, acc) {
   const int64_t len = a->row_offsets[r + 1] - a->row_offsets[r];
-  if (len >= a->min_len && len <= a->max_len) *acc += a->entries ? len : 1;
+  if (len >= a->min_len && len <= a->max_len && (a->mod <= 0 || len % a->mod == 0)) *acc += a->entries ? len : 1;
 }
 
 STRATA_FOR_KERNEL(strata_spmv_blocks, strata_spmv_blocks_args_t, a, b) {

@@ -10,6 +10,9 @@
 /* the stream level's list of team-reduced rows: at most this many in a window of stage_max
  * entries whose listed rows are longer than team_min each */
 #define STRATA_SPMV_STREAM_LIST(stage_max, team_min) ((stage_max) / ((team_min) + 1) + 1)
+/* doubles of scratch for n products in the padded layout (STRATA_SPARSE_STAGE_PAD of
+ * stage_products.h: one unused double after every 16), the stream kernel's */
+#define STRATA_SPMV_STAGE_PADDED(n) ((n) + (n) / 16 + 1)
 
 /* Whether row r, entries [b, e), ends inside its stream window: the next row's key e + r + 1
  * falls in the window of the row's own key b + r (windows of `block` keys, key = row_offsets[r] +
@@ -113,6 +116,7 @@ typedef struct strata_spmv_rowstat_args {
   const int64_t *row_offsets;
   int64_t min_len, max_len;
   int entries;
+  int64_t mod; /* > 0: only rows whose length is a multiple of mod */
 } strata_spmv_rowstat_args_t;
 
 /** block_row[b] = the first row r in [0, num_rows] with row_offsets[r] + r >= b·block

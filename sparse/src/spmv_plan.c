@@ -19,6 +19,7 @@ STRATA_KERNEL_DECLARE(strata_spmv_split_chunks);
 STRATA_KERNEL_DECLARE(strata_spmv_split_combine);
 STRATA_KERNEL_DECLARE(strata_spmv_scale);
 STRATA_KERNEL_DECLARE(strata_spmv_stream);
+STRATA_KERNEL_DECLARE(strata_spmv_stream_padded);
 STRATA_KERNEL_DECLARE(strata_spmv_fused);
 STRATA_KERNEL_DECLARE(strata_spmv_fused_one);
 STRATA_KERNEL_DECLARE(strata_spmv_blocks);
@@ -27,8 +28,8 @@ STRATA_KERNEL_DECLARE(strata_spmv_class_entries);
 
 /* The rows with min_len <= length <= max_len of A: counted (entries 0) or their entries summed */
 static strata_status_t rowstat(strata_exec_t *exec, const strata_crs_matrix_t *A, int64_t min_len, int64_t max_len,
-                               int entries, int64_t *out) {
-  strata_spmv_rowstat_args_t s = {A->row_offsets, min_len, max_len, entries};
+                               int entries, int64_t mod, int64_t *out) {
+  strata_spmv_rowstat_args_t s = {A->row_offsets, min_len, max_len, entries, mod};
   *out = 0;
   return strata_parallel_reduce(exec, "strata_spmv_rowstat", strata_range(0, A->num_rows), &strata_spmv_rowstat, &s,
                                 STRATA_REDUCE_SUM, out);
@@ -42,9 +43,9 @@ static strata_status_t rowstat(strata_exec_t *exec, const strata_crs_matrix_t *A
 static strata_status_t short_rows_one_level(strata_exec_t *exec, const strata_crs_matrix_t *A, int64_t stream_max,
                                             int *yes) {
   int64_t short_rows = 0, short_entries = 0, stream_entries = 0;
-  strata_status_t st = rowstat(exec, A, 0, 8, 0, &short_rows);
-  if (st == STRATA_SUCCESS) st = rowstat(exec, A, 0, 8, 1, &short_entries);
-  if (st == STRATA_SUCCESS) st = rowstat(exec, A, 0, stream_max, 1, &stream_entries);
+  strata_status_t st = rowstat(exec, A, 0, 8, 0, 0, &short_rows);
+  if (st == STRATA_SUCCESS) st = rowstat(exec, A, 0, 8, 1, 0, &short_entries);
+  if (st == STRATA_SUCCESS) st = rowstat(exec, A, 0, stream_max, 1, 0, &stream_entries);
   *yes = st == STRATA_SUCCESS && short_rows > 0 && (double)short_entries >= 0.9 * (double)stream_entries &&
          (double)short_entries >= 5.0 * (double)short_rows;
   return st;
@@ -85,8 +86,9 @@ static strata_status_t short_rows_one_level(strata_exec_t *exec, const strata_cr
 /* team scratch of the stream level (and of the fused launch, whose long rows are staged in the
  * same products): stage_max = block + stream_max doubles of products, then the list of
  * team-reduced rows (an int32 count and its entries) */
-static size_t stream_scratch(int64_t block, int64_t stream_max) {
-  return (size_t)(block + stream_max) * sizeof(double) +
+static size_t stream_scratch(int64_t block, int64_t stream_max, int pad) {
+  const int64_t n = block + stream_max;
+  return (size_t)(pad ? STRATA_SPMV_STAGE_PADDED(n) : n) * sizeof(double) +
          (size_t)(STRATA_SPMV_STREAM_LIST(block + stream_max, STREAM_TEAM_MIN_DEFAULT) + 1) * sizeof(int32_t);
 }
 
@@ -110,6 +112,7 @@ struct strata_spmv_plan {
   double *partial;      /* [num_chunks] */
   /* stream level (at most one stream class) */
   int64_t stream_block, stream_max, num_blocks;
+  int stream_padded;    /* the stream kernel alone, its products in the padded layout */
   int32_t *block_row;   /* [num_blocks + 1] */
   /* transpose plans: A^T and its plan (the fields above then describe A, for validation) */
   strata_crs_matrix_t *At;
@@ -160,13 +163,32 @@ static strata_status_t check_options(const strata_spmv_options_t *o, int gpu, si
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan: algorithm %d is not 0..5", (int)o->algorithm);
   const int64_t smax = o->stream_max ? o->stream_max : STREAM_MAX_DEFAULT;
   const int64_t sblock = o->stream_block ? o->stream_block : STREAM_BLOCK_DEFAULT;
-  const size_t need = stream_scratch(sblock, smax);
+  const size_t need = stream_scratch(sblock, smax, 1);
   if (((gpu && o->algorithm == STRATA_SPMV_AUTO) || o->algorithm == STRATA_SPMV_STREAM) && need > max_scratch)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "spmv plan: stream_max %lld and stream_block %lld (in force; 0 given = default) need "
                             "%zu bytes of team scratch (their sum in doubles and a list of rows), above the %zu "
                             "bytes of this device",
                             (long long)smax, (long long)sblock, need, max_scratch);
+  return STRATA_SUCCESS;
+}
+
+/* Whether the stream class c, launched alone (no three-level or split rows, which would share the
+ * fused launch), stages its products in the padded layout: when at least half of its rows have
+ * lengths that are multiples of 4 x its lanes per row. Then the rows that a half-warp's threads
+ * reduce start at most 16 / 4 = 4 doubles apart modulo 16, so that up to 16 / (4 x lanes) of them
+ * hit one shared-memory bank at each step (8 on rows of 16 with 2 lanes); the padding spreads
+ * them, and costs the others its index arithmetic (strata_spmv_stream_padded). Sets
+ * p->stream_padded and classes[c].padded; one reduction over the rows. */
+static strata_status_t stream_padded(strata_exec_t *exec, const strata_crs_matrix_t *A, strata_spmv_plan_t *p, int c) {
+  for (int k = 0; k < p->num_classes; ++k)
+    if ((p->classes[k].level == STRATA_SPMV_LEVEL_THREE || p->classes[k].level == STRATA_SPMV_LEVEL_SPLIT) &&
+        p->classes[k].num_rows > 0)
+      return STRATA_SUCCESS; /* the fused launch: unpadded */
+  int64_t aligned = 0;
+  const strata_status_t st = rowstat(exec, A, 1, p->classes[c].max_len, 0, 4 * (int64_t)p->classes[c].vector_length, &aligned);
+  if (st != STRATA_SUCCESS) return st;
+  p->stream_padded = p->classes[c].padded = 2 * aligned >= p->classes[c].num_rows;
   return STRATA_SUCCESS;
 }
 
@@ -316,7 +338,7 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
     CHECK(short_rows_one_level(exec, A, smax, &short_one));
   if (!strata_exec_is_host(exec) && A->num_rows > 0 &&
       (o.algorithm == STRATA_SPMV_AUTO || o.algorithm == STRATA_SPMV_STREAM))
-    CHECK(rowstat(exec, A, smax + 1, INT64_MAX, 0, &long_rows));
+    CHECK(rowstat(exec, A, smax + 1, INT64_MAX, 0, 0, &long_rows));
   CHECK(make_classes(p, &o, strata_exec_is_host(exec) ? 1 : info.warp_size,
                      A->num_rows > 0 ? (double)A->nnz / (double)A->num_rows : 0.0, short_one, long_rows));
   const int64_t n = A->num_rows;
@@ -379,6 +401,7 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
     /* stream blocks: consecutive rows by rows + entries, a binary search per block */
     for (int c = 0; c < p->num_classes; ++c) {
       if (p->classes[c].level != STRATA_SPMV_LEVEL_STREAM || p->classes[c].num_rows == 0) continue;
+      CHECK(stream_padded(exec, A, p, c));
       p->num_blocks = (n + A->nnz + p->stream_block - 1) / p->stream_block;
       CHECK(strata_sparse_impl_alloc(exec, (size_t)(p->num_blocks + 1) * sizeof(int32_t), (void **)&p->block_row));
       strata_spmv_blocks_args_t ba = {A->row_offsets, n, p->stream_block, p->block_row};
@@ -409,14 +432,14 @@ strata_status_t strata_spmv_plan_classes(const strata_spmv_plan_t *plan, int *nu
 }
 
 /* The stream level's arguments in a (its windows, thresholds and staging); returns their team
- * scratch (stream_scratch). Shared by the fused and the stream launch. */
-static size_t stream_args(const strata_spmv_plan_t *p, strata_spmv_apply_args_t *a) {
+ * scratch (stream_scratch; pad: the padded layout's). Shared by the fused and the stream launch. */
+static size_t stream_args(const strata_spmv_plan_t *p, strata_spmv_apply_args_t *a, int pad) {
   a->block_row = p->block_row;
   a->block = p->stream_block;
   a->stream_max = p->stream_max;
   a->stage_max = p->stream_block + p->stream_max;
   a->stream_team_min = STREAM_TEAM_MIN_DEFAULT;
-  return stream_scratch(p->stream_block, p->stream_max);
+  return stream_scratch(p->stream_block, p->stream_max, pad);
 }
 
 strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_plan_t *p, double alpha,
@@ -490,7 +513,7 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
     if (sc >= 0) {
       const strata_spmv_class_t *k = &p->classes[sc];
       strata_team_policy_t pol = strata_team_policy(L + p->num_blocks, k->team_size, k->vector_length);
-      pol.scratch_team = stream_args(p, &a);
+      pol.scratch_team = stream_args(p, &a, 0);
       st = strata_parallel_for_team(exec, "strata_spmv_fused", &pol, &strata_spmv_fused, &a);
     } else { /* the long rows' team shape; a participant per one-level row */
       const strata_spmv_class_t *k = &p->classes[xc >= 0 ? xc : tc];
@@ -531,8 +554,10 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
         break;
       case STRATA_SPMV_LEVEL_STREAM:
         pol.league_size = p->num_blocks;
-        pol.scratch_team = stream_args(p, &a);
-        st = strata_parallel_for_team(exec, "strata_spmv_stream", &pol, &strata_spmv_stream, &a);
+        pol.scratch_team = stream_args(p, &a, p->stream_padded);
+        st = p->stream_padded
+                 ? strata_parallel_for_team(exec, "strata_spmv_stream_padded", &pol, &strata_spmv_stream_padded, &a)
+                 : strata_parallel_for_team(exec, "strata_spmv_stream", &pol, &strata_spmv_stream, &a);
         break;
       case STRATA_SPMV_LEVEL_SPLIT:
         a.chunk_row = p->chunk_row;
