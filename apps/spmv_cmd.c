@@ -295,9 +295,10 @@ int cmd_spmv(int argc, char **argv) {
       char hi[32] = "null"; /* no upper bound (INT64_MAX): null, as the JSON's other "none" values */
       if (cls[c].max_len != INT64_MAX) snprintf(hi, sizeof hi, "%lld", (long long)cls[c].max_len);
       printf("%s{\"level\": \"%s\", \"vector_length\": %d, \"team_size\": %d, \"min_len\": %lld, \"max_len\": %s, \"rows\": %lld, "
-             "\"entries\": %lld}",
+             "\"entries\": %lld, \"padded\": %s}",
              first ? "" : ", ", level_name(cls[c].level), cls[c].vector_length, cls[c].team_size,
-             (long long)cls[c].min_len, hi, (long long)cls[c].num_rows, (long long)cls[c].num_entries);
+             (long long)cls[c].min_len, hi, (long long)cls[c].num_rows, (long long)cls[c].num_entries,
+             cls[c].padded ? "true" : "false");
       first = 0;
     }
     printf("], \"repeat\": %d, \"median_time_s\": %.9f, \"gbytes_per_s\": %s, \"y_sum\": %s, \"y_norm2\": %s, "

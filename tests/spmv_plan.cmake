@@ -8,7 +8,7 @@ add_test(NAME cli.spmv.malformed COMMAND sh -c "\"$0\" spmv \"$1\" 2>&1; echo \"
 set_tests_properties(cli.spmv.malformed PROPERTIES PASS_REGULAR_EXPRESSION "price_1000.mtx:3: column index 0 is below 1.*exit=1")
 # a vector file of 0 entries is valid input (0x4 matrix, transposed: x has 0 entries, y 4)
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/x0.mtx "%%MatrixMarket matrix array real general\n0 1\n")
-strata_cli_test(cli.spmv.empty_x "\"rows\": 0, \"cols\": 4, \"nnz\": 0, \"transpose\": true.*\"rows\": 4, \"entries\": 0}.*\"y_sum\": 0, \"y_norm2\": 0, \"y_max_abs\": 0}" spmv ${_m}/suitesparse/SPQR/a04.mtx --transpose --x ${CMAKE_CURRENT_BINARY_DIR}/x0.mtx --json)
+strata_cli_test(cli.spmv.empty_x "\"rows\": 0, \"cols\": 4, \"nnz\": 0, \"transpose\": true.*\"rows\": 4, \"entries\": 0, \"padded\": false}.*\"y_sum\": 0, \"y_norm2\": 0, \"y_max_abs\": 0}" spmv ${_m}/suitesparse/SPQR/a04.mtx --transpose --x ${CMAKE_CURRENT_BINARY_DIR}/x0.mtx --json)
 # --y without a nonzero --beta would be dropped unread: refused (exit 2)
 add_test(NAME cli.spmv.y_without_beta COMMAND sh -c "\"$0\" spmv \"$1\" --y \"$2\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli> ${_m}/suitesparse/SPQR/a04.mtx ${CMAKE_CURRENT_BINARY_DIR}/x0.mtx)
 set_tests_properties(cli.spmv.y_without_beta PROPERTIES PASS_REGULAR_EXPRESSION "beta is 0 .the default, or as given., so y0 would not be read.*give a nonzero --beta.*exit=2")
@@ -25,8 +25,12 @@ endif()
 # a class with no upper bound on its row length (a forced algorithm: every row in one class) has
 # "max_len": null in the JSON, as the project's other "none" values (it printed -1)
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/diag2.mtx "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 2\n")
-strata_cli_test(cli.spmv.json_unbounded_class "\"classes\": \\[\\{\"level\": \"one-level\", [^}]*\"min_len\": 0, \"max_len\": null, \"rows\": 2, \"entries\": 2\\}\\]"
+strata_cli_test(cli.spmv.json_unbounded_class "\"classes\": \\[\\{\"level\": \"one-level\", [^}]*\"min_len\": 0, \"max_len\": null, \"rows\": 2, \"entries\": 2, \"padded\": false\\}\\]"
                 spmv ${CMAKE_CURRENT_BINARY_DIR}/diag2.mtx --algorithm one --backend serial --json --repeat 1)
+# the stream class's padded scratch shows in the JSON: 2 rows of 4 entries on a host (1 lane per row)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/rows4.mtx "%%MatrixMarket matrix coordinate real general\n2 4 8\n1 1 1\n1 2 2\n1 3 3\n1 4 4\n2 1 5\n2 2 6\n2 3 7\n2 4 8\n")
+strata_cli_test(cli.spmv.json_padded "\"level\": \"stream\", \"vector_length\": 1, [^}]*\"rows\": 2, \"entries\": 8, \"padded\": true\\}.*\"y_sum\": 36,"
+                spmv ${CMAKE_CURRENT_BINARY_DIR}/rows4.mtx --algorithm stream --backend serial --json --repeat 1)
 # newcomer review: a host allocation that fails (x of 2^31-1 columns under a 6 GB address-space
 # limit) is an error naming the bytes (exit 1), not a crash. Not under AddressSanitizer: its shadow
 # memory needs more address space than the limit, and its allocator aborts on the request.

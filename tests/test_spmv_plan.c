@@ -361,27 +361,44 @@ static void test_stream_lanes(void **state) {
   coo_free(&h);
 }
 
-/* The stream kernel's padded scratch (spmv.h, strata_spmv_class_t.padded): rows of 16 entries
- * (lanes 2 on GPUs, 1 on hosts: multiples of 8 and 4) take it, rows of 27 do not, and neither
- * does the fused launch beside a row of 5000 entries (split on GPUs, three-level when the stream
- * level is forced on hosts). The SpMV of every plan against the reference (check_all: the
- * padded kernel under AUTO on GPUs, under STREAM everywhere). */
+/* rows of the lengths len[r % nlen] (consecutive columns from r) */
+static void rows_of(host_coo_t *h, int32_t m, const int64_t *len, int nlen, uint64_t *s) {
+  memset(h, 0, sizeof *h);
+  h->m = m;
+  int64_t longest = 0;
+  for (int i = 0; i < nlen; ++i) longest = len[i] > longest ? len[i] : longest;
+  h->n = m + (int32_t)longest;
+  for (int32_t r = 0; r < m; ++r)
+    for (int64_t k = 0; k < len[r % nlen]; ++k) coo_push(h, r, r + (int32_t)k, t_uniform(s) - 0.5);
+}
+
+/* The stream kernel's padded scratch (spmv.h, strata_spmv_class_t.padded), with the stream level
+ * forced (every backend; on GPUs the lanes are those of the cap, 1 for the lengths below 16, 2
+ * for rows of 16; on hosts 1): padded when at least half of the rows up to stream_max, empty ones
+ * included, have lengths that are multiples of 4 x lanes; not beside a row of 5000 entries (the
+ * fused launch on GPUs, three-level beside the stream kernel on hosts), nor when the padded scratch
+ * would not fit. Rows above 128 entries (reduced by the whole team) beside padded ones, and windows
+ * whose last row runs past them (the products reach the end of the padded scratch, where the
+ * team's row list follows). Every case's SpMV, all algorithms, against the reference. */
 static void test_stream_padded(void **state) {
   (void)state;
-  const int gpu = !strata_exec_is_host(T_exec);
   strata_spmv_options_t o = {0};
-  o.algorithm = gpu ? STRATA_SPMV_AUTO : STRATA_SPMV_STREAM;
-  const int len[2] = {16, 27};
-  for (int t = 0; t < 2; ++t) {
-    host_coo_t h = {0};
-    h.m = 20000;
-    h.n = h.m + len[t];
-    uint64_t s = T_seed + 11 + (uint64_t)t;
-    for (int32_t r = 0; r < h.m; ++r)
-      for (int32_t k = 0; k < len[t]; ++k) coo_push(&h, r, r + k, t_uniform(&s) - 0.5);
+  o.algorithm = STRATA_SPMV_STREAM;
+  uint64_t s = T_seed + 11;
+  const struct {
+    int64_t len[5];
+    int nlen, padded;
+  } c[] = {
+      {{16}, 1, 1},        {{8}, 1, 1},          {{12}, 1, 1},         {{6}, 1, 0},
+      {{10}, 1, 0},        {{27}, 1, 0},         {{16, 13}, 2, 1},     {{16, 13, 13, 16, 13}, 5, 0},
+      {{0, 16}, 2, 1},     {{0, 0, 0, 16, 16}, 5, 1}, {{13, 0, 13, 0, 0}, 5, 1}, {{13, 0, 13, 13, 0}, 5, 0},
+  };
+  for (size_t t = 0; t < sizeof c / sizeof c[0]; ++t) {
+    host_coo_t h;
+    rows_of(&h, 6000, c[t].len, c[t].nlen, &s);
     int padded = -1;
-    assert_int_equal(stream_class(&h, &o, &padded), gpu ? 2 : 1);
-    assert_int_equal(padded, len[t] == 16);
+    assert_true(stream_class(&h, &o, &padded) >= 1);
+    if (padded != c[t].padded) fail_msg("case %zu (first length %lld): padded %d, expected %d", t, (long long)c[t].len[0], padded, c[t].padded);
     check_all(&h, &o, 0);
     if (t == 0) {
       for (int32_t k = 0; k < 5000; ++k) coo_push(&h, h.m, k, t_uniform(&s) - 0.5);
@@ -394,6 +411,38 @@ static void test_stream_padded(void **state) {
     }
     coo_free(&h);
   }
+  /* rows of 128 (multiples of 4 x lanes on every backend: 16 or 32 lanes on GPUs of warp 32 or
+   * 64) beside rows of 129..300 reduced by the whole team; then windows of 1024 whose last row
+   * runs up to 300 past them (stream_max 300: 1324 products, 1405 doubles padded) */
+  host_coo_t h = {0};
+  h.m = 4000;
+  h.n = h.m + 300;
+  for (int32_t r = 0; r < h.m; ++r) {
+    const int64_t len = r % 5 < 3 ? 128 : 129 + (int64_t)(t_rand(&s) % 172);
+    for (int64_t k = 0; k < len; ++k) coo_push(&h, r, r + (int32_t)k, t_uniform(&s) - 0.5);
+  }
+  for (int w = 0; w < 2; ++w) {
+    o.stream_max = w ? 300 : 0;
+    o.stream_block = w ? 1024 : 0;
+    int padded = -1;
+    assert_true(stream_class(&h, &o, &padded) >= 1);
+    assert_int_equal(padded, 1);
+    check_all(&h, &o, 0);
+  }
+  coo_free(&h);
+  /* the padded scratch not fitting, the unpadded one fitting exactly: unpadded */
+  strata_device_info_t info;
+  T_OK(strata_exec_device_info(T_exec, &info));
+  int64_t max = (int64_t)(info.max_scratch_bytes / sizeof(double)) - 2048;
+  while (8 * (2048 + max) + 4 * ((2048 + max) / 129 + 2) > (int64_t)info.max_scratch_bytes) --max;
+  o.stream_max = max;
+  o.stream_block = 2048;
+  const int64_t sixteen = 16;
+  rows_of(&h, 3000, &sixteen, 1, &s);
+  int padded = -1;
+  assert_true(stream_class(&h, &o, &padded) >= 1);
+  assert_int_equal(padded, 0);
+  coo_free(&h);
 }
 
 /* zero sizes, nnz = 0, and the E1-E3 semantics through the plan */
@@ -444,10 +493,10 @@ static void test_edges(void **state) {
     T_OK(strata_backend_device_info(strata_exec_backend(T_exec), 0, &info));
     memset(&o, 0, sizeof o);
     o.stream_block = 2048;
-    /* the largest stream_max whose team scratch fits (spmv.h: 8 (n + n / 16 + 1) bytes of
-     * products, n = block + max, in the padded layout, and 4 (n / 129 + 2) of a row list), plus one */
+    /* the largest stream_max whose team scratch fits (spmv.h: 8 (block + max) bytes of products
+     * and 4 ((block + max) / 129 + 2) of a row list), plus one */
     int64_t fit = (int64_t)(info.max_scratch_bytes / sizeof(double)) - 2048;
-    while (8 * (2048 + fit + (2048 + fit) / 16 + 1) + 4 * ((2048 + fit) / 129 + 2) > (int64_t)info.max_scratch_bytes) --fit;
+    while (8 * (2048 + fit) + 4 * ((2048 + fit) / 129 + 2) > (int64_t)info.max_scratch_bytes) --fit;
     o.stream_max = fit + 1;
     o.transpose = 1; /* refused before A^T is built */
     o.algorithm = STRATA_SPMV_STREAM;

@@ -7,7 +7,8 @@
  * matrix entries are read with the streaming hint and x with the cached one (strata/kl.h), so
  * that the entries, read once, do not push x out of the L2. pad: the padded layout below. Every
  * participant must call it; follow it with a team barrier before reading prod. Used by the stream
- * level of the row-class plan, the merge-path format and the load-balanced kernel (padded).
+ * level of the row-class plan (padded in strata_spmv_stream_padded), the merge-path format and
+ * the load-balanced kernel (padded).
  * Include from kernel sources only. */
 #ifndef STRATA_SPARSE_STAGE_PRODUCTS_H
 #define STRATA_SPARSE_STAGE_PRODUCTS_H
@@ -18,9 +19,11 @@
 #define STRATA_SPARSE_STAGE_UNROLL 8
 
 /* The padded layout (pad = 1): product i at prod[STRATA_SPARSE_STAGE_PAD(i)], one unused double
- * after every 16, so that threads each reading their own 8 consecutive products (8 p + j, as the
- * load-balanced kernel's pieces do) hit distinct bank pairs: two threads per 64-bit bank pair, the
- * minimum, instead of sixteen. Scratch: n + n / 16 + 1 doubles for n products. */
+ * after every 16, so that threads each reading their own run of products hit distinct bank pairs
+ * where the runs' starts are multiples of 16 apart, or of 8 or 4: the load-balanced kernel's
+ * pieces of 8 (8 p + j: two threads per 64-bit bank pair, the minimum, instead of sixteen) and the
+ * stream level's rows whose lengths are multiples of 4 x lanes. Scratch: n + n / 16 + 1 doubles
+ * for n products. */
 #define STRATA_SPARSE_STAGE_PAD(i) ((i) + ((i) >> 4))
 
 /* clamp = 1: the loads of A unconditional, a participant past k1 reading entry k1 - 1 again, and

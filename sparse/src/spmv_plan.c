@@ -163,7 +163,7 @@ static strata_status_t check_options(const strata_spmv_options_t *o, int gpu, si
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan: algorithm %d is not 0..5", (int)o->algorithm);
   const int64_t smax = o->stream_max ? o->stream_max : STREAM_MAX_DEFAULT;
   const int64_t sblock = o->stream_block ? o->stream_block : STREAM_BLOCK_DEFAULT;
-  const size_t need = stream_scratch(sblock, smax, 1);
+  const size_t need = stream_scratch(sblock, smax, 0); /* the padded layout only where it fits */
   if (((gpu && o->algorithm == STRATA_SPMV_AUTO) || o->algorithm == STRATA_SPMV_STREAM) && need > max_scratch)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "spmv plan: stream_max %lld and stream_block %lld (in force; 0 given = default) need "
@@ -174,21 +174,28 @@ static strata_status_t check_options(const strata_spmv_options_t *o, int gpu, si
 }
 
 /* Whether the stream class c, launched alone (no three-level or split rows, which would share the
- * fused launch), stages its products in the padded layout: when at least half of its rows have
- * lengths that are multiples of 4 x its lanes per row. Then the rows that a half-warp's threads
- * reduce start at most 16 / 4 = 4 doubles apart modulo 16, so that up to 16 / (4 x lanes) of them
- * hit one shared-memory bank at each step (8 on rows of 16 with 2 lanes); the padding spreads
- * them, and costs the others its index arithmetic (strata_spmv_stream_padded). Sets
- * p->stream_padded and classes[c].padded; one reduction over the rows. */
-static strata_status_t stream_padded(strata_exec_t *exec, const strata_crs_matrix_t *A, strata_spmv_plan_t *p, int c) {
+ * fused launch), stages its products in the padded layout: when at least half of the rows up to
+ * its max_len (empty ones included; the longer rows ending inside their window are reduced by the
+ * whole team) have lengths that are multiples of 4 x its lanes per row, and the padded scratch
+ * fits the device's teams (max_scratch; the layout is a speed-up, never a reason to refuse). With
+ * such lengths the rows of a half-warp start at multiples of 4 x lanes doubles, so at most
+ * 16 / (4 x lanes) of the 16 bank pairs, and their lanes meet 4- to (16 / lanes)-fold in one bank
+ * at each step (8-fold on rows of 16 with 2 lanes); the padding spreads them, and costs the others
+ * its index arithmetic (strata_spmv_stream_padded). Sets p->stream_padded and classes[c].padded;
+ * two reductions over the rows. */
+static strata_status_t stream_padded(strata_exec_t *exec, const strata_crs_matrix_t *A, strata_spmv_plan_t *p, int c,
+                                     size_t max_scratch) {
   for (int k = 0; k < p->num_classes; ++k)
     if ((p->classes[k].level == STRATA_SPMV_LEVEL_THREE || p->classes[k].level == STRATA_SPMV_LEVEL_SPLIT) &&
         p->classes[k].num_rows > 0)
       return STRATA_SUCCESS; /* the fused launch: unpadded */
-  int64_t aligned = 0;
-  const strata_status_t st = rowstat(exec, A, 1, p->classes[c].max_len, 0, 4 * (int64_t)p->classes[c].vector_length, &aligned);
+  if (stream_scratch(p->stream_block, p->stream_max, 1) > max_scratch) return STRATA_SUCCESS;
+  const int64_t max_len = p->classes[c].max_len;
+  int64_t aligned = 0, rows = 0;
+  strata_status_t st = rowstat(exec, A, 0, max_len, 0, 4 * (int64_t)p->classes[c].vector_length, &aligned);
+  if (st == STRATA_SUCCESS) st = rowstat(exec, A, 0, max_len, 0, 0, &rows);
   if (st != STRATA_SUCCESS) return st;
-  p->stream_padded = p->classes[c].padded = 2 * aligned >= p->classes[c].num_rows;
+  p->stream_padded = p->classes[c].padded = rows > 0 && 2 * aligned >= rows;
   return STRATA_SUCCESS;
 }
 
@@ -401,7 +408,7 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
     /* stream blocks: consecutive rows by rows + entries, a binary search per block */
     for (int c = 0; c < p->num_classes; ++c) {
       if (p->classes[c].level != STRATA_SPMV_LEVEL_STREAM || p->classes[c].num_rows == 0) continue;
-      CHECK(stream_padded(exec, A, p, c));
+      CHECK(stream_padded(exec, A, p, c, info.max_scratch_bytes));
       p->num_blocks = (n + A->nnz + p->stream_block - 1) / p->stream_block;
       CHECK(strata_sparse_impl_alloc(exec, (size_t)(p->num_blocks + 1) * sizeof(int32_t), (void **)&p->block_row));
       strata_spmv_blocks_args_t ba = {A->row_offsets, n, p->stream_block, p->block_row};

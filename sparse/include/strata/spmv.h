@@ -18,10 +18,11 @@
  *               stream_block rows + entries, so up to stream_block + stream_max entries), which reads the
  *               block's entries once, coalesced, into team scratch as products a_ij·x_j, then
  *               reduces each row there with vector lanes (the lane count a power of two matched to
- *               the mean row length and the block; with at least half of the rows' lengths
- *               multiples of 4·lanes and no longer rows beside them, the products lie in scratch
- *               with one unused double after every 16, so that the rows do not meet in one
- *               shared-memory bank: strata_spmv_class_t.padded), or, for a row of more than 128
+ *               the mean row length and the block; when at least half of the rows up to
+ *               stream_max, empty ones included, have lengths that are multiples of 4·lanes and no
+ *               longer rows share the launch, the products lie in scratch with one unused double
+ *               after every 16, so that the rows do not meet in one shared-memory bank:
+ *               strata_spmv_class_t.padded), or, for a row of more than 128
  *               entries, with the whole team
  *               (so that one such row does not keep the team's short rows waiting). Rows stay in their original order, so every read of A is
  *               contiguous whatever the mix of lengths. A longer row that ends inside its window
@@ -118,9 +119,10 @@ typedef struct strata_spmv_class {
   int64_t num_rows;    /**< rows in the class */
   int64_t num_entries; /**< stored entries in those rows */
   int padded;          /**< stream class launched alone: 1 when its products lie in team scratch
-                            with one unused double after every 16 (at least half of its rows'
-                            lengths multiples of 4·vector_length, whose rows would otherwise meet
-                            in one shared-memory bank: spmv.h, stream) */
+                            with one unused double after every 16 (at least half of the rows up
+                            to max_len, empty ones included, of lengths that are multiples of
+                            4·vector_length, which would otherwise meet in one shared-memory
+                            bank; and the padded scratch fits: spmv.h, stream) */
 } strata_spmv_class_t;
 
 typedef struct strata_spmv_plan strata_spmv_plan_t;
@@ -131,10 +133,10 @@ typedef struct strata_spmv_plan strata_spmv_plan_t;
  *  write y = beta*y or 0). opts may be NULL. Errors: INVALID_ARGUMENT (NULL A or plan; a negative
  *  option or one above 2^40; an algorithm outside 0..5; thresholds that do not increase; where the
  *  stream level can run (forced, or GPU auto), team scratch above the device's: the stream level
- *  takes 8·(n + n / 16 + 1) bytes of products, n = stream_block + stream_max (one unused double
- *  after every 16, so that rows of 16 entries do not meet in one shared-memory bank), and
- *  4·(n / 129 + 2) of a list of rows — options are checked before any work, a transpose's too),
- *  OUT_OF_MEMORY.
+ *  takes 8·(stream_block + stream_max) bytes of products and 4·((stream_block + stream_max) / 129
+ *  + 2) of a list of rows — options are checked before any work, a transpose's too; the padded
+ *  layout (strata_spmv_class_t.padded) takes 8·(n / 16 + 1) bytes more, n = stream_block +
+ *  stream_max, and is used only where they fit), OUT_OF_MEMORY.
  *  Synchronous. */
 strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const struct strata_crs_matrix *A,
                                         const strata_spmv_options_t *opts,
