@@ -372,48 +372,60 @@ static void rows_of(host_coo_t *h, int32_t m, const int64_t *len, int nlen, uint
     for (int64_t k = 0; k < len[r % nlen]; ++k) coo_push(h, r, r + (int32_t)k, t_uniform(s) - 0.5);
 }
 
-/* The stream kernel's padded scratch (spmv.h, strata_spmv_class_t.padded), with the stream level
- * forced (every backend; on GPUs the lanes are those of the cap, 1 for the lengths below 16, 2
- * for rows of 16; on hosts 1): padded when at least half of the rows up to stream_max, empty ones
- * included, have lengths that are multiples of 4 x lanes; not beside a row of 5000 entries (the
- * fused launch on GPUs, three-level beside the stream kernel on hosts), nor when the padded scratch
- * would not fit. Rows above 128 entries (reduced by the whole team) beside padded ones, and windows
- * whose last row runs past them (the products reach the end of the padded scratch, where the
- * team's row list follows). Every case's SpMV, all algorithms, against the reference. */
+/* The stream kernel's padded scratch (spmv.h, strata_spmv_class_t.padded, options.stream_pad),
+ * with the stream level forced. By default (stream_pad 0) hosts never pad, and GPUs pad when
+ * the lanes are 1 or 2 and at least half of the nonempty rows up to 128 entries have lengths that
+ * are multiples of 4 x lanes: the lanes below are the cap's (spmv.h), worked out by hand for warps
+ * of 32 and 64 alike: rows of 16, 27 and 20: 2 lanes; 8, 12, 6, 10 and the mixes: 1; 32: 4 (never
+ * padded by default). Never beside a row of 5000 entries (the fused launch), nor when the padded
+ * scratch would not fit. stream_pad 1 pads on every backend (so the hosts' tests run the padded
+ * kernel): rows of 128 beside rows of 129..300 reduced by the whole team, and windows of 1024
+ * whose last row runs up to 300 past them (stream_max 300: 1324 products, 1407 doubles padded,
+ * then the team's row list). Every case's SpMV, all algorithms, against the reference. */
 static void test_stream_padded(void **state) {
   (void)state;
+  const int gpu = !strata_exec_is_host(T_exec);
   strata_spmv_options_t o = {0};
   o.algorithm = STRATA_SPMV_STREAM;
   uint64_t s = T_seed + 11;
   const struct {
     int64_t len[5];
-    int nlen, padded;
+    int nlen, padded; /* padded: by default on a GPU */
   } c[] = {
-      {{16}, 1, 1},        {{8}, 1, 1},          {{12}, 1, 1},         {{6}, 1, 0},
-      {{10}, 1, 0},        {{27}, 1, 0},         {{16, 13}, 2, 1},     {{16, 13, 13, 16, 13}, 5, 0},
-      {{0, 16}, 2, 1},     {{0, 0, 0, 16, 16}, 5, 1}, {{13, 0, 13, 0, 0}, 5, 1}, {{13, 0, 13, 13, 0}, 5, 0},
+      {{16}, 1, 1},          {{8}, 1, 1},          {{12}, 1, 1},          {{6}, 1, 0},
+      {{10}, 1, 0},          {{27}, 1, 0},         {{20}, 1, 0},          {{32}, 1, 0},
+      {{16, 13}, 2, 1},      {{16, 13, 13, 16, 13}, 5, 0},                {{0, 16}, 2, 1},
+      {{0, 0, 0, 16, 16}, 5, 1},                   {{13, 0, 13, 0, 0}, 5, 0},
+      {{0}, 1, 0},
   };
   for (size_t t = 0; t < sizeof c / sizeof c[0]; ++t) {
     host_coo_t h;
     rows_of(&h, 6000, c[t].len, c[t].nlen, &s);
-    int padded = -1;
-    assert_true(stream_class(&h, &o, &padded) >= 1);
-    if (padded != c[t].padded) fail_msg("case %zu (first length %lld): padded %d, expected %d", t, (long long)c[t].len[0], padded, c[t].padded);
+    for (int force = -1; force <= 1; ++force) {
+      o.stream_pad = force;
+      int padded = -1;
+      assert_true(stream_class(&h, &o, &padded) >= 1);
+      const int expect = force < 0 ? 0 : force > 0 ? 1 : gpu && c[t].padded;
+      if (padded != expect)
+        fail_msg("case %zu (first length %lld), stream_pad %d: padded %d, expected %d", t, (long long)c[t].len[0],
+                 force, padded, expect);
+    }
+    o.stream_pad = 0;
     check_all(&h, &o, 0);
     if (t == 0) {
+      o.stream_pad = 1;
+      check_all(&h, &o, 0);
       for (int32_t k = 0; k < 5000; ++k) coo_push(&h, h.m, k, t_uniform(&s) - 0.5);
       h.m += 1;
       h.n = h.n > 5000 ? h.n : 5000;
-      padded = -1;
+      int padded = -1;
       assert_true(stream_class(&h, &o, &padded) >= 1);
       assert_int_equal(padded, 0);
       check_all(&h, &o, 0);
+      o.stream_pad = 0;
     }
     coo_free(&h);
   }
-  /* rows of 128 (multiples of 4 x lanes on every backend: 16 or 32 lanes on GPUs of warp 32 or
-   * 64) beside rows of 129..300 reduced by the whole team; then windows of 1024 whose last row
-   * runs up to 300 past them (stream_max 300: 1324 products, 1405 doubles padded) */
   host_coo_t h = {0};
   h.m = 4000;
   h.n = h.m + 300;
@@ -421,6 +433,7 @@ static void test_stream_padded(void **state) {
     const int64_t len = r % 5 < 3 ? 128 : 129 + (int64_t)(t_rand(&s) % 172);
     for (int64_t k = 0; k < len; ++k) coo_push(&h, r, r + (int32_t)k, t_uniform(&s) - 0.5);
   }
+  o.stream_pad = 1;
   for (int w = 0; w < 2; ++w) {
     o.stream_max = w ? 300 : 0;
     o.stream_block = w ? 1024 : 0;
@@ -430,7 +443,7 @@ static void test_stream_padded(void **state) {
     check_all(&h, &o, 0);
   }
   coo_free(&h);
-  /* the padded scratch not fitting, the unpadded one fitting exactly: unpadded */
+  /* the padded scratch not fitting, the unpadded one exactly at the limit: unpadded, and right */
   strata_device_info_t info;
   T_OK(strata_exec_device_info(T_exec, &info));
   int64_t max = (int64_t)(info.max_scratch_bytes / sizeof(double)) - 2048;
@@ -442,6 +455,17 @@ static void test_stream_padded(void **state) {
   int padded = -1;
   assert_true(stream_class(&h, &o, &padded) >= 1);
   assert_int_equal(padded, 0);
+  check_all(&h, &o, 0);
+  coo_free(&h);
+  o.stream_pad = 2; /* refused, naming the value */
+  strata_crs_matrix_t *A = NULL;
+  rows_of(&h, 10, &sixteen, 1, &s);
+  A = to_crs(&h);
+  strata_spmv_plan_t *plan = NULL;
+  T_ERR(strata_spmv_plan_create(T_exec, A, &o, &plan), STRATA_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(strata_error_message(), "stream_pad 2"));
+  assert_null(plan);
+  strata_crs_destroy(&A);
   coo_free(&h);
 }
 

@@ -159,6 +159,9 @@ static strata_status_t check_options(const strata_spmv_options_t *o, int gpu, si
                             (long long)o->one_level_max, (long long)o->two_level_max, (long long)o->three_level_max,
                             (long long)o->split_chunk, o->entries_per_lane, (long long)o->stream_max,
                             (long long)o->stream_block);
+  if (o->stream_pad < -1 || o->stream_pad > 1)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan: stream_pad %d is not -1 (never), 0 (auto) or 1 (always)",
+                            o->stream_pad);
   if ((int)o->algorithm < STRATA_SPMV_AUTO || (int)o->algorithm > STRATA_SPMV_STREAM)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan: algorithm %d is not 0..5", (int)o->algorithm);
   const int64_t smax = o->stream_max ? o->stream_max : STREAM_MAX_DEFAULT;
@@ -174,28 +177,33 @@ static strata_status_t check_options(const strata_spmv_options_t *o, int gpu, si
 }
 
 /* Whether the stream class c, launched alone (no three-level or split rows, which would share the
- * fused launch), stages its products in the padded layout: when at least half of the rows up to
- * its max_len (empty ones included; the longer rows ending inside their window are reduced by the
- * whole team) have lengths that are multiples of 4 x its lanes per row, and the padded scratch
- * fits the device's teams (max_scratch; the layout is a speed-up, never a reason to refuse). With
- * such lengths the rows of a half-warp start at multiples of 4 x lanes doubles, so at most
- * 16 / (4 x lanes) of the 16 bank pairs, and their lanes meet 4- to (16 / lanes)-fold in one bank
- * at each step (8-fold on rows of 16 with 2 lanes); the padding spreads them, and costs the others
- * its index arithmetic (strata_spmv_stream_padded). Sets p->stream_padded and classes[c].padded;
- * two reductions over the rows. */
+ * fused launch), stages its products in the padded layout, where the padded scratch fits the
+ * device's teams (max_scratch; the layout is a speed-up, never a reason to refuse): always or never
+ * as options.stream_pad says; by default on GPUs (gpu) with 1 or 2 lanes per row when at least half
+ * of the nonempty rows that lanes reduce (up to stream_team_min = 128 entries: all such rows are
+ * the class's here) have lengths that are multiples of 4 x lanes. Their rows then start at
+ * multiples of 4 x lanes doubles, and the 16 participants of a half-warp (16 / lanes rows) meet
+ * at least 4-fold in one of the 16 bank pairs at each step (8-fold on rows of 16 with 2 lanes,
+ * 16-fold with 1); the padding spreads them. With 4 lanes or more the padding gains little in this
+ * model (rows of 16 with 4 lanes: 4-fold either way) and was not measured; elsewhere it costs its
+ * index arithmetic (strata_spmv_stream_padded). Sets p->stream_padded and classes[c].padded. */
 static strata_status_t stream_padded(strata_exec_t *exec, const strata_crs_matrix_t *A, strata_spmv_plan_t *p, int c,
-                                     size_t max_scratch) {
+                                     int stream_pad, int gpu, size_t max_scratch) {
   for (int k = 0; k < p->num_classes; ++k)
     if ((p->classes[k].level == STRATA_SPMV_LEVEL_THREE || p->classes[k].level == STRATA_SPMV_LEVEL_SPLIT) &&
         p->classes[k].num_rows > 0)
       return STRATA_SUCCESS; /* the fused launch: unpadded */
-  if (stream_scratch(p->stream_block, p->stream_max, 1) > max_scratch) return STRATA_SUCCESS;
-  const int64_t max_len = p->classes[c].max_len;
-  int64_t aligned = 0, rows = 0;
-  strata_status_t st = rowstat(exec, A, 0, max_len, 0, 4 * (int64_t)p->classes[c].vector_length, &aligned);
-  if (st == STRATA_SUCCESS) st = rowstat(exec, A, 0, max_len, 0, 0, &rows);
-  if (st != STRATA_SUCCESS) return st;
-  p->stream_padded = p->classes[c].padded = rows > 0 && 2 * aligned >= rows;
+  if (stream_pad < 0 || stream_scratch(p->stream_block, p->stream_max, 1) > max_scratch) return STRATA_SUCCESS;
+  const int lanes = p->classes[c].vector_length;
+  int pad = stream_pad > 0;
+  if (!pad && gpu && lanes <= 2) {
+    int64_t aligned = 0, rows = 0;
+    strata_status_t st = rowstat(exec, A, 1, STREAM_TEAM_MIN_DEFAULT, 0, 4 * (int64_t)lanes, &aligned);
+    if (st == STRATA_SUCCESS) st = rowstat(exec, A, 1, STREAM_TEAM_MIN_DEFAULT, 0, 0, &rows);
+    if (st != STRATA_SUCCESS) return st;
+    pad = rows > 0 && 2 * aligned >= rows;
+  }
+  p->stream_padded = p->classes[c].padded = pad;
   return STRATA_SUCCESS;
 }
 
@@ -408,7 +416,7 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
     /* stream blocks: consecutive rows by rows + entries, a binary search per block */
     for (int c = 0; c < p->num_classes; ++c) {
       if (p->classes[c].level != STRATA_SPMV_LEVEL_STREAM || p->classes[c].num_rows == 0) continue;
-      CHECK(stream_padded(exec, A, p, c, info.max_scratch_bytes));
+      CHECK(stream_padded(exec, A, p, c, o.stream_pad, !strata_exec_is_host(exec), info.max_scratch_bytes));
       p->num_blocks = (n + A->nnz + p->stream_block - 1) / p->stream_block;
       CHECK(strata_sparse_impl_alloc(exec, (size_t)(p->num_blocks + 1) * sizeof(int32_t), (void **)&p->block_row));
       strata_spmv_blocks_args_t ba = {A->row_offsets, n, p->stream_block, p->block_row};

@@ -18,11 +18,12 @@
  *               stream_block rows + entries, so up to stream_block + stream_max entries), which reads the
  *               block's entries once, coalesced, into team scratch as products a_ij·x_j, then
  *               reduces each row there with vector lanes (the lane count a power of two matched to
- *               the mean row length and the block; when at least half of the rows up to
- *               stream_max, empty ones included, have lengths that are multiples of 4·lanes and no
- *               longer rows share the launch, the products lie in scratch with one unused double
- *               after every 16, so that the rows do not meet in one shared-memory bank:
- *               strata_spmv_class_t.padded), or, for a row of more than 128
+ *               the mean row length and the block; on GPUs, with 1 or 2 lanes, when at least half
+ *               of the nonempty rows up to 128 entries have lengths that are multiples of 4·lanes,
+ *               no longer rows share the launch and the scratch fits, the products lie in scratch
+ *               with one unused double after every 16, so that the rows do not meet in one
+ *               shared-memory bank: strata_spmv_class_t.padded, options.stream_pad), or, for a
+ *               row of more than 128
  *               entries, with the whole team
  *               (so that one such row does not keep the team's short rows waiting). Rows stay in their original order, so every read of A is
  *               contiguous whatever the mix of lengths. A longer row that ends inside its window
@@ -87,6 +88,10 @@ typedef struct strata_spmv_options {
                                 rows that end inside their window (see stream above) */
   int64_t stream_block;    /**< stream level: rows + entries of the window whose rows a team takes
                                 (default 2048; GPUs: 1792 when rows longer than stream_max exist) */
+  int stream_pad;          /**< stream level's padded scratch (strata_spmv_class_t.padded), where the
+                                stream kernel runs alone and the padded scratch fits: 0 (default)
+                                GPUs by the rule in the stream paragraph above, hosts never (no
+                                banks: it only adds index arithmetic); 1 always; -1 never */
   int transpose;           /**< 1: the plan applies op(A) = A^T — built once as an explicit
                                 transpose on the device (strata_crs_transpose) with its own
                                 row-class plan, so A^T x is as deterministic as A x. Each apply
@@ -119,10 +124,8 @@ typedef struct strata_spmv_class {
   int64_t num_rows;    /**< rows in the class */
   int64_t num_entries; /**< stored entries in those rows */
   int padded;          /**< stream class launched alone: 1 when its products lie in team scratch
-                            with one unused double after every 16 (at least half of the rows up
-                            to max_len, empty ones included, of lengths that are multiples of
-                            4·vector_length, which would otherwise meet in one shared-memory
-                            bank; and the padded scratch fits: spmv.h, stream) */
+                            with one unused double after every 16 (spmv.h, stream; options
+                            stream_pad) */
 } strata_spmv_class_t;
 
 typedef struct strata_spmv_plan strata_spmv_plan_t;
