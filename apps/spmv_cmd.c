@@ -81,7 +81,8 @@ int cmd_spmv(int argc, char **argv) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     char *end = NULL;
-    static const char *const valued[] = {"--x", "--y", "--out", "--alpha", "--beta", "--repeat", "--backend", "--algorithm", "--format"};
+    static const char *const valued[] = {"--x", "--y", "--out", "--alpha", "--beta", "--repeat", "--backend", "--algorithm", "--format",
+                                         "--stream-pad"};
     int takes = 0;
     for (size_t q = 0; q < sizeof valued / sizeof valued[0]; ++q) takes |= !strcmp(a, valued[q]);
     if (!strcmp(a, "--json")) json = 1;
@@ -89,13 +90,15 @@ int cmd_spmv(int argc, char **argv) {
     else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       printf("usage: strata spmv A.mtx [--x ones|random:SEED|FILE.mtx] [--alpha A] [--beta B] [--y FILE.mtx]\n"
              "       [--transpose] [--backend B] [--algorithm auto|one|two|three|split|stream] [--format NAME] [--repeat N]\n"
-             "       [--out y.mtx] [--json]\n"
+             "       [--stream-pad auto|always|never] [--out y.mtx] [--json]\n"
              "  y = alpha op(A) x + beta y0; y0 is --y (needs a nonzero --beta) or zeros\n"
              "  formats: csr (the row-class plan; --algorithm and --transpose apply to it only), ell, ellpack-r,\n"
              "           pjds, sell-c-sigma, sell-p, coo, hyb, hec, csr-lb, merge, auto (strata/formats.h)\n"
              "  --json: one line; \"classes\" has the plan's row classes: rows of min_len..max_len entries each\n"
              "          (max_len null: no upper bound; the stream class, GPU auto or --algorithm stream, also holds\n"
-             "          longer rows that end inside their window), their count and their stored entries\n");
+             "          longer rows that end inside their window), their lanes per row (vector_length), team size,\n"
+             "          count, stored entries, and padded: the stream kernel's padded scratch (--stream-pad: auto, the\n"
+             "          default, pads on GPUs where rows would meet in one shared-memory bank; strata/spmv.h, stream_pad)\n");
       return 0;
     } else if (takes && (!v || (v[0] == '-' && v[1] == '-'))) return bad("option %s needs a value", a);
     else if (!strcmp(a, "--x")) xspec = argv[++i];
@@ -127,6 +130,14 @@ int cmd_spmv(int argc, char **argv) {
       o.algorithm = (strata_spmv_algorithm_t)found;
       alg_given = found != 0; /* auto, the default, goes with every format */
       ++i;
+    } else if (!strcmp(a, "--stream-pad")) {
+      static const char *names[] = {"never", "auto", "always"}; /* stream_pad -1, 0, 1 */
+      int found = -2;
+      for (int k = 0; k < 3; ++k)
+        if (!strcmp(v, names[k])) found = k - 1;
+      if (found < -1) return bad("--stream-pad %s: one of auto, always, never", v);
+      o.stream_pad = found;
+      ++i;
     } else if (a[0] == '-' && a[1] != '\0') return bad("unknown option %s (strata spmv --help)", a);
     else if (path) return bad("one matrix file only (second: %s)", a);
     else path = a;
@@ -134,8 +145,9 @@ int cmd_spmv(int argc, char **argv) {
   if (!path) return bad("%s", "usage: strata spmv A.mtx [--x ones|random:SEED|FILE.mtx] [--alpha A] [--beta B] [--y FILE.mtx] [--transpose] [--backend B] [--algorithm auto|one|two|three|split|stream] [--format NAME] [--repeat N] [--out y.mtx] [--json] (strata spmv --help)");
   if (ypath && beta == 0.0) /* DESIGN §4: beta = 0 does not read y; the file would be dropped unread */
     return bad("--y %s: beta is 0 (the default, or as given), so y0 would not be read (y = alpha op(A) x); give a nonzero --beta", ypath);
-  if (format != STRATA_FORMAT_CSR && (alg_given || o.transpose))
-    return bad("--format %s: --algorithm (other than auto) and --transpose are available with the csr format only", strata_format_name(format));
+  if (format != STRATA_FORMAT_CSR && (alg_given || o.transpose || o.stream_pad))
+    return bad("--format %s: --algorithm (other than auto), --transpose and --stream-pad (other than auto) are available "
+               "with the csr format only", strata_format_name(format));
 
   int rc = 0;
   strata_status_t st;

@@ -31,12 +31,12 @@ endif()
 # the options named in the records; bad options named
 if(TARGET strata_cli)
   add_test(NAME cli.bench.spmv_options COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli> bench spmv --quick
-           --backend openmp --backend serial --format none --matrix gen:powerlaw --spmv-options stream_max=16,stream_block=200,split_chunk=99)
+           --backend openmp --backend serial --format none --matrix gen:powerlaw --spmv-options stream_max=16,stream_block=200,split_chunk=99,stream_pad=always)
   set_tests_properties(cli.bench.spmv_options PROPERTIES TIMEOUT 300 ENVIRONMENT "OMP_WAIT_POLICY=passive"
-    PASS_REGULAR_EXPRESSION "\"algorithm\": \"strata_stream\"[^\n]*\"message\": \"--spmv-options split_chunk=99,stream_max=16,stream_block=200\".*strata bench: [0-9]+ results, [0-9]+ checked and timed, 0 wrong, 0 errors.*exit=0")
+    PASS_REGULAR_EXPRESSION "\"algorithm\": \"strata_stream\"[^\n]*\"message\": \"--spmv-options split_chunk=99,stream_max=16,stream_block=200,stream_pad=always\".*strata bench: [0-9]+ results, [0-9]+ checked and timed, 0 wrong, 0 errors.*exit=0")
   foreach(_bad "stream_block=0|stream_block=0 is not a positive integer" "blocks=3|unknown name blocks \\(one_level_max"
                "stream_max=7,|'stream_max=7,': an empty item" "entries_per_lane=4294967296|entries_per_lane=4294967296 exceeds the limit 2147483647"
-               "=5|'=5' has an empty name \\(NAME=VALUE\\; one_level_max")
+               "=5|'=5' has an empty name \\(NAME=VALUE\\; one_level_max" "stream_pad=1|stream_pad=1 is not auto, always or never")
     string(REPLACE "|" ";" _pair "${_bad}")
     list(GET _pair 0 _arg)
     list(GET _pair 1 _re)

@@ -28,10 +28,15 @@ file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/diag2.mtx "%%MatrixMarket matrix coordina
 strata_cli_test(cli.spmv.json_unbounded_class "\"classes\": \\[\\{\"level\": \"one-level\", [^}]*\"min_len\": 0, \"max_len\": null, \"rows\": 2, \"entries\": 2, \"padded\": false\\}\\]"
                 spmv ${CMAKE_CURRENT_BINARY_DIR}/diag2.mtx --algorithm one --backend serial --json --repeat 1)
 # the stream class's padded scratch shows in the JSON: 2 rows of 4 entries on a host (1 lane per
-# row; hosts pad only when asked through strata_spmv_options_t.stream_pad, which the tool does not set)
+# row; hosts pad only when asked: --stream-pad always, strata_spmv_options_t.stream_pad 1)
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/rows4.mtx "%%MatrixMarket matrix coordinate real general\n2 4 8\n1 1 1\n1 2 2\n1 3 3\n1 4 4\n2 1 5\n2 2 6\n2 3 7\n2 4 8\n")
 strata_cli_test(cli.spmv.json_padded "\"level\": \"stream\", \"vector_length\": 1, [^}]*\"rows\": 2, \"entries\": 8, \"padded\": false\\}.*\"y_sum\": 36,"
                 spmv ${CMAKE_CURRENT_BINARY_DIR}/rows4.mtx --algorithm stream --backend serial --json --repeat 1)
+strata_cli_test(cli.spmv.json_padded_always "\"level\": \"stream\", \"vector_length\": 1, [^}]*\"rows\": 2, \"entries\": 8, \"padded\": true\\}.*\"y_sum\": 36,"
+                spmv ${CMAKE_CURRENT_BINARY_DIR}/rows4.mtx --algorithm stream --stream-pad always --backend serial --json --repeat 1)
+add_test(NAME cli.spmv.stream_pad_bad COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>
+         spmv ${CMAKE_CURRENT_BINARY_DIR}/rows4.mtx --stream-pad sometimes)
+set_tests_properties(cli.spmv.stream_pad_bad PROPERTIES PASS_REGULAR_EXPRESSION "--stream-pad sometimes: one of auto, always, never.*exit=2")
 # newcomer review: a host allocation that fails (x of 2^31-1 columns under a 6 GB address-space
 # limit) is an error naming the bytes (exit 1), not a crash. Not under AddressSanitizer: its shadow
 # memory needs more address space than the limit, and its allocator aborts on the request.
@@ -67,7 +72,11 @@ strata_cli_test(cli.spmv.format_algorithm_auto "2 x 2, 2 entries.*format ell"
 add_test(NAME cli.spmv.format_algorithm_forced COMMAND sh -c "\"$0\" spmv \"$1\" --format ell --algorithm one 2>&1; echo \"exit=$?\""
          $<TARGET_FILE:strata_cli> ${CMAKE_CURRENT_BINARY_DIR}/dup3.mtx)
 set_tests_properties(cli.spmv.format_algorithm_forced PROPERTIES PASS_REGULAR_EXPRESSION
-                     "--format ell: --algorithm \\(other than auto\\) and --transpose are available with the csr format only.*exit=2")
+                     "--format ell: --algorithm \\(other than auto\\), --transpose and --stream-pad \\(other than auto\\) are available with the csr format only.*exit=2")
+add_test(NAME cli.spmv.format_stream_pad COMMAND sh -c "\"$0\" spmv \"$1\" --format ell --stream-pad never 2>&1; echo \"exit=$?\""
+         $<TARGET_FILE:strata_cli> ${CMAKE_CURRENT_BINARY_DIR}/dup3.mtx)
+set_tests_properties(cli.spmv.format_stream_pad PROPERTIES PASS_REGULAR_EXPRESSION
+                     "--format ell: --algorithm \\(other than auto\\), --transpose and --stream-pad \\(other than auto\\) are available with the csr format only.*exit=2")
 add_test(NAME cli.spmv.pipe COMMAND sh -c "cat \"$1\" | \"$0\" spmv /dev/stdin --backend serial 2>&1; echo \"exit=$?\""
          $<TARGET_FILE:strata_cli> ${CMAKE_CURRENT_BINARY_DIR}/dup3.mtx)
 set_tests_properties(cli.spmv.pipe PROPERTIES PASS_REGULAR_EXPRESSION "2 x 2, 2 entries \\(3 stored in the file: 1 duplicate summed\\).*exit=0")

@@ -66,6 +66,7 @@ static struct {
   strata_unpack_options_t uopt; /* unpack: --unpack-options (all zero: the defaults) */
   int uopt_given;
   int64_t sopt[7]; /* spmv: --spmv-options, the plan's thresholds (0: the defaults; spmv_field_names) */
+  int spad;        /* spmv: --spmv-options stream_pad (strata_spmv_options_t.stream_pad: -1, 0, 1) */
   int sopt_given;
   double min_time, scale;
   uint64_t seed;
@@ -140,7 +141,9 @@ static void spmv_options_apply(strata_spmv_options_t *o) {
   o->one_level_max = G.sopt[0], o->two_level_max = G.sopt[1], o->three_level_max = G.sopt[2];
   o->split_chunk = G.sopt[3], o->entries_per_lane = (int)G.sopt[4], o->stream_max = G.sopt[5];
   o->stream_block = G.sopt[6];
+  o->stream_pad = G.spad;
 }
+static const char *const spmv_pad_names[3] = {"never", "auto", "always"}; /* stream_pad -1, 0, 1 */
 
 static void unpack_options_text(char *out, size_t n);
 static size_t name_values_text(char *out, size_t n, const char *const *names, int64_t *const *fields, int nf);
@@ -156,7 +159,8 @@ static void emit(result_t *r) {
     char t[200];
     int64_t *f[SPMV_NUM_FIELDS];
     spmv_fields(f);
-    name_values_text(t, sizeof t, spmv_field_names, f, SPMV_NUM_FIELDS);
+    const size_t l = name_values_text(t, sizeof t, spmv_field_names, f, SPMV_NUM_FIELDS);
+    if (G.spad && l < sizeof t) snprintf(t + l, sizeof t - l, "%sstream_pad=%s", l ? "," : "", spmv_pad_names[G.spad + 1]);
     snprintf(r->msg, sizeof r->msg, "--spmv-options %.*s", (int)sizeof r->msg - 16, t); /* cut to fit */
   }
   if (r->row_length > 0) snprintf(extra, sizeof extra, ", \"row_length\": %lld", (long long)r->row_length);
@@ -1713,7 +1717,8 @@ static void usage(FILE *f) {
           "  --spmv-options S   spmv: strata_spmv_options_t for the plan's records (strata_auto and the forced\n"
           "                     algorithms), comma-separated NAME=VALUE: one_level_max, two_level_max,\n"
           "                     three_level_max, split_chunk, stream_max, stream_block (entries),\n"
-          "                     entries_per_lane; unnamed: the backend defaults (strata/spmv.h)\n"
+          "                     entries_per_lane, stream_pad=auto|always|never; unnamed: the backend\n"
+          "                     defaults (strata/spmv.h)\n"
           "  --mesh FILE        fem: a \"strata mesh v1\" file (strata fem --save-mesh) instead of the box mesh\n"
           "                     (fem: each backend's first run checks its assembled matrix against the same\n"
           "                     mesh's host assembly, and other backends' against serial's: max relative row\n"
@@ -1812,12 +1817,22 @@ static void unpack_options_text(char *out, size_t n) {
     snprintf(out + l, n - l, "%sforce=%s", l ? "," : "", unpack_class_names[G.uopt.force_class]);
 }
 
+static int spmv_stream_pad(const char *name, const char *val) {
+  if (strcmp(name, "stream_pad")) return 0;
+  for (int i = 0; i < 3; ++i)
+    if (!strcmp(val, spmv_pad_names[i])) {
+      G.spad = i - 1;
+      return 1;
+    }
+  bad_opt("--spmv-options: stream_pad=%s is not auto, always or never", val);
+  return -1;
+}
 static int parse_spmv_options(const char *v) {
   int64_t *f[SPMV_NUM_FIELDS];
   spmv_fields(f);
   const int rc = parse_name_values("--spmv-options", v, spmv_field_names, f, SPMV_NUM_FIELDS,
                                    "one_level_max, two_level_max, three_level_max, split_chunk, entries_per_lane, "
-                                   "stream_max, stream_block", NULL);
+                                   "stream_max, stream_block, stream_pad=auto|always|never", spmv_stream_pad);
   if (rc == 0 && G.sopt[4] > INT_MAX) return bad_opt("--spmv-options: entries_per_lane=%lld exceeds the limit %d", (long long)G.sopt[4], INT_MAX);
   return rc;
 }

@@ -22,8 +22,8 @@
  * after every 16, so that threads each reading their own run of products, the runs' starts
  * multiples of 4, 8 or 16 apart, spread over more bank pairs: the load-balanced kernel's pieces of
  * 8 (8 p + j: two threads per 64-bit bank pair, the minimum, instead of sixteen) and the stream
- * level's rows whose lengths are multiples of 4 x lanes (1 or 2 lanes: spmv_plan.c,
- * stream_padded). Scratch: n + n / 16 + 1 doubles for n products. */
+ * level's rows whose lengths are multiples of 4 x lanes (by default with 1 or 2 lanes on GPUs:
+ * spmv_plan.c, stream_padded). Scratch: n + n / 16 + 1 doubles for n products. */
 #define STRATA_SPARSE_STAGE_PAD(i) ((i) + ((i) >> 4))
 
 /* clamp = 1: the loads of A unconditional, a participant past k1 reading entry k1 - 1 again, and

@@ -88,10 +88,6 @@ typedef struct strata_spmv_options {
                                 rows that end inside their window (see stream above) */
   int64_t stream_block;    /**< stream level: rows + entries of the window whose rows a team takes
                                 (default 2048; GPUs: 1792 when rows longer than stream_max exist) */
-  int stream_pad;          /**< stream level's padded scratch (strata_spmv_class_t.padded), where the
-                                stream kernel runs alone and the padded scratch fits: 0 (default)
-                                GPUs by the rule in the stream paragraph above, hosts never (no
-                                banks: it only adds index arithmetic); 1 always; -1 never */
   int transpose;           /**< 1: the plan applies op(A) = A^T — built once as an explicit
                                 transpose on the device (strata_crs_transpose) with its own
                                 row-class plan, so A^T x is as deterministic as A x. Each apply
@@ -100,6 +96,10 @@ typedef struct strata_spmv_options {
                                 unpack_combine) are used; hence one transpose plan must not be
                                 applied on two streams at once. It holds A^T and that map: 28
                                 bytes of device memory per entry of A. x [num_rows], y [num_cols]. */
+  int stream_pad;          /**< stream level's padded scratch (strata_spmv_class_t.padded), where the
+                                stream kernel runs alone and the padded scratch fits: 0 (default)
+                                GPUs by the rule in the stream paragraph above, hosts never (no
+                                banks: it only adds index arithmetic); 1 always; -1 never */
 } strata_spmv_options_t;
 
 #define STRATA_SPMV_MAX_CLASSES 16
@@ -133,8 +133,9 @@ typedef struct strata_spmv_plan strata_spmv_plan_t;
 /** Builds the plan of A on exec (NULL: A's exec; else the same backend): row lengths, classes
  *  by a device sort of (class, row) keys, class boundaries by binary search, the chunk table of
  *  split rows by a device scan. Empty rows join the class of the shortest rows (min_len 0: they
- *  write y = beta*y or 0). opts may be NULL. Errors: INVALID_ARGUMENT (NULL A or plan; a negative
- *  option or one above 2^40; an algorithm outside 0..5; thresholds that do not increase; where the
+ *  write y = beta*y or 0). opts may be NULL. Errors: INVALID_ARGUMENT (NULL A or plan; a length or
+ *  entries_per_lane negative, a length above 2^40; an algorithm outside 0..5; transpose outside
+ *  0..1; stream_pad outside -1..1; thresholds that do not increase; where the
  *  stream level can run (forced, or GPU auto), team scratch above the device's: the stream level
  *  takes 8·(stream_block + stream_max) bytes of products and 4·((stream_block + stream_max) / 129
  *  + 2) of a list of rows — options are checked before any work, a transpose's too; the padded
