@@ -92,13 +92,17 @@ int cmd_spmv(int argc, char **argv) {
              "       [--transpose] [--backend B] [--algorithm auto|one|two|three|split|stream] [--format NAME] [--repeat N]\n"
              "       [--stream-pad auto|always|never] [--out y.mtx] [--json]\n"
              "  y = alpha op(A) x + beta y0; y0 is --y (needs a nonzero --beta) or zeros\n"
-             "  formats: csr (the row-class plan; --algorithm and --transpose apply to it only), ell, ellpack-r,\n"
+             "  formats: csr (the row-class plan; --algorithm, --transpose, --stream-pad apply to it only), ell, ellpack-r,\n"
              "           pjds, sell-c-sigma, sell-p, coo, hyb, hec, csr-lb, merge, auto (strata/formats.h)\n"
              "  --json: one line; \"classes\" has the plan's row classes: rows of min_len..max_len entries each\n"
              "          (max_len null: no upper bound; the stream class, GPU auto or --algorithm stream, also holds\n"
              "          longer rows that end inside their window), their lanes per row (vector_length), team size,\n"
-             "          count, stored entries, and padded: the stream kernel's padded scratch (--stream-pad: auto, the\n"
-             "          default, pads on GPUs where rows would meet in one shared-memory bank; strata/spmv.h, stream_pad)\n");
+             "          count, stored entries, and padded: the stream kernel's padded scratch; \"stream_pad\": as asked\n"
+             "  --stream-pad: the stream kernel's team scratch with one unused double after every 16 products\n"
+             "          (strata/spmv.h, stream_pad): auto (the default) pads on GPUs where rows would start in a few\n"
+             "          shared-memory bank pairs; always pads, never does not; either only where the stream kernel\n"
+             "          runs alone (no rows beside it in a fused launch) and the padded scratch fits, and not with\n"
+             "          --algorithm one, two, three or split (no stream class)\n");
       return 0;
     } else if (takes && (!v || (v[0] == '-' && v[1] == '-'))) return bad("option %s needs a value", a);
     else if (!strcmp(a, "--x")) xspec = argv[++i];
@@ -142,9 +146,12 @@ int cmd_spmv(int argc, char **argv) {
     else if (path) return bad("one matrix file only (second: %s)", a);
     else path = a;
   }
-  if (!path) return bad("%s", "usage: strata spmv A.mtx [--x ones|random:SEED|FILE.mtx] [--alpha A] [--beta B] [--y FILE.mtx] [--transpose] [--backend B] [--algorithm auto|one|two|three|split|stream] [--format NAME] [--repeat N] [--out y.mtx] [--json] (strata spmv --help)");
+  if (!path) return bad("%s", "usage: strata spmv A.mtx [--x ones|random:SEED|FILE.mtx] [--alpha A] [--beta B] [--y FILE.mtx] [--transpose] [--backend B] [--algorithm auto|one|two|three|split|stream] [--format NAME] [--repeat N] [--stream-pad auto|always|never] [--out y.mtx] [--json] (strata spmv --help)");
   if (ypath && beta == 0.0) /* DESIGN §4: beta = 0 does not read y; the file would be dropped unread */
     return bad("--y %s: beta is 0 (the default, or as given), so y0 would not be read (y = alpha op(A) x); give a nonzero --beta", ypath);
+  if (o.stream_pad && o.algorithm != STRATA_SPMV_AUTO && o.algorithm != STRATA_SPMV_STREAM)
+    return bad("--stream-pad %s: --algorithm %s has no stream class (the padding is the stream kernel's)",
+               o.stream_pad > 0 ? "always" : "never", level_name((strata_spmv_level_t)o.algorithm));
   if (format != STRATA_FORMAT_CSR && (alg_given || o.transpose || o.stream_pad))
     return bad("--format %s: --algorithm (other than auto), --transpose and --stream-pad (other than auto) are available "
                "with the csr format only", strata_format_name(format));
@@ -295,12 +302,12 @@ int cmd_spmv(int argc, char **argv) {
     printf("{\"matrix\": \"%s\", \"backend\": \"%s\", \"rows\": %d, \"cols\": %d, \"nnz\": %lld, \"transpose\": %s, "
            "\"format\": \"%s\", \"format_chosen\": \"%s\", \"format_bytes\": %zu, \"format_stored\": %lld, "
            "\"format_padding\": %lld, \"format_overhead\": %.6f, \"file_entries\": %lld, \"file_symmetric\": %s, "
-           "\"duplicates_summed\": %lld, "
+           "\"duplicates_summed\": %lld, \"stream_pad\": \"%s\", "
            "\"classes\": [", path_json,
            strata_backend_name(strata_exec_backend(e)), A->num_rows, A->num_cols, (long long)A->nnz,
            o.transpose ? "true" : "false", strata_format_name(format), strata_format_name(chosen), fp.bytes, (long long)fp.stored, (long long)fp.padding, fp.overhead,
            (long long)hdr.num_stored, hdr.symmetry != STRATA_MM_GENERAL ? "true" : "false",
-           (long long)(expanded - A->nnz));
+           (long long)(expanded - A->nnz), o.stream_pad > 0 ? "always" : o.stream_pad < 0 ? "never" : "auto");
     free(path_json);
     for (int c = 0, first = 1; c < nc; ++c) {
       if (!cls[c].num_rows) continue;
@@ -332,10 +339,10 @@ int cmd_spmv(int argc, char **argv) {
       if (!cls[c].num_rows) continue;
       char hi[32] = "inf";
       if (cls[c].max_len != INT64_MAX) snprintf(hi, sizeof hi, "%lld", (long long)cls[c].max_len);
-      printf("  class %-11s lanes %2d team %3d  rows of %lld..%s entries%s: %lld rows, %lld entries\n",
+      printf("  class %-11s lanes %2d team %3d  rows of %lld..%s entries%s: %lld rows, %lld entries%s\n",
              level_name(cls[c].level), cls[c].vector_length, cls[c].team_size, (long long)cls[c].min_len, hi,
              cls[c].level == STRATA_SPMV_LEVEL_STREAM ? " (and longer ones ending in their window)" : "",
-             (long long)cls[c].num_rows, (long long)cls[c].num_entries);
+             (long long)cls[c].num_rows, (long long)cls[c].num_entries, cls[c].padded ? ", padded scratch" : "");
     }
     printf("  format %s%s%s%s: %zu bytes, %lld stored entries (%lld padding, %.1f %% of nnz)\n", strata_format_name(format),
            chosen != format ? " (chose " : "", chosen != format ? strata_format_name(chosen) : "", chosen != format ? ")" : "",

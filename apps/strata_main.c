@@ -31,7 +31,7 @@ static void usage(FILE *f) {
           "  spmv A.mtx [options]               y = alpha op(A) x + beta y by row-length class\n"
           "       --x ones|random:SEED|FILE.mtx --alpha A --beta B --y FILE.mtx --transpose\n"
           "       --backend NAME --algorithm auto|one|two|three|split|stream --format NAME --repeat N\n"
-          "       --out y.mtx --json   (spmv --help lists the formats)\n"
+          "       --stream-pad auto|always|never --out y.mtx --json   (spmv --help lists the formats)\n"
           "  bench stream|spmv|unpack|fem|all   benchmarks against serial and the peers, checked first (bench --help)\n"
           "       --backend B... --matrix FILE.mtx|gen:NAME[:params]|shared... --format LIST --quick\n"
           "       --min-time S --sweep --out DIR\n");

@@ -32,8 +32,14 @@ strata_cli_test(cli.spmv.json_unbounded_class "\"classes\": \\[\\{\"level\": \"o
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/rows4.mtx "%%MatrixMarket matrix coordinate real general\n2 4 8\n1 1 1\n1 2 2\n1 3 3\n1 4 4\n2 1 5\n2 2 6\n2 3 7\n2 4 8\n")
 strata_cli_test(cli.spmv.json_padded "\"level\": \"stream\", \"vector_length\": 1, [^}]*\"rows\": 2, \"entries\": 8, \"padded\": false\\}.*\"y_sum\": 36,"
                 spmv ${CMAKE_CURRENT_BINARY_DIR}/rows4.mtx --algorithm stream --backend serial --json --repeat 1)
-strata_cli_test(cli.spmv.json_padded_always "\"level\": \"stream\", \"vector_length\": 1, [^}]*\"rows\": 2, \"entries\": 8, \"padded\": true\\}.*\"y_sum\": 36,"
+strata_cli_test(cli.spmv.json_padded_always "\"stream_pad\": \"always\", \"classes\": \\[\\{\"level\": \"stream\", \"vector_length\": 1, [^}]*\"rows\": 2, \"entries\": 8, \"padded\": true\\}.*\"y_sum\": 36,"
                 spmv ${CMAKE_CURRENT_BINARY_DIR}/rows4.mtx --algorithm stream --stream-pad always --backend serial --json --repeat 1)
+add_test(NAME cli.spmv.stream_pad_no_stream COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>
+         spmv ${CMAKE_CURRENT_BINARY_DIR}/rows4.mtx --stream-pad always --algorithm one)
+set_tests_properties(cli.spmv.stream_pad_no_stream PROPERTIES PASS_REGULAR_EXPRESSION
+                     "--stream-pad always: --algorithm one-level has no stream class.*exit=2")
+strata_cli_test(cli.spmv.stream_pad_text "class stream .*2 rows, 8 entries, padded scratch"
+                spmv ${CMAKE_CURRENT_BINARY_DIR}/rows4.mtx --algorithm stream --stream-pad always --backend serial --repeat 1)
 add_test(NAME cli.spmv.stream_pad_bad COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>
          spmv ${CMAKE_CURRENT_BINARY_DIR}/rows4.mtx --stream-pad sometimes)
 set_tests_properties(cli.spmv.stream_pad_bad PROPERTIES PASS_REGULAR_EXPRESSION "--stream-pad sometimes: one of auto, always, never.*exit=2")
@@ -62,7 +68,7 @@ file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/dup3.mtx "%%MatrixMarket matrix coordinat
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/sym2.mtx "%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 4\n2 1 1\n")
 strata_cli_test(cli.spmv.duplicates_said "2 x 2, 2 entries \\(3 stored in the file: 1 duplicate summed\\)"
                 spmv ${CMAKE_CURRENT_BINARY_DIR}/dup3.mtx --backend serial)
-strata_cli_test(cli.spmv.duplicates_json "\"nnz\": 2, .*\"file_entries\": 3, \"file_symmetric\": false, \"duplicates_summed\": 1, \"classes\""
+strata_cli_test(cli.spmv.duplicates_json "\"nnz\": 2, .*\"file_entries\": 3, \"file_symmetric\": false, \"duplicates_summed\": 1, \"stream_pad\": \"auto\", \"classes\""
                 spmv ${CMAKE_CURRENT_BINARY_DIR}/dup3.mtx --backend serial --json)
 strata_cli_test(cli.spmv.symmetric_said "2 x 2, 3 entries \\(2 stored in the file, 3 after symmetric mirroring\\)"
                 spmv ${CMAKE_CURRENT_BINARY_DIR}/sym2.mtx --backend serial)

@@ -153,7 +153,7 @@ static void emit(result_t *r) {
   if (G.uopt_given && !strcmp(r->suite, "unpack") && !strcmp(r->algo, "unpack_combine_add") && !r->msg[0]) {
     char t[160]; /* the record says how it ran (at most about 140 characters) */
     unpack_options_text(t, sizeof t);
-    snprintf(r->msg, sizeof r->msg, "--unpack-options %s", t);
+    if (t[0]) snprintf(r->msg, sizeof r->msg, "--unpack-options %s", t); /* force=auto alone: the defaults */
   }
   if (G.sopt_given && !strcmp(r->suite, "spmv") && !strncmp(r->algo, "strata_", 7) && !r->msg[0]) {
     char t[200];
@@ -161,7 +161,7 @@ static void emit(result_t *r) {
     spmv_fields(f);
     const size_t l = name_values_text(t, sizeof t, spmv_field_names, f, SPMV_NUM_FIELDS);
     if (G.spad && l < sizeof t) snprintf(t + l, sizeof t - l, "%sstream_pad=%s", l ? "," : "", spmv_pad_names[G.spad + 1]);
-    snprintf(r->msg, sizeof r->msg, "--spmv-options %.*s", (int)sizeof r->msg - 16, t); /* cut to fit */
+    if (t[0]) snprintf(r->msg, sizeof r->msg, "--spmv-options %.*s", (int)sizeof r->msg - 16, t); /* cut to fit */
   }
   if (r->row_length > 0) snprintf(extra, sizeof extra, ", \"row_length\": %lld", (long long)r->row_length);
   if (r->has_thr) {

@@ -21,8 +21,8 @@
  *               the mean row length and the block; on GPUs, with 1 or 2 lanes, when at least half
  *               of the nonempty rows up to 128 entries have lengths that are multiples of 4·lanes,
  *               no longer rows share the launch and the scratch fits, the products lie in scratch
- *               with one unused double after every 16, so that the rows do not meet in one
- *               shared-memory bank: strata_spmv_class_t.padded, options.stream_pad), or, for a
+ *               with one unused double after every 16, so that the rows do not start in a few
+ *               shared-memory bank pairs: strata_spmv_class_t.padded, options.stream_pad), or, for a
  *               row of more than 128
  *               entries, with the whole team
  *               (so that one such row does not keep the team's short rows waiting). Rows stay in their original order, so every read of A is
