@@ -260,9 +260,10 @@ STRATA_TEAM_KERNEL(strata_spmv_stream, strata_spmv_apply_args_t, a, team) {
 
 /* the same with the products in the padded layout (STRATA_SPARSE_STAGE_PAD), for rows whose
  * lengths are multiples of 4 x the lanes per row (spmv_plan.c, stream_padded): there a half-warp's
- * rows start in at most 4 of the 16 shared-memory bank pairs, unpadded. The index arithmetic costs the others
- * (H200, 2026-11-30, plan, two rounds: banded 16/row 4M 0.2846 / 0.2857 -> 0.2570 / 0.2578 ms;
- * 27-point 0.0975 -> 0.1005, 3 per row 0.1315 -> 0.1350, HMEp-like 0.2440 -> 0.2463). */
+ * rows start in at most 4 of the 16 shared-memory bank pairs, unpadded. The index arithmetic
+ * costs the others (H200, 2026-11-30, plan, two rounds: banded 16/row 4M 0.2846 / 0.2857 ->
+ * 0.2570 / 0.2578 ms; 27-point 0.0975 -> 0.1005, 3 per row 0.1315 -> 0.1350, HMEp-like 0.2440 ->
+ * 0.2463). */
 STRATA_TEAM_KERNEL(strata_spmv_stream_padded, strata_spmv_apply_args_t, a, team) {
   strata_spmv_stream_team(a, team, team->league_rank, 1, 1);
 }
