@@ -11,6 +11,7 @@
 #include "cli_error.h"
 #include "cli_host.h"
 #include "cli_json.h"
+#include "cli_spmv.h"
 #include "strata/sparse.h"
 
 int cmd_spmv(int argc, char **argv);
@@ -135,12 +136,7 @@ int cmd_spmv(int argc, char **argv) {
       alg_given = found != 0; /* auto, the default, goes with every format */
       ++i;
     } else if (!strcmp(a, "--stream-pad")) {
-      static const char *names[] = {"never", "auto", "always"}; /* stream_pad -1, 0, 1 */
-      int found = -2;
-      for (int k = 0; k < 3; ++k)
-        if (!strcmp(v, names[k])) found = k - 1;
-      if (found < -1) return bad("--stream-pad %s: one of auto, always, never", v);
-      o.stream_pad = found;
+      if (!cli_stream_pad_from_name(v, &o.stream_pad)) return bad("--stream-pad %s: one of auto, always, never", v);
       ++i;
     } else if (a[0] == '-' && a[1] != '\0') return bad("unknown option %s (strata spmv --help)", a);
     else if (path) return bad("one matrix file only (second: %s)", a);
@@ -151,7 +147,7 @@ int cmd_spmv(int argc, char **argv) {
     return bad("--y %s: beta is 0 (the default, or as given), so y0 would not be read (y = alpha op(A) x); give a nonzero --beta", ypath);
   if (o.stream_pad && o.algorithm != STRATA_SPMV_AUTO && o.algorithm != STRATA_SPMV_STREAM)
     return bad("--stream-pad %s: --algorithm %s has no stream class (the padding is the stream kernel's)",
-               o.stream_pad > 0 ? "always" : "never", level_name((strata_spmv_level_t)o.algorithm));
+               cli_stream_pad_name(o.stream_pad), level_name((strata_spmv_level_t)o.algorithm));
   if (format != STRATA_FORMAT_CSR && (alg_given || o.transpose || o.stream_pad))
     return bad("--format %s: --algorithm (other than auto), --transpose and --stream-pad (other than auto) are available "
                "with the csr format only", strata_format_name(format));
@@ -307,7 +303,7 @@ int cmd_spmv(int argc, char **argv) {
            strata_backend_name(strata_exec_backend(e)), A->num_rows, A->num_cols, (long long)A->nnz,
            o.transpose ? "true" : "false", strata_format_name(format), strata_format_name(chosen), fp.bytes, (long long)fp.stored, (long long)fp.padding, fp.overhead,
            (long long)hdr.num_stored, hdr.symmetry != STRATA_MM_GENERAL ? "true" : "false",
-           (long long)(expanded - A->nnz), o.stream_pad > 0 ? "always" : o.stream_pad < 0 ? "never" : "auto");
+           (long long)(expanded - A->nnz), cli_stream_pad_name(o.stream_pad));
     free(path_json);
     for (int c = 0, first = 1; c < nc; ++c) {
       if (!cls[c].num_rows) continue;

@@ -334,7 +334,6 @@ static int stream_class(const host_coo_t *h, const strata_spmv_options_t *o, int
   strata_crs_destroy(&A);
   return vl;
 }
-#define stream_lanes(h, o) stream_class((h), (o), NULL)
 
 static void test_stream_lanes(void **state) {
   (void)state;
@@ -347,18 +346,29 @@ static void test_stream_lanes(void **state) {
     for (int32_t k = 0; k < 27; ++k) coo_push(&h, r, r + k, t_uniform(&s) - 0.5);
   strata_spmv_options_t o = {0};
   o.algorithm = gpu ? STRATA_SPMV_AUTO : STRATA_SPMV_STREAM;
-  assert_int_equal(stream_lanes(&h, &o), gpu ? 2 : 1);
+  assert_int_equal(stream_class(&h, &o, NULL), gpu ? 2 : 1);
   check_all(&h, &o, 0);
   o.entries_per_lane = 4; /* the default, but set: no cap */
-  assert_int_equal(stream_lanes(&h, &o), gpu ? 8 : 1);
+  assert_int_equal(stream_class(&h, &o, NULL), gpu ? 8 : 1);
   check_all(&h, &o, 0);
   o.entries_per_lane = 0;
   /* one row of 600 entries beside them (above stream_max 512; the mean stays below 28) */
   for (int32_t k = 0; k < 600; ++k) coo_push(&h, h.m, k, t_uniform(&s) - 0.5);
   h.m += 1;
-  assert_int_equal(stream_lanes(&h, &o), gpu ? 8 : 1);
+  assert_int_equal(stream_class(&h, &o, NULL), gpu ? 8 : 1);
   check_all(&h, &o, 0);
   coo_free(&h);
+}
+
+/* The largest stream_max whose unpadded team scratch fits this backend's teams beside a
+ * stream_block of 2048 (spmv.h: 8 (block + max) bytes of products and 4 ((block + max) / 129 + 2)
+ * of a row list) */
+static int64_t stream_max_limit(void) {
+  strata_device_info_t info;
+  T_OK(strata_backend_device_info(strata_exec_backend(T_exec), 0, &info));
+  int64_t max = (int64_t)(info.max_scratch_bytes / sizeof(double)) - 2048;
+  while (8 * (2048 + max) + 4 * ((2048 + max) / 129 + 2) > (int64_t)info.max_scratch_bytes) --max;
+  return max;
 }
 
 /* rows of the lengths len[r % nlen] (consecutive columns from r) */
@@ -444,11 +454,7 @@ static void test_stream_padded(void **state) {
   }
   coo_free(&h);
   /* the padded scratch not fitting, the unpadded one exactly at the limit: unpadded, and right */
-  strata_device_info_t info;
-  T_OK(strata_exec_device_info(T_exec, &info));
-  int64_t max = (int64_t)(info.max_scratch_bytes / sizeof(double)) - 2048;
-  while (8 * (2048 + max) + 4 * ((2048 + max) / 129 + 2) > (int64_t)info.max_scratch_bytes) --max;
-  o.stream_max = max;
+  o.stream_max = stream_max_limit();
   o.stream_block = 2048;
   const int64_t sixteen = 16;
   rows_of(&h, 3000, &sixteen, 1, &s);
@@ -515,15 +521,9 @@ static void test_edges(void **state) {
   /* stream options beyond the team scratch: refused where the stream level runs (forced, or GPU
    * auto), naming the values in force; not checked on the host's auto plan, which never uses it */
   {
-    strata_device_info_t info;
-    T_OK(strata_backend_device_info(strata_exec_backend(T_exec), 0, &info));
     memset(&o, 0, sizeof o);
     o.stream_block = 2048;
-    /* the largest stream_max whose team scratch fits (spmv.h: 8 (block + max) bytes of products
-     * and 4 ((block + max) / 129 + 2) of a row list), plus one */
-    int64_t fit = (int64_t)(info.max_scratch_bytes / sizeof(double)) - 2048;
-    while (8 * (2048 + fit) + 4 * ((2048 + fit) / 129 + 2) > (int64_t)info.max_scratch_bytes) --fit;
-    o.stream_max = fit + 1;
+    o.stream_max = stream_max_limit() + 1; /* the largest that fits, plus one */
     o.transpose = 1; /* refused before A^T is built */
     o.algorithm = STRATA_SPMV_STREAM;
     T_ERR(strata_spmv_plan_create(T_exec, A, &o, &plan), STRATA_ERR_INVALID_ARGUMENT);

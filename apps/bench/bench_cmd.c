@@ -41,6 +41,7 @@
 #include "strata/formats.h"
 #include "cli_error.h"
 #include "cli_json.h"
+#include "cli_spmv.h"
 #include "fem.h"
 #include "stream_kernels.h"
 
@@ -143,7 +144,6 @@ static void spmv_options_apply(strata_spmv_options_t *o) {
   o->stream_block = G.sopt[6];
   o->stream_pad = G.spad;
 }
-static const char *const spmv_pad_names[3] = {"never", "auto", "always"}; /* stream_pad -1, 0, 1 */
 
 static void unpack_options_text(char *out, size_t n);
 static size_t name_values_text(char *out, size_t n, const char *const *names, int64_t *const *fields, int nf);
@@ -160,7 +160,7 @@ static void emit(result_t *r) {
     int64_t *f[SPMV_NUM_FIELDS];
     spmv_fields(f);
     const size_t l = name_values_text(t, sizeof t, spmv_field_names, f, SPMV_NUM_FIELDS);
-    if (G.spad && l < sizeof t) snprintf(t + l, sizeof t - l, "%sstream_pad=%s", l ? "," : "", spmv_pad_names[G.spad + 1]);
+    if (G.spad && l < sizeof t) snprintf(t + l, sizeof t - l, "%sstream_pad=%s", l ? "," : "", cli_stream_pad_name(G.spad));
     if (t[0]) snprintf(r->msg, sizeof r->msg, "--spmv-options %.*s", (int)sizeof r->msg - 16, t); /* cut to fit */
   }
   if (r->row_length > 0) snprintf(extra, sizeof extra, ", \"row_length\": %lld", (long long)r->row_length);
@@ -1819,11 +1819,7 @@ static void unpack_options_text(char *out, size_t n) {
 
 static int spmv_stream_pad(const char *name, const char *val) {
   if (strcmp(name, "stream_pad")) return 0;
-  for (int i = 0; i < 3; ++i)
-    if (!strcmp(val, spmv_pad_names[i])) {
-      G.spad = i - 1;
-      return 1;
-    }
+  if (cli_stream_pad_from_name(val, &G.spad)) return 1;
   bad_opt("--spmv-options: stream_pad=%s is not auto, always or never", val);
   return -1;
 }
