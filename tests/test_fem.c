@@ -340,6 +340,31 @@ static void test_fem_scaled_meshes(void **state) {
   }
 }
 
+/* A box stretched by 1e-100 in x and 1e100 in y (a sixth review): the element matrices reach
+ * 1e200, u_exact is scaled by 2^-661 so that b is near 1, and ||u_exact||^2 and ||u - u_exact||^2
+ * underflowed to 0, so that CG stopped after one iteration reported a relative error of 0 (it is
+ * 0.21). Now both norms are taken after scaling max |u_exact| to [0.5, 1). */
+static void test_fem_stretched_error(void **state) {
+  (void)state;
+  char msg[256];
+  fem_mesh_t m;
+  assert_int_equal(fem_mesh_box(4, &m, msg, sizeof msg), 0);
+  for (int64_t i = 0; i < 3 * m.num_nodes; ++i) m.xyz[i] *= i % 3 == 0 ? 1e-100 : i % 3 == 1 ? 1e100 : 1.0;
+  fem_result_t r;
+  fem_options_t o = opts();
+  o.max_iter = 1;
+  T_OK(run_saved_mesh(&m, o, &r));
+  print_message("  one iteration: residual %.3e, error %.3e, u_exact scale 2^%d\n", r.residual, r.error,
+                r.u_scale_log2);
+  assert_false(r.converged);
+  assert_true(r.u_scale_log2 < -600);
+  assert_true(r.error > 0.1 && r.error < 1.0);
+  T_OK(run_saved_mesh(&m, opts(), &r));
+  assert_true(r.converged);
+  assert_true(r.error < 1e-7);
+  fem_mesh_destroy(&m);
+}
+
 /* a tet so flat that its element matrix overflows while its 6*volume (1e-300) is finite and
  * positive, so that the loader takes it: refused after the element kernel, naming the element
  * (it failed late, in CG, with "p.Ap = -nan is not positive") */
@@ -357,6 +382,7 @@ static void test_fem_degenerate_tet(void **state) {
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fem_box),
+      cmocka_unit_test(test_fem_stretched_error),
       cmocka_unit_test(test_fem_saved_mesh),
       cmocka_unit_test(test_fem_bad_mesh),
       cmocka_unit_test(test_fem_long_mesh_path),
