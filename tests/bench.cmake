@@ -36,7 +36,9 @@ if(TARGET strata_cli)
     PASS_REGULAR_EXPRESSION "\"algorithm\": \"strata_stream\"[^\n]*\"message\": \"--spmv-options split_chunk=99,stream_max=16,stream_block=200,stream_pad=always\".*strata bench: [0-9]+ results, [0-9]+ checked and timed, 0 wrong, 0 errors.*exit=0")
   foreach(_bad "stream_block=0|stream_block=0 is not a positive integer" "blocks=3|unknown name blocks \\(one_level_max"
                "stream_max=7,|'stream_max=7,': an empty item" "entries_per_lane=4294967296|entries_per_lane=4294967296 exceeds the limit 2147483647"
-               "=5|'=5' has an empty name \\(NAME=VALUE\\; one_level_max" "stream_pad=1|stream_pad=1 is not auto, always or never")
+               "=5|'=5' has an empty name \\(NAME=VALUE\\; one_level_max" "stream_pad=1|stream_pad=1 is not auto, always or never"
+               "one_level_max=1099511627777|one_level_max=1099511627777 exceeds the limit 2\\^40 = 1099511627776"
+               "stream_block=99999999999999999999|stream_block=99999999999999999999 exceeds the limit 2\\^40")
     string(REPLACE "|" ";" _pair "${_bad}")
     list(GET _pair 0 _arg)
     list(GET _pair 1 _re)

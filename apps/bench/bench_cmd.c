@@ -1738,12 +1738,13 @@ static void usage(FILE *f) {
 #define bad_opt(...) cli_usage_error("strata bench", " (strata bench --help)", __VA_ARGS__)
 
 /* NAME=VALUE items, comma-separated, for `flag`: a name of names[0, nf) sets *fields[i] to a
- * positive integer; special (may be NULL) takes the other names first (returns 1 when it knew
+ * positive integer up to max (named max_text in the message); special (may be NULL) takes the other names first (returns 1 when it knew
  * the name, -1 for a bad value after reporting it, 0 when unknown). The last value of a repeated
  * name counts. Refuses empty items, items without '=', empty and unknown names (listing the known ones in
  * `known`) and values that are not positive integers. */
 static int parse_name_values(const char *flag, const char *v, const char *const *names, int64_t *const *fields, int nf,
-                             const char *known, int (*special)(const char *name, const char *val)) {
+                             int64_t max, const char *max_text, const char *known,
+                             int (*special)(const char *name, const char *val)) {
   char *buf = strdup(v);
   if (!buf) return bad_opt("%s: out of memory", flag);
   int rc = 0;
@@ -1769,8 +1770,8 @@ static int parse_name_values(const char *flag, const char *v, const char *const 
       char *end = NULL;
       errno = 0;
       const long long x = val[0] >= '0' && val[0] <= '9' ? strtoll(val, &end, 10) : 0;
-      if (errno == ERANGE) { rc = bad_opt("%s: %s=%s exceeds the limit %lld", flag, t, val, (long long)INT64_MAX); break; }
-      if (!end || *end || x < 1) { rc = bad_opt("%s: %s=%s is not a positive integer", flag, t, val); break; }
+      if (!end || *end || (x < 1 && errno != ERANGE)) { rc = bad_opt("%s: %s=%s is not a positive integer", flag, t, val); break; }
+      if (errno == ERANGE || x > max) { rc = bad_opt("%s: %s=%s exceeds the limit %s", flag, t, val, max_text); break; }
       *f = x;
     }
     if (!comma) break;
@@ -1806,8 +1807,8 @@ static int unpack_force(const char *name, const char *val) {
 }
 static int parse_unpack_options(const char *v) {
   int64_t *const f[UNPACK_NUM_FIELDS] = {&G.uopt.short_max, &G.uopt.medium_max, &G.uopt.long_max, &G.uopt.chunk};
-  return parse_name_values("--unpack-options", v, unpack_field_names, f, UNPACK_NUM_FIELDS,
-                           "short_max, medium_max, long_max, chunk, force", unpack_force);
+  return parse_name_values("--unpack-options", v, unpack_field_names, f, UNPACK_NUM_FIELDS, INT64_MAX,
+                           "2^63 - 1 = 9223372036854775807", "short_max, medium_max, long_max, chunk, force", unpack_force);
 }
 /* the options in force, as the records say them (only those given) */
 static void unpack_options_text(char *out, size_t n) {
@@ -1826,8 +1827,9 @@ static int spmv_stream_pad(const char *name, const char *val) {
 static int parse_spmv_options(const char *v) {
   int64_t *f[SPMV_NUM_FIELDS];
   spmv_fields(f);
-  const int rc = parse_name_values("--spmv-options", v, spmv_field_names, f, SPMV_NUM_FIELDS,
-                                   "one_level_max, two_level_max, three_level_max, split_chunk, entries_per_lane, "
+  /* strata_spmv_options_t's thresholds are at most 2^40 (THR_INF), entries_per_lane an int */
+  const int rc = parse_name_values("--spmv-options", v, spmv_field_names, f, SPMV_NUM_FIELDS, THR_INF,
+                                   "2^40 = 1099511627776", "one_level_max, two_level_max, three_level_max, split_chunk, entries_per_lane, "
                                    "stream_max, stream_block, stream_pad=auto|always|never", spmv_stream_pad);
   if (rc == 0 && G.sopt[4] > INT_MAX) return bad_opt("--spmv-options: entries_per_lane=%lld exceeds the limit %d", (long long)G.sopt[4], INT_MAX);
   return rc;
