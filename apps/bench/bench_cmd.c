@@ -1635,7 +1635,7 @@ static void plots(void) {
   d2 = out_open(path);
   if (!d2) goto close;
   fprintf(d2, "matrix");
-  int nr2 = 0; /* ratio columns before the peer's */
+  int nr2 = 0, nvals = 0; /* ratio columns before the peer's; values written (none: no plot) */
   for (int bi = 0; bi < G.nb; ++bi)
     if (G.be[bi] != STRATA_BACKEND_SERIAL) fprintf(d2, " %s/serial", strata_backend_name(G.be[bi])), ++nr2;
   fprintf(d2, " strata_auto/%s\n", bench_peer_name(BENCH_PEER_CSR_ALG1));
@@ -1652,13 +1652,16 @@ static void plots(void) {
           if (bench_peer_count(G.be[bi]) && R[i].ratio_peer > 0) peer = R[i].ratio_peer;
         }
       if (v < 0) fprintf(d2, " -");
-      else fprintf(d2, " %.3f", v);
+      else fprintf(d2, " %.3f", v), ++nvals;
     }
     if (peer < 0) fprintf(d2, " -\n");
-    else fprintf(d2, " %.3f\n", peer);
+    else fprintf(d2, " %.3f\n", peer), ++nvals;
   }
   out_close(d2, path);
   d2 = NULL;
+  /* a run on serial alone, or whose ratios all failed, has nothing to draw (gnuplot refused the
+   * empty range and left an empty PNG) */
+  if (nvals == 0) goto run;
   pngs += 1;
   fprintf(gp,
           "reset\nset datafile missing '-'\nset style data histograms\nset style histogram clustered gap 1\n"
