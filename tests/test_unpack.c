@@ -79,17 +79,18 @@ static unsigned char *pk_serialize(const hpk_t *p, int64_t corrupt, int64_t *off
 typedef struct {
   int64_t rows, entries, bad_entries, bad_rows, malformed;
   int64_t n_inv, cap_inv;
-  int64_t *inv; /* (row, gid, kind) triples of every invalid entry / packet (gid -1) */
+  int64_t *inv; /* (row, gid, kind, packet) of every invalid entry / packet (gid -1) */
 } ref_t;
 
-static void ref_inv(ref_t *r, int64_t row, int64_t gid, strata_unpack_example_kind_t kind) {
+static void ref_inv(ref_t *r, int64_t row, int64_t gid, strata_unpack_example_kind_t kind, int64_t packet) {
   if (r->n_inv == r->cap_inv) {
     r->cap_inv = r->cap_inv ? 2 * r->cap_inv : 64;
-    r->inv = (int64_t *)realloc(r->inv, sizeof(int64_t) * 3 * (size_t)r->cap_inv);
+    r->inv = (int64_t *)realloc(r->inv, sizeof(int64_t) * 4 * (size_t)r->cap_inv);
   }
-  r->inv[3 * r->n_inv] = row;
-  r->inv[3 * r->n_inv + 1] = gid;
-  r->inv[3 * r->n_inv + 2] = kind;
+  r->inv[4 * r->n_inv] = row;
+  r->inv[4 * r->n_inv + 1] = gid;
+  r->inv[4 * r->n_inv + 2] = kind;
+  r->inv[4 * r->n_inv + 3] = packet;
   r->n_inv++;
 }
 
@@ -107,12 +108,12 @@ static void ref_unpack(host_crs_t *A, const hpk_t *P, int64_t corrupt, const int
     const int64_t row = P->rows[k];
     if (k == corrupt) {
       r->malformed++;
-      ref_inv(r, row, -1, STRATA_UNPACK_EXAMPLE_PACKET);
+      ref_inv(r, row, -1, STRATA_UNPACK_EXAMPLE_PACKET, k);
       continue;
     }
     if (row < 0 || row >= A->nr) {
       r->bad_rows++;
-      ref_inv(r, row, -1, STRATA_UNPACK_EXAMPLE_ROW);
+      ref_inv(r, row, -1, STRATA_UNPACK_EXAMPLE_ROW, k);
       continue;
     }
     for (int64_t e = P->first[k]; e < P->first[k + 1]; ++e) {
@@ -122,7 +123,7 @@ static void ref_unpack(host_crs_t *A, const hpk_t *P, int64_t corrupt, const int
         if (A->ci[q] == lid) pos = q;
       if (pos < 0) {
         r->bad_entries++;
-        ref_inv(r, row, P->gid[e], STRATA_UNPACK_EXAMPLE_ENTRY);
+        ref_inv(r, row, P->gid[e], STRATA_UNPACK_EXAMPLE_ENTRY, k);
         continue;
       }
       const double v = P->val[e];
@@ -234,13 +235,13 @@ static void expect_run(const char *what, int cls, const host_crs_t *want, const 
   if (rep->num_examples != want_ex)
     fail_msg("%s [%s]: %d examples, expected %lld", what, class_name(cls), rep->num_examples, (long long)want_ex);
   for (int e = 0; e < rep->num_examples; ++e) /* the first invalid items, in packet and entry order */
-    if (r->inv[3 * e] != rep->examples[e].row || r->inv[3 * e + 1] != rep->examples[e].col ||
-        r->inv[3 * e + 2] != (int64_t)rep->examples[e].kind)
-      fail_msg("%s [%s]: example %d is (row %lld, col %lld, kind %d), expected the %d-th invalid item (row %lld, "
-               "col %lld, kind %lld)",
+    if (r->inv[4 * e] != rep->examples[e].row || r->inv[4 * e + 1] != rep->examples[e].col ||
+        r->inv[4 * e + 2] != (int64_t)rep->examples[e].kind || r->inv[4 * e + 3] != rep->examples[e].packet)
+      fail_msg("%s [%s]: example %d is (row %lld, col %lld, kind %d, packet %lld), expected the %d-th invalid "
+               "item (row %lld, col %lld, kind %lld, packet %lld)",
                what, class_name(cls), e, (long long)rep->examples[e].row, (long long)rep->examples[e].col,
-               (int)rep->examples[e].kind, e, (long long)r->inv[3 * e], (long long)r->inv[3 * e + 1],
-               (long long)r->inv[3 * e + 2]);
+               (int)rep->examples[e].kind, (long long)rep->examples[e].packet, e, (long long)r->inv[4 * e],
+               (long long)r->inv[4 * e + 1], (long long)r->inv[4 * e + 2], (long long)r->inv[4 * e + 3]);
 }
 
 /* ------------------------------------------------------------------ generators */
@@ -854,7 +855,7 @@ static host_crs_t ref_insert(const host_crs_t *H, const hpk_t *P, int64_t corrup
     const int64_t row = P->rows[k];
     if (k == corrupt || row < 0 || row >= H->nr) {
       *(k == corrupt ? &r->malformed : &r->bad_rows) += 1;
-      ref_inv(r, row, -1, k == corrupt ? STRATA_UNPACK_EXAMPLE_PACKET : STRATA_UNPACK_EXAMPLE_ROW);
+      ref_inv(r, row, -1, k == corrupt ? STRATA_UNPACK_EXAMPLE_PACKET : STRATA_UNPACK_EXAMPLE_ROW, k);
       continue;
     }
     r->rows++;
@@ -862,7 +863,7 @@ static host_crs_t ref_insert(const host_crs_t *H, const hpk_t *P, int64_t corrup
       const int64_t lid = ref_lid(H, lids, ng, P->gid[e]);
       if (lid < 0) {
         r->bad_entries++;
-        ref_inv(r, row, P->gid[e], STRATA_UNPACK_EXAMPLE_ENTRY);
+        ref_inv(r, row, P->gid[e], STRATA_UNPACK_EXAMPLE_ENTRY, k);
         continue;
       }
       const size_t c = (size_t)row * (size_t)H->nc + (size_t)lid;
@@ -1094,7 +1095,7 @@ static void test_col_map(void **state) {
       host_crs_t W = hmat_copy(&u.H);
       ref_t r;
       ref_unpack(&W, &u.P, -1, u.lids, u.ng, modes[mi], &r);
-      for (int64_t e = 0; e < r.n_inv; ++e) r.inv[3 * e + 1] = big_gid(r.inv[3 * e + 1]);
+      for (int64_t e = 0; e < r.n_inv; ++e) r.inv[4 * e + 1] = big_gid(r.inv[4 * e + 1]);
       strata_unpack_report_t rep;
       if (modes[mi] == STRATA_COMBINE_INSERT) { /* the same run through the dense table on g */
         strata_crs_matrix_t *A = dev_target(&u.H), *B = dev_target(&u.H);
@@ -1173,15 +1174,22 @@ static void test_col_map(void **state) {
   strata_col_map_t *bad = NULL;
   hg[7] = hg[3];
   int64_t *dd = (int64_t *)t_to_dev(hg, sizeof(int64_t) * (size_t)nc);
-  t_expect_msg(strata_col_map_create(T_exec, nc, dd, &bad), STRATA_ERR_INVALID_DATA, "repeated", "and at least one other");
+  t_expect_msg(strata_col_map_create(T_exec, nc, dd, &bad), STRATA_ERR_INVALID_DATA, "repeat", "and at least one other");
   assert_null(bad);
   { /* the first repeated id is named, on every backend (a review: serial named local id 4 and
      * OpenMP local id 0 for these ids; the first of the repeated ones is local id 0, id 5) */
     const int64_t rep6[6] = {5, 7, 9, 11, 7, 5};
     int64_t *d6 = (int64_t *)t_to_dev(rep6, sizeof rep6);
     t_expect_msg(strata_col_map_create(T_exec, 6, d6, &bad), STRATA_ERR_INVALID_DATA,
-                 "2 global ids repeated", "global id 5 is given at local id 0 (the first repeated)");
+                 "2 of 6 local ids repeat a global id", "global id 5 is given at local id 0 (the first repeated)");
     t_dev_free(d6);
+    /* the count is of local ids that repeat one (a review: {5, 7, 7, 7, 5} said "3 global ids
+     * repeated", where two global ids are, at three extra local ids) */
+    const int64_t rep5[5] = {5, 7, 7, 7, 5};
+    int64_t *d5 = (int64_t *)t_to_dev(rep5, sizeof rep5);
+    t_expect_msg(strata_col_map_create(T_exec, 5, d5, &bad), STRATA_ERR_INVALID_DATA,
+                 "3 of 5 local ids repeat a global id given at another", "global id 5 is given at local id 0");
+    t_dev_free(d5);
   }
   hg[7] = -3;
   t_dev_free(dd);
@@ -1244,6 +1252,75 @@ static strata_unpack_report_t expect_descents(const host_crs_t *H, const hpk_t *
   return rep;
 }
 
+/* Raw packets (bytes, off[0 .. np], rows) unpacked into a device copy of H in mode m: INVALID_DATA,
+ * the message naming n1 and n2 (NULL: not checked), the report counting `malformed` malformed
+ * packets and `bad_rows` rows out of range, its first example from packet `packet`. */
+static void expect_bad_packets(const host_crs_t *H, const int64_t *bytes, int64_t nbytes, const int64_t *off,
+                               const int32_t *rows, int np, int m, const char *n1, const char *n2, int64_t malformed,
+                               int64_t bad_rows, int64_t packet) {
+  strata_crs_matrix_t *A = dev_target(H);
+  strata_packets_t pk;
+  memset(&pk, 0, sizeof pk);
+  pk.exec = T_exec;
+  pk.num_rows = np;
+  pk.num_bytes = nbytes;
+  pk.offsets = (int64_t *)t_to_dev(off, sizeof(int64_t) * (size_t)(np + 1));
+  pk.data = (unsigned char *)t_to_dev(bytes, (size_t)(nbytes > 0 ? nbytes : 8));
+  int32_t *d_rows = (int32_t *)t_to_dev(rows, sizeof(int32_t) * (size_t)np);
+  strata_unpack_report_t rep;
+  T_ERR(strata_sparse_unpack_combine_opts(T_exec, A, d_rows, &pk, NULL, 0, (strata_combine_mode_t)m, NULL, &rep),
+        STRATA_ERR_INVALID_DATA);
+  if ((n1 && !strstr(strata_error_message(), n1)) || (n2 && !strstr(strata_error_message(), n2)))
+    fail_msg("mode %d: message: %s", m, strata_error_message());
+  assert_int_equal(rep.malformed_packets, malformed);
+  assert_int_equal(rep.invalid_rows, bad_rows);
+  assert_true(rep.num_examples >= 1);
+  assert_int_equal(rep.examples[0].packet, packet);
+  strata_crs_destroy(&A);
+  t_dev_free(pk.offsets);
+  t_dev_free(pk.data);
+  t_dev_free(d_rows);
+}
+
+/* A review: a malformed packet's message named only its target row, so that with several senders
+ * (E10) the caller could not tell which packet was bad, nor why; and in ZERO mode it said "the
+ * valid entries were combined all the same". Now the message names the packet, its bytes and its
+ * stored count, the report's examples carry the packet's index, and ZERO says nothing was combined.
+ * One target row of 3 columns; packets of up to 2 entries (8 + 16 x 2 = 40 bytes). */
+static void test_malformed_message(void **state) {
+  (void)state;
+  const int64_t ro[] = {0, 3};
+  const int32_t ci[] = {0, 1, 2};
+  const double v[] = {1, 2, 3};
+  host_crs_t H = {1, 3, 3, (int64_t *)ro, (int32_t *)ci, (double *)v};
+  double one = 1.5; /* packets as int64 words: count, global ids, then the values' bits */
+  const int32_t row0[2] = {0, 0}, rows_bad[2] = {0, 7};
+  int64_t bits;
+  memcpy(&bits, &one, 8);
+  for (int m = 0; m <= 4; ++m) {
+    /* count 3 stored in a packet of 40 bytes (2 entries' room) */
+    const int64_t c3[5] = {3, 0, 1, bits, bits}, off40[2] = {0, 40};
+    expect_bad_packets(&H, c3, 40, off40, row0, 1, m,
+                       "malformed packet 0 for row 0 (count 3 needs 8 + 16 x 3 bytes, its span [0, 40) has 40)",
+                       m == 4 ? "ZERO: nothing was combined" : NULL, 1, 0, 0);
+    /* a negative count */
+    const int64_t cneg[3] = {-1, 0, bits}, off24[2] = {0, 24};
+    expect_bad_packets(&H, cneg, 24, off24, row0, 1, m, "malformed packet 0 for row 0 (count -1 is negative)", NULL,
+                       1, 0, 0);
+    /* offsets[0] not 0, and the last offset short of the buffer's end */
+    const int64_t c1[4] = {0, 1, 0, bits}, off8[2] = {8, 32};
+    expect_bad_packets(&H, c1, 32, off8, row0, 1, m, "(offsets[0] = 8, not 0)", NULL, 1, 0, 0);
+    expect_bad_packets(&H, c1 + 1, 32, off24, row0, 1, m, "(offsets[1] = 24, not the buffer's 32 bytes)", NULL, 1, 0,
+                       0);
+    /* packet 1 of two: valid bytes, row 7 of a 1-row target */
+    const int64_t two[6] = {1, 0, bits, 1, 2, bits}, off2[3] = {0, 24, 48};
+    expect_bad_packets(&H, two, 48, off2, rows_bad, 2, m, "packet 1 for row 7 (row out of range)", NULL, 0, 1, 1);
+    /* packet 1's entry has global column 5 (3 columns, no map): an invalid entry */
+    const int64_t col5[6] = {1, 0, bits, 1, 5, bits};
+    expect_bad_packets(&H, col5, 48, off2, row0, 2, m, "row 0, global column 5 (packet 1)", NULL, 0, 0, 1);
+  }
+}
+
 /* Offsets that decrease somewhere let a packet whose own offsets look right read another
  * packet's bytes (a newcomer review: offsets {0, 24, 16, 40} applied bytes [16, 40)). Here
  * {0, 24, 48, 24, 48} over a 48-byte buffer: packet 2 runs backwards, and packet 3 is packet 1's
@@ -1269,6 +1346,7 @@ static void test_offsets_decrease(void **state) {
       assert_int_equal(rep.examples[0].row, 0);
       assert_int_equal(rep.examples[0].col, -1);
       assert_int_equal(rep.examples[0].kind, STRATA_UNPACK_EXAMPLE_PACKET);
+      assert_int_equal(rep.examples[0].packet, 2);
     }
   pk_free(&P);
 }
@@ -1309,6 +1387,7 @@ static void test_offsets_decrease_examples(void **state) {
         assert_int_equal(rep.examples[e].row, NP - 1 - (1 + 2 * e));
         assert_int_equal(rep.examples[e].col, -1);
         assert_int_equal(rep.examples[e].kind, STRATA_UNPACK_EXAMPLE_PACKET);
+        assert_int_equal(rep.examples[e].packet, 1 + 2 * e);
       }
     }
   pk_free(&P);
@@ -1661,6 +1740,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_edge_cases, t_setup),
       cmocka_unit_test_setup(test_empty, t_setup),
       cmocka_unit_test_setup(test_buffer_bounds, t_setup),
+      cmocka_unit_test_setup(test_malformed_message, t_setup),
       cmocka_unit_test_setup(test_offsets_decrease, t_setup),
       cmocka_unit_test_setup(test_offsets_decrease_examples, t_setup),
       cmocka_unit_test_setup(test_misaligned_data, t_setup),

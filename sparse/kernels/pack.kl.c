@@ -605,7 +605,7 @@ STRATA_REDUCE_KERNEL(strata_sparse_unpack_first_descent, strata_sparse_unpack_cl
 
 /* The invalid items of packet k in entry order: a malformed packet, or one whose row is out of
  * range, is one item (row, -1); else each entry whose column has no local id (INSERT) or is not
- * in the target row's pattern (the other modes) is one (row, global column). Returns how many;
+ * in the target row's pattern (the other modes) is one (row, global column); each with k. Returns how many;
  * with rep, those of rank first + i below the example slots are written there: the report's
  * first examples in packet order. */
 STRATA_KL_FUNC int64_t strata_sparse_unpack_items(const strata_sparse_unpack_args_t *a, int64_t k, int64_t first,
@@ -620,6 +620,7 @@ STRATA_KL_FUNC int64_t strata_sparse_unpack_items(const strata_sparse_unpack_arg
       ex[0] = row;
       ex[1] = -1;
       ex[2] = st == 1 ? STRATA_UNPACK_EXAMPLE_PACKET : STRATA_UNPACK_EXAMPLE_ROW;
+      ex[3] = k;
     }
     return 1;
   }
@@ -636,6 +637,7 @@ STRATA_KL_FUNC int64_t strata_sparse_unpack_items(const strata_sparse_unpack_arg
       ex[0] = row;
       ex[1] = gids[j];
       ex[2] = STRATA_UNPACK_EXAMPLE_ENTRY;
+      ex[3] = k;
     }
     ++n;
   }

@@ -134,11 +134,11 @@ enum {
   STRATA_SPARSE_REP_BAD_ROW = 3,   /* target row out of range */
   STRATA_SPARSE_REP_MALFORMED = 4, /* packet inconsistent with its offsets / the buffer */
   STRATA_SPARSE_REP_NEXT = 5,      /* invalid items (examples: the first of them in packet order) */
-  STRATA_SPARSE_REP_EXAMPLES = 6,  /* example e at [6 + 3e] (row), [7 + 3e] (global col), [8 + 3e] (kind) */
+  STRATA_SPARSE_REP_EXAMPLES = 6,  /* example e at [6 + 4e] (row), [7 + 4e] (global col), [8 + 4e] (kind), [9 + 4e] (packet) */
   STRATA_SPARSE_REP_MAX_EXAMPLES = 8
 };
 /* INSERT's count pass: places k where offsets[k + 1] < offsets[k] (the call is refused) */
-#define STRATA_SPARSE_REP_EX_SLOTS 3
+#define STRATA_SPARSE_REP_EX_SLOTS 4
 #define STRATA_SPARSE_REP_DESCENTS (STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * STRATA_SPARSE_REP_MAX_EXAMPLES)
 #define STRATA_SPARSE_REP_LEN (STRATA_SPARSE_REP_DESCENTS + 1)
 

@@ -201,10 +201,10 @@ strata_status_t strata_col_map_create(strata_exec_t *exec, int64_t num_local, co
                                   (long long)got[0], (long long)l, (long long)g,
                                   got[2] > 0 ? "; global ids are repeated too" : "")
                : strata_error_set(STRATA_ERR_INVALID_DATA,
-                                  "col_map_create: %lld global ids repeated (each local id needs its own); "
-                                  "global id %lld is given at local id %lld (the first repeated) and at least one "
-                                  "other",
-                                  (long long)got[2], (long long)g, (long long)l);
+                                  "col_map_create: %lld of %lld local ids repeat a global id given at another "
+                                  "(each local id needs its own global id); global id %lld is given at local id "
+                                  "%lld (the first repeated) and at least one other",
+                                  (long long)got[2], (long long)num_local, (long long)g, (long long)l);
   }
   if (st != STRATA_SUCCESS) {
     strata_col_map_destroy(&m);
@@ -275,6 +275,7 @@ static strata_status_t unpack_refuse_descents(strata_exec_t *exec, const strata_
     rep[STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * ne] = row;
     rep[STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * ne + 1] = -1;
     rep[STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * ne + 2] = STRATA_UNPACK_EXAMPLE_PACKET;
+    rep[STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * ne + 3] = k;
     if (ne++ == 0) first = k;
     from = k + 1;
   }
@@ -688,6 +689,7 @@ static void report_from(const int64_t *rep, const unpack_plan_t *p, strata_unpac
     r->examples[e].row = rep[STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * e];
     r->examples[e].col = rep[STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * e + 1];
     r->examples[e].kind = (strata_unpack_example_kind_t)rep[STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * e + 2];
+    r->examples[e].packet = rep[STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * e + 3];
   }
   /* public classes: MEDIUM is both medium launches */
   const int64_t *b = p->bounds;
@@ -778,6 +780,52 @@ done:;
   strata_sparse_impl_free(exec, a.cols);
   strata_sparse_impl_free(exec, a.vals);
   return st;
+}
+
+/* The report's first example as the error message says it: the entry (row, global column) and its
+ * packet; a packet whose row is out of range; or a malformed packet with what is wrong with it,
+ * from its offsets and stored count (read back: the error path only), checked in the order of
+ * strata_sparse_unpack_packet (pack.kl.c). */
+static strata_status_t first_example(strata_exec_t *exec, const strata_packets_t *packets,
+                                     const strata_unpack_report_t *r, char *out, size_t n) {
+  const int64_t k = r->examples[0].packet, row = r->examples[0].row;
+  if (r->examples[0].kind == STRATA_UNPACK_EXAMPLE_ENTRY) {
+    snprintf(out, n, "row %lld, global column %lld (packet %lld)", (long long)row, (long long)r->examples[0].col,
+             (long long)k);
+    return STRATA_SUCCESS;
+  }
+  if (r->examples[0].kind == STRATA_UNPACK_EXAMPLE_ROW) {
+    snprintf(out, n, "packet %lld for row %lld (row out of range)", (long long)k, (long long)row);
+    return STRATA_SUCCESS;
+  }
+  int64_t o[2] = {0, 0}, c = 0;
+  strata_status_t st = strata_mem_copy(exec, o, packets->offsets + k, sizeof o);
+  if (st != STRATA_SUCCESS) return st;
+  const int64_t np = packets->num_rows, nb = packets->num_bytes;
+  char why[160];
+  if (k == 0 && o[0] != 0)
+    snprintf(why, sizeof why, "offsets[0] = %lld, not 0", (long long)o[0]);
+  else if (k == np - 1 && o[1] != nb)
+    snprintf(why, sizeof why, "offsets[%lld] = %lld, not the buffer's %lld bytes", (long long)np, (long long)o[1],
+             (long long)nb);
+  else if (o[0] < 0 || o[1] > nb)
+    snprintf(why, sizeof why, "bytes [%lld, %lld) outside the buffer's %lld", (long long)o[0], (long long)o[1],
+             (long long)nb);
+  else if (o[0] % 8 != 0)
+    snprintf(why, sizeof why, "offset %lld not a multiple of 8", (long long)o[0]);
+  else if (o[1] - o[0] < 8)
+    snprintf(why, sizeof why, "%lld bytes, less than its 8-byte count", (long long)(o[1] - o[0]));
+  else {
+    st = strata_mem_copy(exec, &c, packets->data + o[0], sizeof c);
+    if (st != STRATA_SUCCESS) return st;
+    if (c < 0)
+      snprintf(why, sizeof why, "count %lld is negative", (long long)c);
+    else
+      snprintf(why, sizeof why, "count %lld needs 8 + 16 x %lld bytes, its span [%lld, %lld) has %lld", (long long)c,
+               (long long)c, (long long)o[0], (long long)o[1], (long long)(o[1] - o[0]));
+  }
+  snprintf(out, n, "malformed packet %lld for row %lld (%s)", (long long)k, (long long)row, why);
+  return STRATA_SUCCESS;
 }
 
 strata_status_t strata_sparse_unpack_combine(strata_exec_t *exec, strata_crs_matrix_t *A,
@@ -886,15 +934,9 @@ report:;
   }
   if (report) *report = r;
   if (r.invalid_entries + r.invalid_rows + r.malformed_packets == 0) return STRATA_SUCCESS;
-  char first[96];
-  const strata_unpack_example_kind_t k0 = r.examples[0].kind;
-  if (k0 == STRATA_UNPACK_EXAMPLE_ENTRY)
-    snprintf(first, sizeof first, "row %lld, global column %lld", (long long)r.examples[0].row,
-             (long long)r.examples[0].col);
-  else
-    snprintf(first, sizeof first, "%s for row %lld",
-             k0 == STRATA_UNPACK_EXAMPLE_ROW ? "a packet (row out of range)" : "a malformed packet",
-             (long long)r.examples[0].row);
+  char first[256];
+  st = first_example(exec, packets, &r, first, sizeof first);
+  if (st != STRATA_SUCCESS) return st;
   return strata_error_set(
       STRATA_ERR_INVALID_DATA,
       "sparse_unpack_combine (%s%s): %lld invalid entries (%s), "
@@ -904,6 +946,7 @@ report:;
       mode == STRATA_COMBINE_INSERT ? "global column with no local id" : "column not in the target row's pattern",
       (long long)r.invalid_rows, (int)A->num_rows, (long long)r.malformed_packets,
       (long long)packets->num_rows, (long long)packets->num_bytes, first,
-      o.strict ? "strict: nothing was combined, the matrix is unchanged"
-               : "the valid entries were combined all the same");
+      mode == STRATA_COMBINE_ZERO ? "ZERO: nothing was combined (the packets were only validated)"
+      : o.strict                  ? "strict: nothing was combined, the matrix is unchanged"
+                                  : "the valid entries were combined all the same");
 }

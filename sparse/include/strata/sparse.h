@@ -231,6 +231,7 @@ typedef struct strata_unpack_report {
     int64_t col;             /**< global column id; -1 for a bad row or packet */
     strata_unpack_example_kind_t kind; /**< which: an entry (whose global id may be -1 too), a
                                             row out of range or a malformed packet */
+    int64_t packet;          /**< the index k of its packet (import_rows[k], packets->offsets[k]) */
   } examples[STRATA_UNPACK_MAX_EXAMPLES]; /**< the first invalid items in packet order, then
                                                entry order (a bad packet is one item), the same
                                                on every backend: found after the combine by a
