@@ -28,6 +28,7 @@ static void usage(FILE *f) {
           "       --bulk-fraction F             a fraction F in (0, 1] of the boundary nodes (default 0.5;\n"
           "                                     round(F x their number), at least 1)\n"
           "       --json                        one JSON object instead of text\n"
+          "       --verbose                     Gmsh's own progress messages while meshing\n"
           "  spmv A.mtx [options]               y = alpha op(A) x + beta y by row-length class\n"
           "       --x ones|random:SEED|FILE.mtx --alpha A --beta B --y FILE.mtx --transpose\n"
           "       --backend NAME --algorithm auto|one|two|three|split|stream --format NAME --repeat N\n"
