@@ -2,10 +2,25 @@
 #ifndef STRATA_CLI_ERROR_H
 #define STRATA_CLI_ERROR_H
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* strtod for the tool's decimal options: a hexadecimal number (0x10, 0x1p-3), which strtod takes,
+ * is not parsed (*end = s), as the Matrix Market reader refuses it in files */
+static inline double cli_strtod(const char *s, char **end) {
+  const char *p = s;
+  while (isspace((unsigned char)*p)) ++p;
+  if (*p == '+' || *p == '-') ++p;
+  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+    *end = (char *)s;
+    return 0.0;
+  }
+  return strtod(s, end);
+}
 
 /* "CMD: message SUFFIX" on stderr (printf format); returns 2, the tool's usage-error status. */
 static inline int cli_usage_error(const char *cmd, const char *suffix, const char *fmt, ...)

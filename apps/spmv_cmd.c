@@ -72,6 +72,7 @@ static const char *level_name(strata_spmv_level_t l) {
 int cmd_spmv(int argc, char **argv) {
   const char *path = NULL, *xspec = "ones", *ypath = NULL, *out = NULL;
   double alpha = 1.0, beta = 0.0;
+  static const char *const alg_names[] = {"auto", "one", "two", "three", "split", "stream"}; /* --algorithm */
   int json = 0, repeat = 10;
   strata_backend_t backend = STRATA_BACKEND_DEFAULT;
   strata_format_t format = STRATA_FORMAT_CSR; /* csr: the row-class plan (with --algorithm, --transpose) */
@@ -92,7 +93,8 @@ int cmd_spmv(int argc, char **argv) {
       printf("usage: strata spmv A.mtx [--x ones|random:SEED|FILE.mtx] [--alpha A] [--beta B] [--y FILE.mtx]\n"
              "       [--transpose] [--backend B] [--algorithm auto|one|two|three|split|stream] [--format NAME] [--repeat N]\n"
              "       [--stream-pad auto|always|never] [--out y.mtx] [--json]\n"
-             "  y = alpha op(A) x + beta y0; y0 is --y (needs a nonzero --beta) or zeros\n"
+             "  y = alpha op(A) x + beta y0; y0 is --y (needs a nonzero --beta) or zeros; alpha and beta are finite\n"
+             "  decimal numbers (default 1 and 0)\n"
              "  formats: csr (the row-class plan; --algorithm, --transpose, --stream-pad apply to it only), ell, ellpack-r,\n"
              "           pjds, sell-c-sigma, sell-p, coo, hyb, hec, csr-lb, merge, auto (strata/formats.h)\n"
              "  --json: one line; \"classes\" has the plan's row classes: rows of min_len..max_len entries each\n"
@@ -110,8 +112,8 @@ int cmd_spmv(int argc, char **argv) {
     else if (!strcmp(a, "--y")) ypath = argv[++i];
     else if (!strcmp(a, "--out")) out = argv[++i];
     else if (!strcmp(a, "--alpha") || !strcmp(a, "--beta")) {
-      double d = strtod(v, &end);
-      if (!end || *end || end == v || !isfinite(d)) return bad("%s %s: not a finite number", a, v);
+      double d = cli_strtod(v, &end);
+      if (!end || *end || end == v || !isfinite(d)) return bad("%s %s: not a finite decimal number", a, v);
       *(!strcmp(a, "--alpha") ? &alpha : &beta) = d;
       ++i;
     } else if (!strcmp(a, "--repeat")) {
@@ -127,10 +129,9 @@ int cmd_spmv(int argc, char **argv) {
       if (strata_format_from_name(v, &format) != STRATA_SUCCESS) return bad("--format %s: %s", v, strata_error_message());
       ++i;
     } else if (!strcmp(a, "--algorithm")) {
-      static const char *names[] = {"auto", "one", "two", "three", "split", "stream"};
       int found = -1;
       for (int k = 0; k < 6; ++k)
-        if (!strcmp(v, names[k])) found = k;
+        if (!strcmp(v, alg_names[k])) found = k;
       if (found < 0) return bad("--algorithm %s: one of auto, one, two, three, split, stream", v);
       o.algorithm = (strata_spmv_algorithm_t)found;
       alg_given = found != 0; /* auto, the default, goes with every format */
@@ -147,7 +148,7 @@ int cmd_spmv(int argc, char **argv) {
     return bad("--y %s: beta is 0 (the default, or as given), so y0 would not be read (y = alpha op(A) x); give a nonzero --beta", ypath);
   if (o.stream_pad && o.algorithm != STRATA_SPMV_AUTO && o.algorithm != STRATA_SPMV_STREAM)
     return bad("--stream-pad %s: --algorithm %s has no stream class (the padding is the stream kernel's)",
-               cli_stream_pad_name(o.stream_pad), level_name((strata_spmv_level_t)o.algorithm));
+               cli_stream_pad_name(o.stream_pad), alg_names[o.algorithm]);
   if (format != STRATA_FORMAT_CSR && (alg_given || o.transpose || o.stream_pad))
     return bad("--format %s: --algorithm (other than auto), --transpose and --stream-pad (other than auto) are available "
                "with the csr format only", strata_format_name(format));

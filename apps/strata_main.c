@@ -130,8 +130,8 @@ static int need(int i, int argc, char **argv) {
 
 static double number(const char *opt, const char *s) {
   char *end = NULL;
-  double v = strtod(s, &end);
-  if (!end || *end || end == s || strpbrk(s, "xX")) { /* decimal only: strtod also takes 0x.. */
+  double v = cli_strtod(s, &end);
+  if (!end || *end || end == s) {
     fprintf(stderr, "strata fem: %s '%s' is not a number\n", opt, s);
     strata_finalize();
     exit(2);

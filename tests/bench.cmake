@@ -92,6 +92,12 @@ if(TARGET strata_cli)
       PASS_REGULAR_EXPRESSION "(plots in|no gnuplot)[^\n]*\n.*exit=0.*summary-written")
   endforeach()
 endif()
+# decimal numbers only (a review: --min-time 0x10 was taken as 16 s, where strata fem refuses hex)
+if(TARGET strata_cli)
+  add_test(NAME cli.bench.min_time_hex COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>
+           bench stream --quick --backend serial --min-time 0x1)
+  set_tests_properties(cli.bench.min_time_hex PROPERTIES PASS_REGULAR_EXPRESSION "--min-time 0x1: a positive decimal number below 1e6.*exit=2")
+endif()
 # a review: spmv on serial alone has no backend ratio to draw; gnuplot failed on the empty plot and
 # left an empty backend_ratio.png. Now that plot is left out (its .dat is still written)
 if(TARGET strata_cli)

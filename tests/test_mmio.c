@@ -727,6 +727,9 @@ static void test_malformed(void **state) {
       {"", 1, "empty file"},
       {"hello\n2 2 0\n", 1, "not a Matrix Market banner: 'hello'"},
       {"%%MatrixMarkt matrix coordinate real general\n1 1 0\n", 1, "not a Matrix Market banner"},
+      /* a review: a UTF-8 byte-order mark was quoted raw, invisible, so the word looked right */
+      {"\xEF\xBB\xBF" B "1 1 0\n", 1, "a UTF-8 byte-order mark (bytes EF BB BF) before '%%MatrixMarket'"},
+      {"\x01" "ab\xC3\xA9" B "1 1 0\n", 1, "not a Matrix Market banner: '\\x01ab\\xC3\\xA9%%MatrixMarket'"},
       {"%%MatrixMarket matrix coordinate real\n1 1 0\n", 1, "the banner has 4 words, expected 5"},
       {"%%MatrixMarket matrix coordinate real general extra\n1 1 0\n", 1, "unexpected 'extra'"},
       {"%%MatrixMarket vector coordinate real general\n1 1 0\n", 1, "object 'vector' is not supported"},

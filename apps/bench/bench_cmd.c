@@ -1932,9 +1932,9 @@ static int bench_run(int argc, char **argv, strlist *specs_out) {
         G.replicate = (int)k;
       }
     } else if (!strcmp(a, "--min-time") || !strcmp(a, "--scale")) {
-      double d = strtod(v, &end);
+      double d = cli_strtod(v, &end);
       ++i;
-      if (!end || *end || end == v || !(d > 0 && d < 1e6)) return bad_opt("%s %s: a positive number below 1e6", a, v);
+      if (!end || *end || end == v || !(d > 0 && d < 1e6)) return bad_opt("%s %s: a positive decimal number below 1e6", a, v);
       *(!strcmp(a, "--scale") ? &G.scale : &G.min_time) = d;
     } else if (!strcmp(a, "--seed")) {
       ++i;

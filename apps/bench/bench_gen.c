@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_error.h"
 #include "bench.h"
 
 #ifndef BENCH_HAVE_GMSH
@@ -183,7 +184,7 @@ static int params(const char *spec, double *p, int np, int *count, int *bad, cha
       snprintf(err, err_len, "gen:%s: at most %d parameters", spec, np);
       return -1;
     }
-    double v = strtod(s + 1, &end);
+    double v = cli_strtod(s + 1, &end);
     if (end == s + 1 || (*end && *end != ':') || !(v > 0)) {
       if (!*bad) *bad = i + 1;
       v = 0;

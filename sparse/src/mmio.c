@@ -335,10 +335,20 @@ static strata_status_t mm_read_header(mm_in_t *in, strata_mm_header_t *h) {
     return mm_bad(path, 1, "empty file (expected the banner "
                            "'%%%%MatrixMarket matrix <format> <field> <symmetry>')");
   const int n = mm_tokens(in->buf, t);
-  if (n == 0 || strcasecmp(t[0], "%%MatrixMarket") != 0)
-    return mm_bad(path, 1, "not a Matrix Market banner: '%.40s%s' (expected "
+  if (n > 0 && !strncmp(t[0], "\xEF\xBB\xBF", 3))
+    return mm_bad(path, 1, "the file begins with a UTF-8 byte-order mark (bytes EF BB BF) before '%.40s%s': "
+                           "a Matrix Market file begins with its banner "
+                           "'%%%%MatrixMarket matrix <format> <field> <symmetry>' (remove the mark)",
+                  t[0] + 3, MM_CUT(t[0] + 3));
+  if (n == 0 || strcasecmp(t[0], "%%MatrixMarket") != 0) {
+    char shown[4 * 40 + 1]; /* the word's first 40 bytes, those outside printable ASCII as \xHH */
+    size_t l = 0;
+    for (const unsigned char *c = (const unsigned char *)(n ? t[0] : ""); *c && c < (const unsigned char *)t[0] + 40; ++c)
+      l += (size_t)snprintf(shown + l, sizeof shown - l, *c >= 0x20 && *c < 0x7f ? "%c" : "\\x%02X", *c);
+    return mm_bad(path, 1, "not a Matrix Market banner: '%s%s' (expected "
                            "'%%%%MatrixMarket matrix <format> <field> <symmetry>')",
-                  n ? t[0] : "", MM_CUT(n ? t[0] : ""));
+                  shown, MM_CUT(n ? t[0] : ""));
+  }
   if (n < 5)
     return mm_bad(path, 1, "the banner has %d words, expected 5 "
                            "(%%%%MatrixMarket matrix <format> <field> <symmetry>)", n);
