@@ -33,6 +33,12 @@ typedef struct core_scan_args {
   int64_t *out;
 } core_scan_args_t;
 
+/* the same in double: out[i] = in[begin] + .. + in[i] (inclusive) */
+typedef struct core_scan_f64_args {
+  const double *in;
+  double *out;
+} core_scan_f64_args_t;
+
 /* team row sums of a dense row-major m x k matrix: y[r] = sum_j A[r*k+j] * x[j] (double) and
  * yi[r] = sum_j (int64)A[r*k+j] (int64); rows_per_team rows per league rank */
 typedef struct core_rowsum_args {

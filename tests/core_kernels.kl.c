@@ -53,6 +53,11 @@ STRATA_SCAN_KERNEL(core_scan_incl, core_scan_args_t, a, i, i64, partial, final) 
   if (final) a->out[i] = *partial;
 }
 
+STRATA_SCAN_KERNEL(core_scan_incl_f64, core_scan_f64_args_t, a, i, f64, partial, final) {
+  *partial += a->in[i];
+  if (final) a->out[i] = *partial;
+}
+
 STRATA_TEAM_KERNEL(core_rowsum, core_rowsum_args_t, a, team) {
   const int64_t r0 = team->league_rank * a->rows_per_team;
   const int64_t r1 = r0 + a->rows_per_team < a->m ? r0 + a->rows_per_team : a->m;

@@ -67,3 +67,10 @@ foreach(case "fem;--help;exit=0" "fem;--tol;0;exit=2" "fem;--box;x;exit=2" "fem;
   add_test(NAME cli.finalize.${id} COMMAND sh -c "STRATA_PROFILE=1 \"$0\" ${args} 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
   set_tests_properties(cli.finalize.${id} PROPERTIES PASS_REGULAR_EXPRESSION "strata profile: 0 launches.*${want}")
 endforeach()
+# OpenMP's default thread count is held to STRATA_MAX_HOST_THREADS (a review: OMP_NUM_THREADS=100000
+# passed strata_init, and libgomp crashed inside the first launch)
+if(STRATA_HAVE_OPENMP)
+  add_test(NAME cli.init.omp_num_threads_huge COMMAND sh -c "OMP_NUM_THREADS=100000 \"$0\" info 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
+  set_tests_properties(cli.init.omp_num_threads_huge PROPERTIES PASS_REGULAR_EXPRESSION
+    "OpenMP's default is 100000 host threads \\(OMP_NUM_THREADS=100000\\), above the limit 4096.*exit=1")
+endif()

@@ -15,6 +15,7 @@ STRATA_KERNEL_DECLARE(core_reduce_i64);
 STRATA_KERNEL_DECLARE(core_minmax_f64);
 STRATA_KERNEL_DECLARE(core_scan_excl);
 STRATA_KERNEL_DECLARE(core_scan_incl);
+STRATA_KERNEL_DECLARE(core_scan_incl_f64);
 STRATA_KERNEL_DECLARE(core_rowsum);
 STRATA_KERNEL_DECLARE(core_team_vector);
 STRATA_KERNEL_DECLARE(core_scratch);
@@ -1438,9 +1439,97 @@ static void test_init_options(void **state) {
   } else {
     printf("[ strata   ] every backend compiled: the refusal of a missing default backend not checked\n");
   }
+  /* a second call with other options is refused, naming both (a review: it returned success and
+   * kept the first call's, even for host_threads -7); NULL or the same options succeed */
+  o = strata_init_options_default();
+  o.host_threads = 1;
+  T_OK(strata_init(&o));
+  T_OK(strata_init(&o));
+  T_OK(strata_init(NULL));
+  o.host_threads = 3;
+  t_expect_msg(strata_init(&o), STRATA_ERR_INVALID_ARGUMENT, "already initialized with device_id 0, host_threads 1",
+               "called again with device_id 0, host_threads 3");
+  o.host_threads = -7;
+  t_expect_msg(strata_init(&o), STRATA_ERR_INVALID_ARGUMENT, "host_threads -7", "strata_finalize first");
+  if (strata_backend_compiled(STRATA_BACKEND_OPENMP)) { /* the first call's host_threads hold */
+    strata_exec_t *one = NULL;
+    T_OK(strata_exec_create(STRATA_BACKEND_OPENMP, &one));
+    assert_int_equal(strata_exec_concurrency(one), 1);
+    T_OK(strata_exec_destroy(&one));
+  }
+  T_OK(strata_finalize());
+  /* STRATA_PROFILE is 1, 0 or empty (a review: "banana", "false" or "no" turned profiling on) */
+  const char *prof = getenv("STRATA_PROFILE");
+  char *saved = prof ? strdup(prof) : NULL;
+  setenv("STRATA_PROFILE", "false", 1);
+  t_expect_msg(strata_init(NULL), STRATA_ERR_INVALID_ARGUMENT, "STRATA_PROFILE='false' is not 1", NULL);
+  assert_int_equal(strata_is_initialized(), 0);
+  if (saved) setenv("STRATA_PROFILE", saved, 1);
+  else unsetenv("STRATA_PROFILE");
+  free(saved);
   T_OK(strata_init(NULL));
   T_OK(strata_exec_default(b, &T_exec));
   T_OK(strata_exec_default(STRATA_BACKEND_SERIAL, &T_serial));
+}
+
+/* OpenMP's f64 sum is the same whatever number of threads OpenMP grants: the range is cut into
+ * the exec's host_threads chunks (strata_kl_omp_chunk), each summed with four accumulators (index
+ * mod 4, joined (q0 + q1) + (q2 + q3)), the chunks joined in order; replayed here on the host and
+ * compared bit for bit. ctest runs this binary also with OMP_NUM_THREADS=3 OMP_THREAD_LIMIT=1 (a
+ * review: with OMP_THREAD_LIMIT or OMP_DYNAMIC the chunks followed the threads granted, and the
+ * sum changed with them). Other backends: nothing to replay. */
+static void test_reduce_chunks_f64(void **state) {
+  (void)state;
+  if (strata_exec_backend(T_exec) != STRATA_BACKEND_OPENMP) {
+    printf("[ strata   ] backend %s: the OpenMP chunking is not replayed\n", strata_backend_name(strata_exec_backend(T_exec)));
+    return;
+  }
+  const int nt = strata_exec_concurrency(T_exec);
+  const int64_t n = 100003;
+  double *x = (double *)xmalloc((size_t)n * sizeof(double));
+  for (int64_t i = 0; i < n; ++i) x[i] = 1.0 / (double)(i + 1) * (i % 3 ? 1.0 : -1.7);
+  double want = 0.0;
+  for (int c = 0; c < nt; ++c) {
+    const int64_t q = n / nt, r = n % nt, cb = q * c + (c < r ? c : r), ce = cb + q + (c < r ? 1 : 0);
+    double acc[4] = {0, 0, 0, 0};
+    int64_t i = cb;
+    for (; ce - i > 3; i += 4)
+      for (int k = 0; k < 4; ++k) acc[k] += x[i + k];
+    for (; i < ce; ++i) acc[0] += x[i];
+    want = c == 0 ? (acc[0] + acc[1]) + (acc[2] + acc[3]) : want + ((acc[0] + acc[1]) + (acc[2] + acc[3]));
+  }
+  core_reduce_f64_args_t a = {STRATA_REDUCE_SUM, (const double *)t_to_dev(x, (size_t)n * sizeof(double))};
+  double got = 0.0;
+  T_OK(strata_parallel_reduce(T_exec, NULL, strata_range(0, n), &core_reduce_f64, &a, STRATA_REDUCE_SUM, &got));
+  if (memcmp(&got, &want, sizeof got) != 0)
+    fail_msg("%d chunks: sum %.17g, the chunked replay %.17g", nt, got, want);
+  t_dev_free((void *)a.x);
+  free(x);
+}
+
+/* A floating-point scan's total is its last inclusive value, bit for bit (a review: OpenMP returned
+ * the sum of its threads' chunk sums, another association: -0.10156963085970705 against the last
+ * element's -0.10156963085970457 with 3 threads; the GPUs the block sums' scan total). Sizes that
+ * give the host threads and the GPU blocks uneven chunks. */
+static void test_scan_total_f64(void **state) {
+  (void)state;
+  const int64_t sizes[] = {1, 7, 1000, 100001, 1 << 20};
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+    const int64_t n = sizes[s];
+    double *in = (double *)xmalloc((size_t)n * sizeof(double)), *got = (double *)xmalloc((size_t)n * sizeof(double));
+    for (int64_t i = 0; i < n; ++i) in[i] = 1.0 / (double)(i + 1) * (i % 3 ? 1.0 : -1.7);
+    core_scan_f64_args_t a = {(const double *)t_to_dev(in, (size_t)n * sizeof(double)),
+                              (double *)t_dev_alloc((size_t)n * sizeof(double))};
+    double total = -777.0;
+    T_OK(strata_parallel_scan(T_exec, NULL, strata_range(0, n), &core_scan_incl_f64, &a, &total));
+    t_to_host(got, a.out, (size_t)n * sizeof(double));
+    if (memcmp(&total, &got[n - 1], sizeof total) != 0)
+      fail_msg("n = %lld: total %.17g, last inclusive value %.17g", (long long)n, total, got[n - 1]);
+    t_dev_free((void *)a.in);
+    t_dev_free(a.out);
+    free(in);
+    free(got);
+  }
 }
 
 int main(int argc, char **argv) {
@@ -1454,6 +1543,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_reduce_async, t_setup),
       cmocka_unit_test_setup(test_scan_exclusive_i64, t_setup),
       cmocka_unit_test_setup(test_scan_user_kernels, t_setup),
+      cmocka_unit_test_setup(test_scan_total_f64, t_setup),
+      cmocka_unit_test_setup(test_reduce_chunks_f64, t_setup),
       cmocka_unit_test_setup(test_team_rowsum_auto, t_setup),
       cmocka_unit_test_setup(test_team_rowsum_explicit, t_setup),
       cmocka_unit_test_setup(test_team_vector_range, t_setup),

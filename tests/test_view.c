@@ -574,7 +574,7 @@ static void test_errors(void **state) {
   t_expect_msg(strata_view_subview(v, r, &s), STRATA_ERR_INVALID_ARGUMENT, "[0, 4) of dimension 0", "[0, 3)");
   assert_null(s);
   r[0] = strata_range(2, 1);
-  t_expect_msg(strata_view_subview(v, r, &s), STRATA_ERR_INVALID_ARGUMENT, "[2, 1)", NULL);
+  t_expect_msg(strata_view_subview(v, r, &s), STRATA_ERR_INVALID_ARGUMENT, "[2, 1) of dimension 0 is inverted", NULL);
   r[0] = strata_range(-1, 2);
   t_expect_msg(strata_view_subview(v, r, &s), STRATA_ERR_INVALID_ARGUMENT, "[-1, 2)", NULL);
   r[0] = strata_range(0, 3);

@@ -30,7 +30,10 @@ strata_status_t strata_impl_host_alloc(int device, strata_mem_space_t space, siz
   (void)space;
   size_t rounded = (bytes + 63) & ~(size_t)63;
   if (rounded < bytes || rounded + STRATA_HOST_HEADER < rounded)
-    return strata_impl_error(STRATA_ERR_OUT_OF_MEMORY, "host allocation of %zu bytes overflows", bytes);
+    return strata_impl_error(STRATA_ERR_OUT_OF_MEMORY,
+                             "host allocation of %zu bytes: rounded to 64 bytes with its %d-byte header it "
+                             "exceeds the largest size, %zu bytes",
+                             bytes, (int)STRATA_HOST_HEADER, SIZE_MAX);
   const size_t phys = host_physical();
   const size_t live = __atomic_add_fetch(&host_live, rounded, __ATOMIC_RELAXED);
   if (live < rounded || live > phys) {

@@ -115,7 +115,7 @@ strata_status_t strata_impl_profile_begin(const strata_launch_t *L, strata_patte
 strata_status_t strata_impl_profile_end(const strata_launch_t *L, strata_pattern_t kind,
                                         strata_impl_profile_scope_t *scope);
 /** strata_init: reads STRATA_PROFILE. */
-void strata_impl_profile_init(void);
+strata_status_t strata_impl_profile_init(void);
 /** strata_finalize: prints the summary in profiling mode, then clears it. */
 void strata_impl_profile_finalize(void);
 

@@ -161,7 +161,9 @@ static int is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
  * *gpu_auto: the launcher chooses it from the kernel's occupancy. */
 static strata_status_t resolve_policy(strata_exec_t *exec, const strata_team_policy_t *p,
                                       strata_team_policy_t *out, int *gpu_auto) {
-  if (!exec || !p || !out) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "team policy: NULL argument");
+  if (!exec || !p || !out)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "team policy: NULL %s",
+                             !exec ? "execution space" : !p ? "policy" : "output");
   *gpu_auto = 0;
   const strata_device_info_t *d = &exec->info;
   const char *b = strata_backend_name(exec->backend);

@@ -111,9 +111,13 @@ strata_status_t strata_profile_set_region_hooks(strata_profile_region_fn_t push_
 
 int strata_profile_enabled(void) { return hooks.enabled; }
 
-void strata_impl_profile_init(void) {
+strata_status_t strata_impl_profile_init(void) {
   const char *s = getenv("STRATA_PROFILE");
-  hooks.enabled = s && *s && strcmp(s, "0") != 0;
+  if (s && *s && strcmp(s, "0") != 0 && strcmp(s, "1") != 0) /* "false" or "no" must not turn it on */
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT,
+                             "environment STRATA_PROFILE='%s' is not 1 (profiling on) or 0 / empty (off)", s);
+  hooks.enabled = s && strcmp(s, "1") == 0;
+  return STRATA_SUCCESS;
 }
 
 strata_status_t strata_impl_profile_begin(const strata_launch_t *L, strata_pattern_t kind,

@@ -36,7 +36,8 @@ const char *strata_backend_name(strata_backend_t backend) {
 }
 
 strata_status_t strata_backend_from_name(const char *name, strata_backend_t *backend) {
-  if (!name || !backend) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "backend name: NULL argument");
+  if (!name || !backend)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "backend name: NULL %s", !name ? "name" : "output");
   if (strcmp(name, "default") == 0) {
     *backend = STRATA_BACKEND_DEFAULT;
     return STRATA_SUCCESS;
@@ -60,13 +61,33 @@ strata_backend_t strata_backend_default(void) {
 }
 
 strata_status_t strata_init(const strata_init_options_t *opts) {
-  if (g.initialized) return STRATA_SUCCESS;
+  if (g.initialized) { /* again: the same options (or none) are fine, others are not silently dropped */
+    if (!opts || (opts->device_id == g.opts.device_id && opts->host_threads == g.opts.host_threads &&
+                  opts->default_backend == g.opts.default_backend))
+      return STRATA_SUCCESS;
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT,
+                             "strata_init: already initialized with device_id %d, host_threads %d, default_backend "
+                             "%d; called again with device_id %d, host_threads %d, default_backend %d (call "
+                             "strata_finalize first to change them)",
+                             g.opts.device_id, g.opts.host_threads, (int)g.opts.default_backend, opts->device_id,
+                             opts->host_threads, (int)opts->default_backend);
+  }
   g.opts = opts ? *opts : strata_init_options_default();
   if (g.opts.device_id < 0)
     return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "device_id %d is negative", g.opts.device_id);
   if (g.opts.host_threads < 0 || g.opts.host_threads > STRATA_MAX_HOST_THREADS)
     return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "host_threads %d outside [0, %d] (0: OpenMP's default)",
                              g.opts.host_threads, STRATA_MAX_HOST_THREADS);
+  if (g.opts.host_threads == 0) { /* OpenMP's default is held to the same limit */
+    const int t = strata_impl_host_thread_count();
+    const char *env = getenv("OMP_NUM_THREADS");
+    if (t > STRATA_MAX_HOST_THREADS)
+      return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT,
+                               "OpenMP's default is %d host threads (OMP_NUM_THREADS=%s), above the limit %d "
+                               "(STRATA_MAX_HOST_THREADS: more makes libgomp fail inside a launch); set "
+                               "OMP_NUM_THREADS or strata_init_options_t.host_threads to at most %d",
+                               t, env ? env : "unset", STRATA_MAX_HOST_THREADS, STRATA_MAX_HOST_THREADS);
+  }
   strata_backend_t def = g.opts.default_backend;
   if (def == STRATA_BACKEND_DEFAULT) {
     const char *env = getenv("STRATA_BACKEND");
@@ -90,8 +111,9 @@ strata_status_t strata_init(const strata_init_options_t *opts) {
     return strata_impl_error(STRATA_ERR_BACKEND_UNAVAILABLE,
                              "default backend '%s' was not compiled in this build (rebuild with -DBACKEND=%s)",
                              strata_backend_name(def), strata_backend_name(def));
+  strata_status_t pst = strata_impl_profile_init();
+  if (pst != STRATA_SUCCESS) return pst;
   g.default_backend = def;
-  strata_impl_profile_init();
   g.initialized = 1;
   return STRATA_SUCCESS;
 }
@@ -274,7 +296,8 @@ struct strata_event {
 };
 
 strata_status_t strata_event_create(strata_exec_t *exec, strata_event_t **event) {
-  if (!exec || !event) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "event_create: NULL argument");
+  if (!exec || !event)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "event_create: NULL %s", !exec ? "execution space" : "output");
   strata_event_t *ev = (strata_event_t *)calloc(1, sizeof *ev);
   if (!ev) return strata_impl_error(STRATA_ERR_OUT_OF_MEMORY, "event: %zu bytes", sizeof *ev);
   ev->backend = exec->backend;
@@ -300,7 +323,8 @@ void strata_event_destroy(strata_event_t **event) {
 }
 
 strata_status_t strata_event_record(strata_exec_t *exec, strata_event_t *event) {
-  if (!exec || !event) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "event_record: NULL argument");
+  if (!exec || !event)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "event_record: NULL %s", !exec ? "execution space" : "event");
   if (exec->backend != event->backend || exec->device != event->device)
     return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "event_record: event of '%s' device %d recorded on '%s' device %d",
                              strata_backend_name(event->backend), event->device, strata_backend_name(exec->backend),
@@ -318,7 +342,9 @@ strata_status_t strata_event_record(strata_exec_t *exec, strata_event_t *event) 
 }
 
 strata_status_t strata_event_elapsed(strata_event_t *start, strata_event_t *stop, double *seconds) {
-  if (!start || !stop || !seconds) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "event_elapsed: NULL argument");
+  if (!start || !stop || !seconds)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "event_elapsed: NULL %s",
+                             !start ? "start event" : !stop ? "stop event" : "output");
   if (!start->recorded || !stop->recorded)
     return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "event_elapsed: the %s event was never recorded",
                              start->recorded ? "stop" : "start");
@@ -332,7 +358,8 @@ strata_status_t strata_event_elapsed(strata_event_t *start, strata_event_t *stop
 
 strata_status_t strata_mem_alloc(strata_exec_t *exec, strata_mem_space_t space, size_t bytes,
                                  void **ptr) {
-  if (!exec || !ptr) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "mem_alloc: NULL argument");
+  if (!exec || !ptr)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "mem_alloc: NULL %s", !exec ? "execution space" : "output");
   *ptr = NULL;
   if (space < STRATA_MEM_HOST || space > STRATA_MEM_DEVICE)
     return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "memory space %d is not 0..2", (int)space);
@@ -354,7 +381,9 @@ strata_status_t strata_mem_free(strata_exec_t *exec, strata_mem_space_t space, v
 }
 
 strata_status_t strata_mem_alloc_async(strata_exec_t *exec, size_t bytes, void **ptr) {
-  if (!exec || !ptr) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "mem_alloc_async: NULL argument");
+  if (!exec || !ptr)
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "mem_alloc_async: NULL %s",
+                             !exec ? "execution space" : "output");
   *ptr = NULL;
   if (bytes == 0) return STRATA_SUCCESS;
   const strata_impl_backend_t *b = strata_impl_backend(exec->backend);

@@ -245,7 +245,11 @@ strata_status_t strata_view_subview(strata_view_t *view, const strata_range_t *r
   int64_t offset = 0;
   for (int d = 0; d < view->rank; ++d) {
     const strata_range_t r = ranges[d];
-    if (r.begin < 0 || r.end < r.begin || r.end > view->ext[d])
+    if (r.end < r.begin)
+      return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT,
+                               "view_subview of '%s': range [%lld, %lld) of dimension %d is inverted (end < begin)",
+                               view->label, (long long)r.begin, (long long)r.end, d);
+    if (r.begin < 0 || r.end > view->ext[d])
       return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT,
                                "view_subview of '%s': range [%lld, %lld) of dimension %d is outside the "
                                "extent [0, %lld)",

@@ -30,7 +30,8 @@ const char *strata_format_name(strata_format_t f) {
 }
 
 strata_status_t strata_format_from_name(const char *name, strata_format_t *format) {
-  if (!name || !format) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "format name: NULL argument");
+  if (!name || !format)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "format name: NULL %s", !name ? "name" : "output");
   for (int f = 0; f < STRATA_NUM_FORMATS; ++f)
     if (!strcmp(name, format_names[f])) {
       *format = (strata_format_t)f;

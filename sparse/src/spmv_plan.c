@@ -440,7 +440,8 @@ fail:
 strata_status_t strata_spmv_plan_classes(const strata_spmv_plan_t *plan, int *num_classes,
                                          strata_spmv_class_t *classes) {
   if (!plan || !num_classes || !classes)
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan classes: NULL argument");
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan classes: NULL %s",
+                            !plan ? "plan" : !num_classes ? "num_classes" : "classes");
   *num_classes = plan->num_classes;
   memcpy(classes, plan->classes, (size_t)plan->num_classes * sizeof *classes);
   return STRATA_SUCCESS;

@@ -389,7 +389,8 @@ static strata_status_t strata_gpu_reduce_launch(const strata_launch_t *L, const 
 
 /* Scan: (1) each block sums a contiguous chunk; (2) one block scans the chunk sums;
  * (3) each block walks its chunk in tiles, block-scanning contributions, and calls the body with
- * final = 1 and the running prefix. */
+ * final = 1 and the running prefix. The total is the last index's partial after its final call
+ * (the chunk sums' total differs from it in floating point: another association). */
 template <class F, class ARGS, class T>
 __global__ void strata_gpu_scan_up(ARGS a, int64_t b, int64_t e, int64_t chunk, T *sums) {
   __shared__ T smem[1024 / STRATA_GPU_WARP + 1];
@@ -412,7 +413,7 @@ __global__ void strata_gpu_scan_sums(T *sums, int n) {
 }
 
 template <class F, class ARGS, class T>
-__global__ void strata_gpu_scan_down(ARGS a, int64_t b, int64_t e, int64_t chunk, const T *sums) {
+__global__ void strata_gpu_scan_down(ARGS a, int64_t b, int64_t e, int64_t chunk, T *sums) {
   __shared__ T smem[1024 / STRATA_GPU_WARP + 1];
   const int64_t n = e - b, ob = (int64_t)blockIdx.x * chunk; /* this block's offsets [ob, oe) */
   const int64_t oe = n - ob > chunk ? ob + chunk : n;
@@ -426,6 +427,7 @@ __global__ void strata_gpu_scan_down(ARGS a, int64_t b, int64_t e, int64_t chunk
     if (k < oe) {
       T p = carry + ex;
       F::call(&a, b + k, &p, 1);
+      if (k == n - 1) sums[gridDim.x] = p; /* the total: the last inclusive value, as the body made it */
     }
     carry += total;
   }

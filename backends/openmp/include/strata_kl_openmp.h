@@ -1,6 +1,8 @@
 /* strata kernel language — OpenMP mapping (DESIGN §2 table): range patterns are `omp parallel`
- * loops over static chunks (reductions and scans combine per-thread partials in thread order, so
- * results are deterministic for a fixed thread count); a league is shared among OS threads with a
+ * loops over static chunks (reductions and scans split the range into host_threads chunks, the
+ * exec's thread count, and combine the chunks' partials in chunk order, so that results are
+ * deterministic for a fixed thread count even when OpenMP grants fewer threads: OMP_DYNAMIC,
+ * OMP_THREAD_LIMIT); a league is shared among OS threads with a
  * dynamic schedule, one OS thread per team (team_size 1); vector lanes are `omp simd` lanes. */
 #ifndef STRATA_KL_OPENMP_H
 #define STRATA_KL_OPENMP_H
@@ -54,22 +56,24 @@ static inline void strata_kl_omp_chunk(int64_t b, int64_t e, int t, int nth, int
     if (st_ != STRATA_SUCCESS) return st_;                                                     \
     for (int t_ = 0; t_ < nt_; ++t_) part_[t_] = strata_kl_identity_##VT(op_);                 \
     STRATA_KL_PRAGMA(omp parallel num_threads(nt_)) {                                          \
-      int64_t cb_, ce_;                                                                        \
-      strata_kl_omp_chunk(L->begin, L->end, omp_get_thread_num(), omp_get_num_threads(), &cb_, \
-                          &ce_);                                                               \
-      /* four interleaved accumulators (index mod 4, joined in a fixed order): four independent \
-       * dependency chains instead of one, and still deterministic */                          \
-      strata_kl_##VT q0_ = strata_kl_identity_##VT(op_), q1_ = q0_, q2_ = q0_, q3_ = q0_;       \
-      int64_t i_ = cb_;                                                                         \
-      for (; ce_ - i_ > 3; i_ += 4) { /* not i_ + 3 < ce_: that overflows near INT64_MAX */       \
-        NAME##__body(a_, i_, &q0_);                                                             \
-        NAME##__body(a_, i_ + 1, &q1_);                                                         \
-        NAME##__body(a_, i_ + 2, &q2_);                                                         \
-        NAME##__body(a_, i_ + 3, &q3_);                                                         \
-      }                                                                                         \
-      for (; i_ < ce_; ++i_) NAME##__body(a_, i_, &q0_);                                        \
-      part_[omp_get_thread_num()] = strata_kl_join_##VT(                                       \
-          op_, strata_kl_join_##VT(op_, q0_, q1_), strata_kl_join_##VT(op_, q2_, q3_));         \
+      /* chunk c of nt_ (one a thread, unless OpenMP granted fewer) */                         \
+      for (int c_ = omp_get_thread_num(); c_ < nt_; c_ += omp_get_num_threads()) {             \
+        int64_t cb_, ce_;                                                                      \
+        strata_kl_omp_chunk(L->begin, L->end, c_, nt_, &cb_, &ce_);                            \
+        /* four interleaved accumulators (index mod 4, joined in a fixed order): four          \
+         * independent dependency chains instead of one, and still deterministic */            \
+        strata_kl_##VT q0_ = strata_kl_identity_##VT(op_), q1_ = q0_, q2_ = q0_, q3_ = q0_;     \
+        int64_t i_ = cb_;                                                                       \
+        for (; ce_ - i_ > 3; i_ += 4) { /* not i_ + 3 < ce_: that overflows near INT64_MAX */     \
+          NAME##__body(a_, i_, &q0_);                                                           \
+          NAME##__body(a_, i_ + 1, &q1_);                                                       \
+          NAME##__body(a_, i_ + 2, &q2_);                                                       \
+          NAME##__body(a_, i_ + 3, &q3_);                                                       \
+        }                                                                                       \
+        for (; i_ < ce_; ++i_) NAME##__body(a_, i_, &q0_);                                      \
+        part_[c_] = strata_kl_join_##VT(op_, strata_kl_join_##VT(op_, q0_, q1_),                \
+                                        strata_kl_join_##VT(op_, q2_, q3_));                    \
+      }                                                                                        \
     }                                                                                          \
     strata_kl_##VT r_ = part_[0];                                                              \
     for (int t_ = 1; t_ < nt_; ++t_) r_ = strata_kl_join_##VT(op_, r_, part_[t_]);             \
@@ -88,24 +92,31 @@ static inline void strata_kl_omp_chunk(int64_t b, int64_t e, int t, int nth, int
     strata_status_t st_ = strata_impl_host_partials(                                           \
         L, (size_t)(nt_ + 1) * sizeof(strata_kl_##VT), (void **)&part_);                       \
     if (st_ != STRATA_SUCCESS) return st_;                                                     \
-    int used_ = 1;                                                                             \
+    strata_kl_##VT total_ = 0; /* the last thread's final accumulator: the last inclusive value */ \
     STRATA_KL_PRAGMA(omp parallel num_threads(nt_)) {                                          \
+      /* chunk c of nt_ (one a thread, unless OpenMP granted fewer) */                         \
       const int t_ = omp_get_thread_num(), nth_ = omp_get_num_threads();                      \
-      int64_t cb_, ce_;                                                                        \
-      strata_kl_omp_chunk(L->begin, L->end, t_, nth_, &cb_, &ce_);                             \
-      strata_kl_##VT acc_ = 0;                                                                 \
-      for (int64_t i_ = cb_; i_ < ce_; ++i_) NAME##__body(a_, i_, &acc_, 0);                   \
-      part_[t_ + 1] = acc_;                                                                    \
+      for (int c_ = t_; c_ < nt_; c_ += nth_) {                                                \
+        int64_t cb_, ce_;                                                                      \
+        strata_kl_omp_chunk(L->begin, L->end, c_, nt_, &cb_, &ce_);                            \
+        strata_kl_##VT acc_ = 0;                                                               \
+        for (int64_t i_ = cb_; i_ < ce_; ++i_) NAME##__body(a_, i_, &acc_, 0);                 \
+        part_[c_ + 1] = acc_;                                                                  \
+      }                                                                                        \
       STRATA_KL_PRAGMA(omp barrier)                                                            \
       STRATA_KL_PRAGMA(omp single) {                                                           \
         part_[0] = 0;                                                                          \
-        for (int k_ = 1; k_ <= nth_; ++k_) part_[k_] = strata_kl_scan_add_##VT(part_[k_], part_[k_ - 1]); \
-        used_ = nth_;                                                                          \
+        for (int k_ = 1; k_ <= nt_; ++k_) part_[k_] = strata_kl_scan_add_##VT(part_[k_], part_[k_ - 1]); \
       }                                                                                        \
-      acc_ = part_[t_];                                                                        \
-      for (int64_t i_ = cb_; i_ < ce_; ++i_) NAME##__body(a_, i_, &acc_, 1);                   \
+      for (int c_ = t_; c_ < nt_; c_ += nth_) {                                                \
+        int64_t cb_, ce_;                                                                      \
+        strata_kl_omp_chunk(L->begin, L->end, c_, nt_, &cb_, &ce_);                            \
+        strata_kl_##VT acc_ = part_[c_];                                                       \
+        for (int64_t i_ = cb_; i_ < ce_; ++i_) NAME##__body(a_, i_, &acc_, 1);                 \
+        if (c_ == nt_ - 1) total_ = acc_;                                                      \
+      }                                                                                        \
     }                                                                                          \
-    if (L->result) *(strata_kl_##VT *)L->result = part_[used_];                                \
+    if (L->result) *(strata_kl_##VT *)L->result = total_;                                      \
     return STRATA_SUCCESS;                                                                     \
   }                                                                                            \
   static inline void NAME##__body(const ARGS_T *STRATA_RESTRICT A, int64_t I,                  \

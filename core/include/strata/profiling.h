@@ -12,7 +12,8 @@
  * Launches with an empty range or league are still launches (hooks see them) but run nothing.
  * A launch refused by validation (bad policy, NULL argument, backend not compiled) calls no hook.
  *
- * Profiling mode: STRATA_PROFILE=1 in the environment at strata_init (any value but "" and "0").
+ * Profiling mode: STRATA_PROFILE=1 in the environment at strata_init ("0" or empty: off; any
+ * other value is refused by strata_init with STRATA_ERR_INVALID_ARGUMENT, naming it).
  * Each launch is then fenced before and after, so that its time is attributed to it (work
  * queued asynchronously before it finishes first) — on GPUs this synchronizes after every
  * launch and removes all overlap; it is a measuring mode, not a production one. strata_finalize

@@ -27,9 +27,11 @@ strata_init_options_t strata_init_options_default(void);
 /** Initializes the library. opts may be NULL (defaults). GPU backends are opened lazily, on the
  *  first execution space that needs them, so a machine without a GPU initializes fine.
  *  Errors: STRATA_ERR_INVALID_ARGUMENT (negative device id, thread count negative or above
- *  STRATA_MAX_HOST_THREADS, unknown backend name in STRATA_BACKEND), STRATA_ERR_BACKEND_UNAVAILABLE
- *  (a default backend, from opts or STRATA_BACKEND, that this build did not compile). Not
- *  thread-safe; call once before anything else. Synchronous. */
+ *  STRATA_MAX_HOST_THREADS — OpenMP's default too, with host_threads 0: OMP_NUM_THREADS —, unknown
+ *  backend name in STRATA_BACKEND, or a second call, before strata_finalize, with options other
+ *  than the first's; NULL or the same options succeed and change nothing),
+ *  STRATA_ERR_BACKEND_UNAVAILABLE (a default backend, from opts or STRATA_BACKEND, that this build
+ *  did not compile). Not thread-safe; call once before anything else. Synchronous. */
 strata_status_t strata_init(const strata_init_options_t *opts);
 /** Releases the default execution spaces and every backend. Release every view, matrix, plan and
  *  execution space instance first: pointers from strata_exec_default (and objects tied to them)
