@@ -98,6 +98,13 @@ if(TARGET strata_cli)
            bench stream --quick --backend serial --min-time 0x1)
   set_tests_properties(cli.bench.min_time_hex PROPERTIES PASS_REGULAR_EXPRESSION "--min-time 0x1: a positive decimal number below 1e6.*exit=2")
 endif()
+# gen: parameters are finite (a review: gen:powerlaw:1000:inf:10 and 1e400 ran a matrix named powerlawinf)
+if(TARGET strata_cli)
+  add_test(NAME cli.bench.gen_param_inf COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>
+           bench spmv --quick --backend serial --format none --no-progress --matrix gen:powerlaw:1000:1e400:10)
+  set_tests_properties(cli.bench.gen_param_inf PROPERTIES PASS_REGULAR_EXPRESSION
+    "gen:powerlaw:1000:1e400:10: parameter 2 is not a positive finite decimal number.*exit=4")
+endif()
 # a review: spmv on serial alone has no backend ratio to draw; gnuplot failed on the empty plot and
 # left an empty backend_ratio.png. Now that plot is left out (its .dat is still written)
 if(TARGET strata_cli)

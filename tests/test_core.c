@@ -1458,12 +1458,19 @@ static void test_init_options(void **state) {
     T_OK(strata_exec_destroy(&one));
   }
   T_OK(strata_finalize());
-  /* STRATA_PROFILE is 1, 0 or empty (a review: "banana", "false" or "no" turned profiling on) */
+  /* STRATA_PROFILE is 1, 0 or empty (a review: "banana", "false" or "no" turned profiling on);
+   * profiling mode ends with strata_finalize (a second review: strata_profile_enabled stayed 1) */
   const char *prof = getenv("STRATA_PROFILE");
   char *saved = prof ? strdup(prof) : NULL;
+  setenv("STRATA_PROFILE", "1", 1);
+  T_OK(strata_init(NULL));
+  assert_int_equal(strata_profile_enabled(), 1);
+  T_OK(strata_finalize());
+  assert_int_equal(strata_profile_enabled(), 0);
   setenv("STRATA_PROFILE", "false", 1);
   t_expect_msg(strata_init(NULL), STRATA_ERR_INVALID_ARGUMENT, "STRATA_PROFILE='false' is not 1", NULL);
   assert_int_equal(strata_is_initialized(), 0);
+  assert_int_equal(strata_profile_enabled(), 0);
   if (saved) setenv("STRATA_PROFILE", saved, 1);
   else unsetenv("STRATA_PROFILE");
   free(saved);

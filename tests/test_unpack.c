@@ -1308,10 +1308,10 @@ static void test_malformed_message(void **state) {
     expect_bad_packets(&H, cneg, 24, off24, row0, 1, m, "malformed packet 0 for row 0 (count -1 is negative)", NULL,
                        1, 0, 0);
     /* offsets[0] not 0, and the last offset short of the buffer's end */
-    const int64_t c1[4] = {0, 1, 0, bits}, off8[2] = {8, 32};
+    const int64_t c1[4] = {0, 1, 0, bits}, off8[2] = {8, 32}, c1_tail[4] = {1, 0, bits, 0};
     expect_bad_packets(&H, c1, 32, off8, row0, 1, m, "(offsets[0] = 8, not 0)", NULL, 1, 0, 0);
-    expect_bad_packets(&H, c1 + 1, 32, off24, row0, 1, m, "(offsets[1] = 24, not the buffer's 32 bytes)", NULL, 1, 0,
-                       0);
+    expect_bad_packets(&H, c1_tail, 32, off24, row0, 1, m, "(offsets[1] = 24, not the buffer's 32 bytes)", NULL, 1,
+                       0, 0);
     /* packet 1 of two: valid bytes, row 7 of a 1-row target */
     const int64_t two[6] = {1, 0, bits, 1, 2, bits}, off2[3] = {0, 24, 48};
     expect_bad_packets(&H, two, 48, off2, rows_bad, 2, m, "packet 1 for row 7 (row out of range)", NULL, 0, 1, 1);

@@ -173,7 +173,7 @@ static int cmp_i64(const void *a, const void *b) {
 
 /* parses the numeric parameters after NAME ("name:1:2.5") into p (np at most; more: an error, the
  * generator's own limit is checked by the caller); *count gets how many were given, *bad the first
- * (1-based) that is not a positive number, 0 if none */
+ * (1-based) that is not a positive finite decimal number, 0 if none */
 static int params(const char *spec, double *p, int np, int *count, int *bad, char *err, size_t err_len) {
   const char *s = strchr(spec, ':');
   int i = 0;
@@ -185,7 +185,7 @@ static int params(const char *spec, double *p, int np, int *count, int *bad, cha
       return -1;
     }
     double v = cli_strtod(s + 1, &end);
-    if (end == s + 1 || (*end && *end != ':') || !(v > 0)) {
+    if (end == s + 1 || (*end && *end != ':') || !(v > 0) || !isfinite(v)) {
       if (!*bad) *bad = i + 1;
       v = 0;
       end = (char *)strchr(s + 1, ':');
@@ -218,7 +218,7 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
       return -1;                                                                                      \
     }                                                                                                 \
     if (bad) {                                                                                        \
-      snprintf(err, err_len, "gen:%s: parameter %d is not a positive number (%s)", spec, bad, what);  \
+      snprintf(err, err_len, "gen:%s: parameter %d is not a positive finite decimal number (%s)", spec, bad, what);  \
       return -1;                                                                                      \
     }                                                                                                 \
     for (int q_ = 0; q_ < count; ++q_)                                                                \

@@ -16,7 +16,10 @@ static strata_status_t omp_device_info(int device, strata_device_info_t *info) {
   (void)device;
   memset(info, 0, sizeof *info);
   snprintf(info->name, sizeof info->name, "host (OpenMP %d)", _OPENMP);
-  info->multiprocessors = omp_get_max_threads();
+  /* the threads a parallel region gets by default: OMP_NUM_THREADS (or the cores), capped by
+   * OMP_THREAD_LIMIT */
+  const int max = omp_get_max_threads(), limit = omp_get_thread_limit();
+  info->multiprocessors = limit > 0 && limit < max ? limit : max;
   info->warp_size = 1;
   info->max_threads_per_team = 1;
   info->max_scratch_bytes = STRATA_HOST_MAX_SCRATCH;

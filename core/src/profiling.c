@@ -113,6 +113,7 @@ int strata_profile_enabled(void) { return hooks.enabled; }
 
 strata_status_t strata_impl_profile_init(void) {
   const char *s = getenv("STRATA_PROFILE");
+  hooks.enabled = 0;
   if (s && *s && strcmp(s, "0") != 0 && strcmp(s, "1") != 0) /* "false" or "no" must not turn it on */
     return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT,
                              "environment STRATA_PROFILE='%s' is not 1 (profiling on) or 0 / empty (off)", s);
@@ -255,4 +256,5 @@ void strata_impl_profile_finalize(void) {
     fflush(stderr);
   }
   clear_table();
+  hooks.enabled = 0; /* strata_profile_enabled: 0 until the next strata_init turns it on */
 }

@@ -67,10 +67,14 @@ strata_status_t strata_init(const strata_init_options_t *opts) {
       return STRATA_SUCCESS;
     return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT,
                              "strata_init: already initialized with device_id %d, host_threads %d, default_backend "
-                             "%d; called again with device_id %d, host_threads %d, default_backend %d (call "
+                             "%s; called again with device_id %d, host_threads %d, default_backend %s (call "
                              "strata_finalize first to change them)",
-                             g.opts.device_id, g.opts.host_threads, (int)g.opts.default_backend, opts->device_id,
-                             opts->host_threads, (int)opts->default_backend);
+                             g.opts.device_id, g.opts.host_threads,
+                             g.opts.default_backend == STRATA_BACKEND_DEFAULT ? "default"
+                                                                               : strata_backend_name(g.opts.default_backend),
+                             opts->device_id, opts->host_threads,
+                             opts->default_backend == STRATA_BACKEND_DEFAULT ? "default"
+                                                                              : strata_backend_name(opts->default_backend));
   }
   g.opts = opts ? *opts : strata_init_options_default();
   if (g.opts.device_id < 0)
@@ -83,7 +87,8 @@ strata_status_t strata_init(const strata_init_options_t *opts) {
     const char *env = getenv("OMP_NUM_THREADS");
     if (t > STRATA_MAX_HOST_THREADS)
       return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT,
-                               "OpenMP's default is %d host threads (OMP_NUM_THREADS=%s), above the limit %d "
+                               "OpenMP's default is %d host threads (OMP_NUM_THREADS=%s, capped by "
+                               "OMP_THREAD_LIMIT), above the limit %d "
                                "(STRATA_MAX_HOST_THREADS: more makes libgomp fail inside a launch); set "
                                "OMP_NUM_THREADS or strata_init_options_t.host_threads to at most %d",
                                t, env ? env : "unset", STRATA_MAX_HOST_THREADS, STRATA_MAX_HOST_THREADS);
