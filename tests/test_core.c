@@ -1447,8 +1447,9 @@ static void test_init_options(void **state) {
   T_OK(strata_init(&o));
   T_OK(strata_init(NULL));
   o.host_threads = 3;
-  t_expect_msg(strata_init(&o), STRATA_ERR_INVALID_ARGUMENT, "already initialized with device_id 0, host_threads 1",
-               "called again with device_id 0, host_threads 3");
+  t_expect_msg(strata_init(&o), STRATA_ERR_INVALID_ARGUMENT,
+               "already initialized with device_id 0, host_threads 1, default_backend default",
+               "called again with device_id 0, host_threads 3, default_backend default");
   o.host_threads = -7;
   t_expect_msg(strata_init(&o), STRATA_ERR_INVALID_ARGUMENT, "host_threads -7", "strata_finalize first");
   if (strata_backend_compiled(STRATA_BACKEND_OPENMP)) { /* the first call's host_threads hold */

@@ -31,6 +31,7 @@ strata_init_options_t strata_init_options_default(void) {
 }
 
 const char *strata_backend_name(strata_backend_t backend) {
+  if (backend == STRATA_BACKEND_DEFAULT) return "default"; /* as strata_backend_from_name takes it */
   const strata_impl_backend_t *b = strata_impl_backend(backend);
   return b ? b->name : "unknown";
 }
@@ -69,12 +70,8 @@ strata_status_t strata_init(const strata_init_options_t *opts) {
                              "strata_init: already initialized with device_id %d, host_threads %d, default_backend "
                              "%s; called again with device_id %d, host_threads %d, default_backend %s (call "
                              "strata_finalize first to change them)",
-                             g.opts.device_id, g.opts.host_threads,
-                             g.opts.default_backend == STRATA_BACKEND_DEFAULT ? "default"
-                                                                               : strata_backend_name(g.opts.default_backend),
-                             opts->device_id, opts->host_threads,
-                             opts->default_backend == STRATA_BACKEND_DEFAULT ? "default"
-                                                                              : strata_backend_name(opts->default_backend));
+                             g.opts.device_id, g.opts.host_threads, strata_backend_name(g.opts.default_backend),
+                             opts->device_id, opts->host_threads, strata_backend_name(opts->default_backend));
   }
   g.opts = opts ? *opts : strata_init_options_default();
   if (g.opts.device_id < 0)

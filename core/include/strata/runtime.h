@@ -43,7 +43,8 @@ int strata_is_initialized(void);
 
 /* ---------------------------------------------------------------- backends */
 
-/** Lower-case name of a backend ("openmp"); "unknown" for other values. */
+/** Lower-case name of a backend ("openmp"); "default" for STRATA_BACKEND_DEFAULT (as
+ *  strata_backend_from_name takes it); "unknown" for other values. */
 const char *strata_backend_name(strata_backend_t backend);
 /** Parses "serial", "openmp", "cuda", "hip" or "default". Errors: STRATA_ERR_INVALID_ARGUMENT
  *  naming the text and the accepted names. */
