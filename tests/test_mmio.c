@@ -726,6 +726,7 @@ static void test_malformed(void **state) {
   static const struct { const char *text; long line; const char *reason; } cases[] = {
       {"", 1, "empty file"},
       {"hello\n2 2 0\n", 1, "not a Matrix Market banner: 'hello'"},
+      {"   \n2 2 0\n", 1, "not a Matrix Market banner: '' (expected"}, /* a blank first line: an empty word */
       {"%%MatrixMarkt matrix coordinate real general\n1 1 0\n", 1, "not a Matrix Market banner"},
       /* a review: a UTF-8 byte-order mark was quoted raw, invisible, so the word looked right */
       {"\xEF\xBB\xBF" B "1 1 0\n", 1, "a UTF-8 byte-order mark (bytes EF BB BF) before '%%MatrixMarket'"},

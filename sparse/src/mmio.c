@@ -341,13 +341,15 @@ static strata_status_t mm_read_header(mm_in_t *in, strata_mm_header_t *h) {
                            "'%%%%MatrixMarket matrix <format> <field> <symmetry>' (remove the mark)",
                   t[0] + 3, MM_CUT(t[0] + 3));
   if (n == 0 || strcasecmp(t[0], "%%MatrixMarket") != 0) {
+    const unsigned char *w = (const unsigned char *)(n ? t[0] : "");
     char shown[4 * 40 + 1]; /* the word's first 40 bytes, those outside printable ASCII as \xHH */
     size_t l = 0;
-    for (const unsigned char *c = (const unsigned char *)(n ? t[0] : ""); *c && c < (const unsigned char *)t[0] + 40; ++c)
-      l += (size_t)snprintf(shown + l, sizeof shown - l, *c >= 0x20 && *c < 0x7f ? "%c" : "\\x%02X", *c);
+    for (int i = 0; i < 40 && w[i]; ++i)
+      l += (size_t)snprintf(shown + l, sizeof shown - l, w[i] >= 0x20 && w[i] < 0x7f ? "%c" : "\\x%02X", w[i]);
+    shown[l] = 0; /* an empty word: nothing written */
     return mm_bad(path, 1, "not a Matrix Market banner: '%s%s' (expected "
                            "'%%%%MatrixMarket matrix <format> <field> <symmetry>')",
-                  shown, MM_CUT(n ? t[0] : ""));
+                  shown, MM_CUT((const char *)w));
   }
   if (n < 5)
     return mm_bad(path, 1, "the banner has %d words, expected 5 "
