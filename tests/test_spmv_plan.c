@@ -352,11 +352,36 @@ static void test_stream_lanes(void **state) {
   assert_int_equal(stream_class(&h, &o, NULL), gpu ? 8 : 1);
   check_all(&h, &o, 0);
   o.entries_per_lane = 0;
-  /* one row of 600 entries beside them (above stream_max 512; the mean stays below 28) */
-  for (int32_t k = 0; k < 600; ++k) coo_push(&h, h.m, k, t_uniform(&s) - 0.5);
+  /* one row of 1000 entries beside them (above stream_max 512 and longer than a window, so it
+   * cannot end inside one; the mean stays below 28) */
+  for (int32_t k = 0; k < 1000; ++k) coo_push(&h, h.m, k, t_uniform(&s) - 0.5);
   h.m += 1;
   assert_int_equal(stream_class(&h, &o, NULL), gpu ? 8 : 1);
   check_all(&h, &o, 0);
+  if (gpu) { /* the one-launch defaults (spmv.h): stream up to 128 in teams of 128 threads, the long
+                rows in the same shape; C = 4096 here (541,000 entries, far below 4096 per team) */
+    strata_crs_matrix_t *A = to_crs(&h);
+    strata_spmv_plan_t *plan = NULL;
+    T_OK(strata_spmv_plan_create(T_exec, A, &o, &plan));
+    int nc = 0, seen = 0;
+    strata_spmv_class_t cls[STRATA_SPMV_MAX_CLASSES];
+    T_OK(strata_spmv_plan_classes(plan, &nc, cls));
+    for (int c = 0; c < nc; ++c) {
+      assert_int_equal(cls[c].team_size * cls[c].vector_length, 128);
+      assert_int_equal(cls[c].vector_length, 8);
+      if (cls[c].level == STRATA_SPMV_LEVEL_STREAM) assert_int_equal(cls[c].max_len, 128), seen |= 1;
+      if (cls[c].level == STRATA_SPMV_LEVEL_THREE) {
+        assert_int_equal(cls[c].min_len, 129);
+        assert_int_equal(cls[c].max_len, 4096);
+        assert_int_equal(cls[c].num_rows, 1); /* the row of 1000 */
+        seen |= 2;
+      }
+      if (cls[c].level == STRATA_SPMV_LEVEL_SPLIT) assert_int_equal(cls[c].min_len, 4097), seen |= 4;
+    }
+    assert_int_equal(seen, 7);
+    strata_spmv_plan_destroy(&plan);
+    strata_crs_destroy(&A);
+  }
   coo_free(&h);
 }
 

@@ -57,22 +57,37 @@ static strata_status_t short_rows_one_level(strata_exec_t *exec, const strata_cr
  * (strata bench spmv, H200, 2026-11-29: power law 0.266 -> 0.251 ms, random 16/row 0.593 ->
  * 0.587, 3 per row 0.134 -> 0.131, 27-point unchanged at 0.126; 256 gave 0.255 on the power law). */
 #define STREAM_MAX_DEFAULT 512
-/* GPU stream level: rows + entries of a team's window: 2048, and 1792 when rows longer than
- * stream_max exist (they share the fused launch, strata_spmv_fused, whose 32 registers let 8 teams
- * of 256 reside per multiprocessor). 1792 drops the team scratch ((block + 512) doubles and the row
- * list) from 21.6 to 18.1 KiB, so that those 8 teams fit an H200's 164 KiB shared-memory
- * configuration instead of the 196 KiB one, and the L1 that caches x grows from about 60 to 92 KiB
- * (strata bench spmv, H200, 2026-11-30, plan on the power law 2.1, 3M rows, long rows ending in
- * their window kept by the stream level: 2048 0.2167 / 0.2164 ms, 1792 0.1985 / 0.1987, 1536
- * 0.2011 / 0.2015, 1280 0.2020 / 0.2028, 1024 0.2121 / 0.2123; 2048 with the carveout preference at
- * 60 % 0.2008 / 0.2012, at 100 % 0.3397 and random 16/row 0.586 -> 1.263: x's L1 hits carry the
- * stream level). The stream kernel alone (no long rows: 40 registers, 6 teams) keeps 2048: 1792
- * cost banded 16/row 0.3090 -> 0.3160 ms and HMEp-like 0.2867 -> 0.2893 (random 16/row and 3 per
- * row unchanged; 1536: banded 0.3367). Decided before the classification: when every longer row
- * ends inside its window there is no fused launch, and the stream kernel runs with 1792. Measured
- * on the H200 only; HIP takes the same sizes unmeasured. */
+/* GPU stream level: rows + entries of a team's window: 2048 when the stream kernel runs alone (40
+ * registers, 6 teams of 256 a multiprocessor: 1792 cost banded 16/row 0.3090 -> 0.3160 ms and
+ * HMEp-like 0.2867 -> 0.2893, 1536 banded 0.3367; H200, 2026-11-30). */
 #define STREAM_BLOCK_DEFAULT 2048
-#define STREAM_BLOCK_FUSED 1792
+/* The forced stream level (algorithm STREAM) beside rows longer than stream_max: 1792, so that the
+ * fused launch's 8 teams of 256 (32 registers) fit an H200's 164 KiB shared-memory configuration
+ * instead of the 196 KiB one and x keeps about 92 KiB of L1 instead of 60 (power law 2.1, 3M rows:
+ * 2048 0.2167 ms, 1792 0.1985, 1536 0.2011, 1024 0.2121; at 2048 with the carveout at 100 % 0.3397:
+ * x's L1 hits carry the stream level). */
+#define STREAM_BLOCK_LONG 1792
+/* GPU auto with rows longer than STREAM_MAX_DEFAULT (the fused launch, strata_spmv_fused: the
+ * stream level and the three-level and split rows in one launch): teams of FUSED_TEAM = 128
+ * threads, windows of STREAM_BLOCK_FUSED = 896 rows + entries, stream rows up to STREAM_MAX_FUSED
+ * = 128 entries (so the same 16 KiB or so of scratch per 256 threads as 8 teams of 256 with 1792 and
+ * 512, and every stream row reduced by its thread's lanes: none is left for the whole team unless it
+ * ends inside its window), three-level rows up to the split chunk, and split chunks of the
+ * launch's entries per resident team (nnz / (multiprocessors x 2048 / FUSED_TEAM)) rounded down to
+ * a multiple of 4096, from 4096 up to FUSED_CHUNK_MAX (larger chunks, fewer long teams: likely
+ * fewer prologues of dependent loads before a team's first product; a chunk several times that
+ * share outlasts the rest of the launch). H200,
+ * 2026-11-30 (strata bench spmv, plan, ms; cuSPARSE CSR ALG1 in the same runs), before (teams of
+ * 256, 1792, 512, chunks of 4096) -> after: power law 2.1 3M rows (longest 200k) 0.1996 -> 0.1915
+ * (ALG1 0.1766-0.1770); 2.1 1M (100k) 0.0725 -> 0.0695 (0.0624); 2.1 6M (400k) 0.5897 -> 0.5700
+ * (0.5497); 1.8 3M 1.4427 -> 1.3959 (1.1966); 2.5 3M 0.0837 -> 0.0803 (0.0788). The parts alone
+ * on the first: teams of 128 with 896 and 128, chunks of 4096: 0.1946; chunks of 8192 / 16384 /
+ * 32768: 0.1915 / 0.1876 / 0.2322 (the tail: a few teams still streaming when the rest are done);
+ * teams of 64 (448, 128): 0.2173; teams of 256, chunks of 16384: 0.1947. */
+#define STREAM_BLOCK_FUSED 896
+#define STREAM_MAX_FUSED 128
+#define FUSED_TEAM 128
+#define FUSED_CHUNK_MAX 65536
 
 /* GPU stream level: rows longer than this are reduced by the whole team (spmv_plan.kl.c). H200
  * (scripts/gpu-ab, 2026-11-30, plan on the power law 2.1, 3M rows): none 0.2477 / 0.2484 ms, 64:
@@ -209,14 +224,18 @@ static strata_status_t stream_padded(strata_exec_t *exec, const strata_crs_matri
 
 /* The class table from the options, the device (GPU: warp > 1) and the mean row length. */
 static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_options_t *o, int warp, double mean,
-                                    int short_one_level, int64_t long_rows) {
+                                    int short_one_level, int64_t long_rows, int64_t nnz, int multiprocessors) {
   const int gpu = warp > 1;
   /* per-length one/two-level classes: host; GPU when asked for, or when nearly all the rows the
    * stream level would take are short (short_rows_one_level) */
   const int classic = !gpu || o->one_level_max || o->two_level_max || short_one_level;
-  p->stream_max = o->stream_max ? o->stream_max : STREAM_MAX_DEFAULT;
+  /* GPU auto, the stream level beside rows longer than stream_max (the fused launch): its own
+   * team, window and thresholds (STREAM_BLOCK_FUSED) */
+  const int fused = gpu && !classic && long_rows && o->algorithm == STRATA_SPMV_AUTO;
+  p->stream_max = o->stream_max ? o->stream_max : fused ? STREAM_MAX_FUSED : STREAM_MAX_DEFAULT;
   p->stream_block = o->stream_block   ? o->stream_block
-                    : gpu && long_rows ? STREAM_BLOCK_FUSED
+                    : fused ? STREAM_BLOCK_FUSED
+                    : gpu && long_rows ? STREAM_BLOCK_LONG
                                        : STREAM_BLOCK_DEFAULT;
   int svl = 1; /* stream lanes per row: nextpow2(ceil(mean / entries per lane)), up to the warp */
   while (gpu && svl < warp && svl * (o->entries_per_lane > 0 ? o->entries_per_lane : 4) < mean) svl *= 2;
@@ -234,8 +253,13 @@ static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_opt
     while (svl > 1 && (double)(256 / svl) * (mean + 1.0) < (double)p->stream_block) svl /= 2;
   int64_t one_max = o->one_level_max ? o->one_level_max : gpu ? 8 : 32;
   int64_t two_max = o->two_level_max ? o->two_level_max : gpu ? 256 : 8192;
-  int64_t three_max = o->three_level_max ? o->three_level_max : gpu ? (classic ? 32768 : 4096) : 65536;
   int64_t chunk = o->split_chunk ? o->split_chunk : gpu ? (classic ? 8192 : 4096) : 16384;
+  if (fused && !o->split_chunk) {
+    const int64_t share = nnz / ((int64_t)(multiprocessors > 0 ? multiprocessors : 1) * (2048 / FUSED_TEAM));
+    if (share / 4096 * 4096 > chunk) chunk = share / 4096 * 4096;
+    if (chunk > FUSED_CHUNK_MAX) chunk = FUSED_CHUNK_MAX;
+  }
+  int64_t three_max = o->three_level_max ? o->three_level_max : gpu ? (classic ? 32768 : fused ? chunk : 4096) : 65536;
   const int64_t epl = o->entries_per_lane > 0 ? o->entries_per_lane : 4;
   const int team = gpu ? 256 / warp : 1;      /* three-level / split: 256 threads on GPUs */
   const int64_t inf = INT64_MAX;
@@ -270,9 +294,11 @@ static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_opt
         if (!(p->stream_max < three_max))
           return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "spmv plan: thresholds must increase: stream %lld, three-level %lld",
                                   (long long)p->stream_max, (long long)three_max);
-        add_class(p, STRATA_SPMV_LEVEL_STREAM, svl, 256 / svl, 0, p->stream_max, 0);
-        add_class(p, STRATA_SPMV_LEVEL_THREE, warp, team, p->stream_max + 1, three_max, 1);
-        add_class(p, STRATA_SPMV_LEVEL_SPLIT, warp, team, three_max + 1, inf, 1);
+        /* the fused launch runs the long rows with the stream class's team shape */
+        const int lvl = fused ? svl : warp, lts = fused ? FUSED_TEAM / svl : team;
+        add_class(p, STRATA_SPMV_LEVEL_STREAM, svl, (fused ? FUSED_TEAM : 256) / svl, 0, p->stream_max, 0);
+        add_class(p, STRATA_SPMV_LEVEL_THREE, lvl, lts, p->stream_max + 1, three_max, 1);
+        add_class(p, STRATA_SPMV_LEVEL_SPLIT, lvl, lts, three_max + 1, inf, 1);
         break;
       }
       if (!(one_max < two_max && two_max < three_max))
@@ -355,7 +381,8 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
       (o.algorithm == STRATA_SPMV_AUTO || o.algorithm == STRATA_SPMV_STREAM))
     CHECK(rowstat(exec, A, smax + 1, INT64_MAX, 0, 0, &long_rows));
   CHECK(make_classes(p, &o, strata_exec_is_host(exec) ? 1 : info.warp_size,
-                     A->num_rows > 0 ? (double)A->nnz / (double)A->num_rows : 0.0, short_one, long_rows));
+                     A->num_rows > 0 ? (double)A->nnz / (double)A->num_rows : 0.0, short_one, long_rows, A->nnz,
+                     info.multiprocessors));
   const int64_t n = A->num_rows;
   if (n > 0) {
     /* classify rows, group them by class with a stable device sort of (class, row) keys */

@@ -35,12 +35,14 @@
  * and device (not across backends: the summation trees differ).
  *
  * Default class thresholds (entries per row), chosen from the device's warp size:
- *   GPU (warp 32 or 64): stream len <= 512 (blocks of 2048 rows + entries, 1792 when longer rows
- *     exist, 256 threads, vector length min(warp, nextpow2(ceil(mean / 4))), mean = nnz / rows;
- *     when no row is longer than stream_max and entries_per_lane is not set, halved while
- *     256 / (vector length) threads are fewer than a block's rows, stream_block / (mean + 1));
- *     three-level 513..4096
- *     (teams of 256 threads); split above 4096 (chunks of 4096). When at least 90 % of the
+ *   GPU (warp 32 or 64): when no row is longer than 512: stream (blocks of 2048 rows + entries,
+ *     256 threads, vector length min(warp, nextpow2(ceil(mean / 4))), mean = nnz / rows; unless
+ *     entries_per_lane is set, halved while 256 / (vector length) threads are fewer than a
+ *     block's rows, stream_block / (mean + 1)). Else one launch for all rows: stream len <= 128
+ *     (blocks of 896 rows + entries, teams of 128 threads, vector length as above without the
+ *     halving); three-level 129..C and split above C in chunks of C entries, both with the stream
+ *     teams' shape, where C = nnz / (multiprocessors x 16) (the entries per resident team of 128)
+ *     rounded down to a multiple of 4096, at least 4096 and at most 65536. When at least 90 % of the
  *     entries of rows up to stream_max lie in rows of at most 8 entries averaging at least 5
  *     (stencils; many short rows beside a few dense ones), or one_level_max or two_level_max is
  *     set, per-length classes replace the stream level: one-level len <= 8; two-level 9..256 with vector length min(warp,
@@ -84,10 +86,13 @@ typedef struct strata_spmv_options {
   int64_t split_chunk;     /**< entries per team for split rows */
   int entries_per_lane;    /**< two-level and stream: target entries per vector lane (GPU default 4;
                                 set, it also turns off the stream level's cap on lanes, above) */
-  int64_t stream_max;      /**< stream level (GPU auto): longest row it takes (default 512), except
-                                rows that end inside their window (see stream above) */
+  int64_t stream_max;      /**< stream level (GPU auto): longest row it takes (default 512; 128
+                                when longer rows exist), except rows that end inside their window
+                                (see stream above); rows longer than the value given, or than 512,
+                                choose the one-launch defaults above */
   int64_t stream_block;    /**< stream level: rows + entries of the window whose rows a team takes
-                                (default 2048; GPUs: 1792 when rows longer than stream_max exist) */
+                                (default 2048; GPUs: 896 when rows longer than stream_max exist,
+                                1792 with the stream level forced) */
   int transpose;           /**< 1: the plan applies op(A) = A^T — built once as an explicit
                                 transpose on the device (strata_crs_transpose) with its own
                                 row-class plan, so A^T x is as deterministic as A x. Each apply
