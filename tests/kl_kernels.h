@@ -57,6 +57,16 @@ typedef struct kl_atomic_args {
   void *fadd_old, *xch_old;               /* [n] */
 } kl_atomic_args_t;
 
+/* strata_memory_fence with a ticket (kl.h): team t of each group of `group` teams writes part[t]
+ * = t + 1, fences and takes its group's ticket; the team that
+ * takes the last one sums its group's parts in order into total[g] and resets the ticket. */
+typedef struct kl_fence_args {
+  int64_t group;
+  double *part;    /* [league] */
+  int32_t *ticket; /* [league / group]: 0 before and after */
+  double *total;   /* [league / group] */
+} kl_fence_args_t;
+
 /* Atomic min / max on special values: case i applies op[i] (0 min, 1 max) with v to cell i,
  * f64 and f32 side by side; old[i] gets the returned value. */
 typedef struct kl_minmax_args {

@@ -161,6 +161,19 @@ KL_ATOMIC_KERNEL(i64, int64_t)
 KL_ATOMIC_KERNEL(f32, float)
 KL_ATOMIC_KERNEL(f64, double)
 
+STRATA_TEAM_KERNEL(kl_fence_ticket, kl_fence_args_t, a, team) {
+  const int64_t t = team->league_rank, g = t / a->group;
+  if (!strata_team_single(team)) return;
+  a->part[t] = (double)(t + 1);
+  strata_memory_fence();
+  if (strata_atomic_fetch_add_i32(a->ticket + g, 1) != (int32_t)(a->group - 1)) return;
+  strata_memory_fence();
+  double s = 0.0;
+  for (int64_t q = g * a->group; q < (g + 1) * a->group; ++q) s += strata_atomic_load_f64(a->part + q);
+  a->total[g] = s;
+  a->ticket[g] = 0;
+}
+
 STRATA_FOR_KERNEL(kl_atomic_minmax_special, kl_minmax_args_t, a, i) {
   if (a->op[i]) {
     a->old64[i] = strata_atomic_max_f64(a->c64 + i, a->v64[i]);

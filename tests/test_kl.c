@@ -516,6 +516,42 @@ static void test_atomics(void **state) {
     }
 }
 
+STRATA_KERNEL_DECLARE(kl_fence_ticket);
+
+/* kl.h, strata_memory_fence: the last team of each group to take the group's ticket reads the
+ * other teams' parts written in the same launch (the SpMV plan's split rows do this); three
+ * launches in a row, so the tickets must come back to 0 */
+static void test_memory_fence(void **state) {
+  (void)state;
+  const int64_t group = 37, groups = 500, L = group * groups;
+  kl_fence_args_t a = {group, NULL, NULL, NULL};
+  a.part = (double *)t_dev_alloc((size_t)L * sizeof(double));
+  int32_t *zero = (int32_t *)calloc((size_t)groups, sizeof(int32_t));
+  a.ticket = (int32_t *)t_to_dev(zero, (size_t)groups * sizeof(int32_t));
+  a.total = (double *)t_dev_alloc((size_t)groups * sizeof(double));
+  double *tot = (double *)malloc((size_t)groups * sizeof(double));
+  int32_t *tick = (int32_t *)malloc((size_t)groups * sizeof(int32_t));
+  strata_team_policy_t p = strata_team_policy(L, 0, 1);
+  for (int round = 0; round < 3; ++round) {
+    T_OK(strata_mem_set_async(T_exec, a.total, 0xFF, (size_t)groups * sizeof(double))); /* NaN */
+    T_OK(strata_parallel_for_team(T_exec, "kl fence", &p, &kl_fence_ticket, &a));
+    T_OK(strata_exec_fence(T_exec));
+    t_to_host(tot, a.total, (size_t)groups * sizeof(double));
+    t_to_host(tick, a.ticket, (size_t)groups * sizeof(int32_t));
+    for (int64_t g = 0; g < groups; ++g) {
+      const double want = (double)(group * (2 * g * group + group + 1) / 2); /* sum of t + 1 over the group */
+      if (tot[g] != want) fail_msg("round %d, group %lld: total %.17g, want %.17g", round, (long long)g, tot[g], want);
+      assert_int_equal(tick[g], 0);
+    }
+  }
+  t_dev_free(a.part);
+  t_dev_free(a.ticket);
+  t_dev_free(a.total);
+  free(zero);
+  free(tot);
+  free(tick);
+}
+
 STRATA_KERNEL_DECLARE(kl_atomic_minmax_special);
 
 /* kl.h: atomic min / max on f32 / f64 update only if v < *p (v > *p): a NaN is never stored, a
@@ -754,7 +790,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_single_broadcast, t_setup),
       cmocka_unit_test_setup(test_launch_bounds, t_setup),
       cmocka_unit_test_setup(test_auto_team_size, t_setup),
-      cmocka_unit_test_setup(test_atomics, t_setup),
+      cmocka_unit_test_setup(test_atomics, t_setup), cmocka_unit_test_setup(test_memory_fence, t_setup),
       cmocka_unit_test_setup(test_atomic_minmax_special, t_setup),
       cmocka_unit_test_setup(test_load_hints, t_setup),
       cmocka_unit_test_setup(test_sources_of_one_name, t_setup),

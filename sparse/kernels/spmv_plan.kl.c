@@ -53,6 +53,7 @@ STRATA_FOR_KERNEL(strata_spmv_chunk_fill, strata_spmv_chunk_fill_args_t, a, i) {
     a->chunk_row[q] = (int32_t)i;
     a->chunk_begin[q] = k;
   }
+  a->ticket[i] = 0;
 }
 
 /* ----------------------------------------------------------------------------- apply */
@@ -173,14 +174,37 @@ STRATA_KL_TEAM_FUNC void strata_spmv_row_team(const strata_spmv_apply_args_t *a,
   if (team->team_rank == 0 && team->vector_rank == 0) strata_spmv_store(a, r, s);
 }
 
-/* split chunk q (of the split class whose rows start at begin): its partial sum */
+/* The split row of chunk q (class rows from begin), whose partial sum this thread has just
+ * written: takes the row's ticket, and when its chunk is the row's last one done, adds the row's partial sums in
+ * chunk order (as strata_spmv_split_combine: the same y, whichever chunk ends last) and resets
+ * the ticket for the next launch. The fences order the partial before the ticket and the ticket
+ * before the reads (strata/kl.h, strata_memory_fence); the reads are atomic loads (not cached).
+ * The row is looked up again here rather than kept from before the chunk's sum: kept, it cost
+ * strata_spmv_fused 8 registers (32 -> 40, sm_90). */
+STRATA_KL_TEAM_FUNC void strata_spmv_chunk_done(const strata_spmv_apply_args_t *a, int64_t q, int64_t begin) {
+  const int32_t i = a->chunk_row[q];
+  const int64_t f = a->first[i], l = a->first[i + 1];
+  strata_memory_fence();
+  if (strata_atomic_fetch_add_i32(a->ticket + i, 1) != (int32_t)(l - f - 1)) return;
+  strata_memory_fence();
+  double s = 0.0;
+  for (int64_t q = f; q < l; ++q) s += strata_atomic_load_f64(a->partial + q);
+  strata_spmv_store(a, strata_spmv_row_in(a, begin, i), s);
+  a->ticket[i] = 0;
+}
+
+/* split chunk q (of the split class whose rows start at begin): its partial sum; in the fused
+ * launches (a->ticket set) the row's last chunk also adds them into y */
 STRATA_KL_TEAM_FUNC void strata_spmv_chunk_team(const strata_spmv_apply_args_t *a, const strata_team_t *team,
                                                 int64_t q, int64_t begin, int staged) {
   const int32_t r = strata_spmv_row_in(a, begin, a->chunk_row[q]);
   const int64_t b = a->chunk_begin[q], end = a->row_offsets[r + 1];
   const int64_t e = b + a->chunk < end ? b + a->chunk : end;
   const double s = strata_spmv_long_sum(a, team, b, e, staged);
-  if (team->team_rank == 0 && team->vector_rank == 0) a->partial[q] = s;
+  if (team->team_rank == 0 && team->vector_rank == 0) {
+    a->partial[q] = s;
+    if (staged && a->ticket) strata_spmv_chunk_done(a, q, begin);
+  }
 }
 
 /* three-level: a team per row */

@@ -67,6 +67,7 @@ typedef struct strata_spmv_chunk_fill_args {
   int64_t chunk;
   int32_t *chunk_row;
   int64_t *chunk_begin;
+  int32_t *ticket; /* [class rows]: set to 0 */
 } strata_spmv_chunk_fill_args_t;
 
 /** The SpMV kernels of every class. rows: the class's row ids (NULL: rows begin + i). For split:
@@ -88,6 +89,9 @@ typedef struct strata_spmv_apply_args {
   int64_t chunk;
   const int64_t *first;
   double *partial;
+  /* the fused launches: ticket[i] counts split row i's chunks done (0 between launches); the last
+   * chunk's team adds the row's partial sums (strata_spmv_chunk_done). NULL: a combine launch. */
+  int32_t *ticket;
   /* stream level: team b takes rows [block_row[b], block_row[b + 1]) (consecutive rows whose
    * row_offsets[r] + r falls in [b·block, (b+1)·block)), stages the products of their entries
    * (at most stage_max, from the block's first entry) in team scratch, and reduces the rows of

@@ -72,18 +72,21 @@ static strata_status_t short_rows_one_level(strata_exec_t *exec, const strata_cr
  * threads, windows of STREAM_BLOCK_FUSED = 896 rows + entries, stream rows up to STREAM_MAX_FUSED
  * = 128 entries (so the same 16 KiB or so of scratch per 256 threads as 8 teams of 256 with 1792 and
  * 512, and every stream row reduced by its thread's lanes: none is left for the whole team unless it
- * ends inside its window), three-level rows up to the split chunk, and split chunks of the
+ * ends inside its window), three-level rows up to the split chunk, and split chunks of 1.5 x the
  * launch's entries per resident team (nnz / (multiprocessors x 2048 / FUSED_TEAM)) rounded down to
  * a multiple of 4096, from 4096 up to FUSED_CHUNK_MAX (larger chunks, fewer long teams: likely
- * fewer prologues of dependent loads before a team's first product; a chunk several times that
- * share outlasts the rest of the launch). H200,
+ * fewer prologues of dependent loads before a team's first product; a chunk twice that share
+ * outlasts the rest of the launch). H200,
  * 2026-11-30 (strata bench spmv, plan, ms; cuSPARSE CSR ALG1 in the same runs), before (teams of
  * 256, 1792, 512, chunks of 4096) -> after: power law 2.1 3M rows (longest 200k) 0.1996 -> 0.1915
  * (ALG1 0.1766-0.1770); 2.1 1M (100k) 0.0725 -> 0.0695 (0.0624); 2.1 6M (400k) 0.5897 -> 0.5700
  * (0.5497); 1.8 3M 1.4427 -> 1.3959 (1.1966); 2.5 3M 0.0837 -> 0.0803 (0.0788). The parts alone
  * on the first: teams of 128 with 896 and 128, chunks of 4096: 0.1946; chunks of 8192 / 16384 /
  * 32768: 0.1915 / 0.1876 / 0.2322 (the tail: a few teams still streaming when the rest are done);
- * teams of 64 (448, 128): 0.2173; teams of 256, chunks of 16384: 0.1947. */
+ * teams of 64 (448, 128): 0.2173; teams of 256, chunks of 16384: 0.1947. With the split rows
+ * added in the launch (strata_spmv_chunk_done), chunks of 8192 / 12288 / 16384 gave 0.1867 /
+ * 0.1845 / 0.1829 there (the share is 10.6k on 132 multiprocessors; 1.5 x: 12288), and on the
+ * 6M rows 20480 / 28672 0.5770 / 0.5780. */
 #define STREAM_BLOCK_FUSED 896
 #define STREAM_MAX_FUSED 128
 #define FUSED_TEAM 128
@@ -125,6 +128,7 @@ struct strata_spmv_plan {
   int64_t *chunk_begin; /* [num_chunks] first entry */
   int64_t *first;       /* [class rows + 1] first chunk of each split row */
   double *partial;      /* [num_chunks] */
+  int32_t *ticket;      /* [class rows] chunks done in a fused launch (strata_spmv_chunk_done) */
   /* stream level (at most one stream class) */
   int64_t stream_block, stream_max, num_blocks;
   int stream_padded;    /* the stream kernel alone, its products in the padded layout */
@@ -256,7 +260,7 @@ static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_opt
   int64_t chunk = o->split_chunk ? o->split_chunk : gpu ? (classic ? 8192 : 4096) : 16384;
   if (fused && !o->split_chunk) {
     const int64_t share = nnz / ((int64_t)(multiprocessors > 0 ? multiprocessors : 1) * (2048 / FUSED_TEAM));
-    if (share / 4096 * 4096 > chunk) chunk = share / 4096 * 4096;
+    if (share * 3 / 2 / 4096 * 4096 > chunk) chunk = share * 3 / 2 / 4096 * 4096;
     if (chunk > FUSED_CHUNK_MAX) chunk = FUSED_CHUNK_MAX;
   }
   int64_t three_max = o->three_level_max ? o->three_level_max : gpu ? (classic ? 32768 : fused ? chunk : 4096) : 65536;
@@ -324,6 +328,7 @@ strata_status_t strata_spmv_plan_destroy(strata_spmv_plan_t **plan) {
   strata_sparse_impl_free(p->exec, p->chunk_begin);
   strata_sparse_impl_free(p->exec, p->first);
   strata_sparse_impl_free(p->exec, p->partial);
+  strata_sparse_impl_free(p->exec, p->ticket);
   strata_sparse_impl_free(p->exec, p->block_row);
   strata_spmv_plan_destroy(&p->inner);
   strata_crs_destroy(&p->At);
@@ -436,8 +441,9 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const strata_crs_ma
       CHECK(strata_sparse_impl_alloc(exec, (size_t)p->num_chunks * sizeof(int32_t), (void **)&p->chunk_row));
       CHECK(strata_sparse_impl_alloc(exec, (size_t)p->num_chunks * sizeof(int64_t), (void **)&p->chunk_begin));
       CHECK(strata_sparse_impl_alloc(exec, (size_t)p->num_chunks * sizeof(double), (void **)&p->partial));
+      CHECK(strata_sparse_impl_alloc(exec, (size_t)m * sizeof(int32_t), (void **)&p->ticket));
       strata_spmv_chunk_fill_args_t cf = {A->row_offsets, p->rows + p->begin[c], p->first, p->split_chunk,
-                                          p->chunk_row, p->chunk_begin};
+                                          p->chunk_row, p->chunk_begin, p->ticket};
       CHECK(strata_parallel_for(exec, "strata_spmv_chunk_fill", strata_range(0, m), &strata_spmv_chunk_fill, &cf));
     }
     /* stream blocks: consecutive rows by rows + entries, a binary search per block */
@@ -528,7 +534,11 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
     return strata_sparse_impl_scale(exec, A->num_rows, alpha, beta, y);
   a.rows = p->identity ? NULL : p->rows;
   /* On GPUs, the long rows (three-level, split) share one launch with the short rows when the
-   * short ones are all in one class: strata_spmv_fused with the stream level (H200, power law:
+   * short ones are all in one class, and each split row is added up by the team of its last
+   * chunk to finish (strata_spmv_chunk_done) instead of a second launch (H200, 2026-11-30, ms,
+   * a combine launch -> none: power law 2.1 3M 0.1910 -> 0.1871, 1M 0.0691 -> 0.0658, 6M 0.5817
+   * -> 0.5775, 2.5 3M 0.0796 -> 0.0750; 16 rows of 500k + 4M of 8 0.1730 -> 0.1677). The one
+   * launch itself: strata_spmv_fused with the stream level (H200, power law:
    * 0.248 -> 0.243 ms), strata_spmv_fused_one with one-level rows (16 rows of 500k + 4M of 8:
    * 0.194 -> 0.189 ms). Short rows alone keep their own kernel: the fused one, with the long-row
    * code beside it, ran the stream level 1-3 % slower (27-point 0.125 -> 0.129 ms). */
@@ -552,6 +562,7 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
     a.chunk = p->split_chunk;
     a.first = p->first;
     a.partial = p->partial;
+    a.ticket = p->ticket; /* the split rows added up by their last chunk's team, in this launch */
     const int64_t L = a.fused_chunks + a.fused_three;
     if (sc >= 0) {
       const strata_spmv_class_t *k = &p->classes[sc];
@@ -568,7 +579,7 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
       pol.scratch_team = (size_t)FUSED_ONE_STAGE * sizeof(double);
       st = strata_parallel_for_team(exec, "strata_spmv_fused_one", &pol, &strata_spmv_fused_one, &a);
     }
-    if (st == STRATA_SUCCESS && xc >= 0) {
+    if (st == STRATA_SUCCESS && xc >= 0 && !a.ticket) {
       a.begin = a.split_begin;
       st = strata_parallel_for(exec, "strata_spmv_split_combine", strata_range(0, p->classes[xc].num_rows),
                                &strata_spmv_split_combine, &a);

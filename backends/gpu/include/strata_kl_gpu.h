@@ -728,6 +728,9 @@ STRATA_KL_GPU_LOAD_(f32, float)
 STRATA_KL_GPU_LOAD_(f64, double)
 #undef STRATA_KL_GPU_LOAD_
 
+/* the fence (strata/kl.h): device scope */
+static __device__ __forceinline__ void strata_memory_fence(void) { __threadfence(); }
+
 static __device__ __forceinline__ int32_t strata_atomic_exchange_i32(int32_t *p, int32_t v) {
   return atomicExch(p, v);
 }

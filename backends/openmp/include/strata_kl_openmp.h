@@ -167,6 +167,7 @@ static inline void strata_kl_omp_chunk(int64_t b, int64_t e, int t, int nth, int
 #define STRATA_KL_HOST_SIMD_REDUCE(OP, ACC) \
   STRATA_KL_PRAGMA_X(omp simd reduction(STRATA_KL_OMP_OP_##OP : ACC))
 #define STRATA_KL_HOST_ATOMIC(clauses) STRATA_KL_PRAGMA(omp atomic clauses)
+#define STRATA_KL_HOST_FENCE STRATA_KL_PRAGMA(omp flush)
 #include "strata_kl_host.h"
 #include "strata/kl_team_sort.h"
 

@@ -4,11 +4,13 @@
  *   STRATA_KL_HOST_SIMD_REDUCE(OP, ACC)  what precedes a vector reduce loop (OpenMP: `omp simd
  *                                        reduction(op: acc)`; serial: nothing)
  *   STRATA_KL_HOST_ATOMIC(clauses)       what makes the next statement atomic (OpenMP: `omp atomic
- *                                        clauses`; serial: nothing) */
+ *                                        clauses`; serial: nothing)
+ *   STRATA_KL_HOST_FENCE                 a memory fence statement (OpenMP: `omp flush`; serial:
+ *                                        nothing) */
 #ifndef STRATA_KL_HOST_H
 #define STRATA_KL_HOST_H
 
-#if !defined(STRATA_KL_HOST_SIMD_REDUCE) || !defined(STRATA_KL_HOST_ATOMIC)
+#if !defined(STRATA_KL_HOST_SIMD_REDUCE) || !defined(STRATA_KL_HOST_ATOMIC) || !defined(STRATA_KL_HOST_FENCE)
 #error "include strata_kl_serial.h or strata_kl_openmp.h, not strata_kl_host.h"
 #endif
 
@@ -79,6 +81,9 @@ STRATA_KL_FUNC double strata_kl_scan_add_f64(double x, double y) { return x + y;
     v = *p;                                                                                \
     return v;                                                                              \
   }
+/* the fence (strata/kl.h): OpenMP flush; one serial thread has nothing to order */
+STRATA_KL_FUNC void strata_memory_fence(void) { STRATA_KL_HOST_FENCE }
+
 STRATA_KL_HOST_ATOMICS_(i32, int32_t)
 STRATA_KL_HOST_ATOMICS_(i64, int64_t)
 STRATA_KL_HOST_ATOMICS_(f32, float)

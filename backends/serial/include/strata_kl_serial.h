@@ -122,6 +122,7 @@ strata_status_t strata_impl_host_scratch(const strata_launch_t *L, int threads, 
 /* reductions, scans, broadcasts, atomics (strata_kl_host.h): plain code */
 #define STRATA_KL_HOST_SIMD_REDUCE(OP, ACC)
 #define STRATA_KL_HOST_ATOMIC(clauses)
+#define STRATA_KL_HOST_FENCE
 #include "strata_kl_host.h"
 #include "strata/kl_team_sort.h"
 

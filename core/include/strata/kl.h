@@ -122,6 +122,12 @@
  *        stores desired if *p equals expected, returns the old *p (success: the return equals
  *        expected). f32/f64 compare the bit patterns (+0 and -0 differ; a NaN can match).
  *   uint64_t strata_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired)  the same
+ *   void strata_memory_fence(void)   orders this thread's memory accesses across the whole device
+ *        (global memory): those before it are seen by every thread before those after it
+ *        (Kokkos::memory_fence; CUDA / HIP __threadfence, OpenMP flush). With an atomic ticket
+ *        it lets the last of several teams read what the others wrote in the same launch:
+ *        write, fence, take the ticket (fetch_add); the last one fences, then reads with
+ *        strata_atomic_load_s (plain reads may come from a stale cache).
  *   Bit casts: strata_kl_f64_as_u64 / _u64_as_f64, strata_kl_f32_as_u32 / _u32_as_f32.
  *   STRATA_KL_FUNC                                   qualifier of helper functions
  *   strata_kl_lower_bound_i32/_i64(a, lo, hi, key)          first p in [lo, hi) with a[p] >= key

@@ -11,8 +11,10 @@
  *   three-level long rows: a team per row, team threads × lanes over the row, partial sums
  *               combined in team-rank order through team scratch;
  *   split       very long rows: several teams per row, each a chunk of the row, partial sums then
- *               a second pass that adds each row's chunks in order — results never depend on
- *               scheduling;
+ *               each row's chunks added in order — by a second pass, or (GPU auto, where the long
+ *               rows share one launch with the short ones) by the team of the row's chunk that
+ *               finishes last, which the others' partial sums reach through an atomic count and
+ *               memory fences — results never depend on scheduling;
  *   stream      short and medium rows on GPUs (CSR-Stream, Greathouse & Daga, SC'14): a team per
  *               block of consecutive rows (those whose first entry falls in a window of
  *               stream_block rows + entries, so up to stream_block + stream_max entries), which reads the
@@ -41,8 +43,9 @@
  *     block's rows, stream_block / (mean + 1)). Else one launch for all rows: stream len <= 128
  *     (blocks of 896 rows + entries, teams of 128 threads, vector length as above without the
  *     halving); three-level 129..C and split above C in chunks of C entries, both with the stream
- *     teams' shape, where C = nnz / (multiprocessors x 16) (the entries per resident team of 128)
- *     rounded down to a multiple of 4096, at least 4096 and at most 65536. When at least 90 % of the
+ *     teams' shape, where C = 1.5 x nnz / (multiprocessors x 16) (nnz / 16 per multiprocessor: the
+ *     entries per resident team of 128) rounded down to a multiple of 4096, at least 4096 and at
+ *     most 65536. When at least 90 % of the
  *     entries of rows up to stream_max lie in rows of at most 8 entries averaging at least 5
  *     (stencils; many short rows beside a few dense ones), or one_level_max or two_level_max is
  *     set, per-length classes replace the stream level: one-level len <= 8; two-level 9..256 with vector length min(warp,
