@@ -161,7 +161,8 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const struct strata
  *  for a transpose plan its fill_complete flag (a plan built for A not fill-complete is refused
  *  once strata_crs_fill_complete or unpack_combine INSERT has sorted A's rows: build it again).
  *  x [num_cols], y [num_rows] exec memory, not overlapping when x is read. A plan holds work
- *  memory that an apply writes (the split rows' partial sums; a transpose plan's A^T values), as
+ *  memory that an apply writes (the split rows' partial sums and chunk counts; a transpose
+ *  plan's A^T values), as
  *  cuSPARSE's external buffer: applies of one plan must not overlap, so concurrent SpMVs on
  *  several streams or threads take one plan each. Errors: INVALID_ARGUMENT
  *  (mismatch named, overlapping x and y), DEVICE. Asynchronous on exec's stream. */
