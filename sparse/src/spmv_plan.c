@@ -84,9 +84,9 @@ static strata_status_t short_rows_one_level(strata_exec_t *exec, const strata_cr
  * on the first: teams of 128 with 896 and 128, chunks of 4096: 0.1946; chunks of 8192 / 16384 /
  * 32768: 0.1915 / 0.1876 / 0.2322 (the tail: a few teams still streaming when the rest are done);
  * teams of 64 (448, 128): 0.2173; teams of 256, chunks of 16384: 0.1947. With the split rows
- * added in the launch (strata_spmv_chunk_done), chunks of 8192 / 12288 / 16384 gave 0.1867 /
- * 0.1845 / 0.1829 there (the share is 10.6k on 132 multiprocessors; 1.5 x: 12288), and on the
- * 6M rows 20480 / 28672 0.5770 / 0.5780. */
+ * added in the launch (strata_spmv_chunk_done) and chunks of 1.5 x the share (10.6k entries on
+ * 132 multiprocessors: 12288): 0.1846 (ALG1 0.1764); 1M 0.0658 (0.0623), 6M 0.5789 (0.5617),
+ * 2.5 3M 0.0751 (0.0784). perf/NOTES.md, sixteenth session, has the sweeps. */
 #define STREAM_BLOCK_FUSED 896
 #define STREAM_MAX_FUSED 128
 #define FUSED_TEAM 128
