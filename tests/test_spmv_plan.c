@@ -335,6 +335,10 @@ static int stream_class(const host_coo_t *h, const strata_spmv_options_t *o, int
   return vl;
 }
 
+static int64_t fused_chunk(int64_t nnz);
+static void expect_fused(const host_coo_t *h, const strata_spmv_options_t *o, int lanes, int64_t smax, int64_t tmax,
+                         int64_t three_rows);
+
 static void test_stream_lanes(void **state) {
   (void)state;
   const int gpu = !strata_exec_is_host(T_exec);
@@ -358,29 +362,80 @@ static void test_stream_lanes(void **state) {
   h.m += 1;
   assert_int_equal(stream_class(&h, &o, NULL), gpu ? 8 : 1);
   check_all(&h, &o, 0);
-  if (gpu) { /* the one-launch defaults (spmv.h): stream up to 128 in teams of 128 threads, the long
-                rows in the same shape; C = 4096 here (541,000 entries, far below 4096 per team) */
-    strata_crs_matrix_t *A = to_crs(&h);
-    strata_spmv_plan_t *plan = NULL;
-    T_OK(strata_spmv_plan_create(T_exec, A, &o, &plan));
-    int nc = 0, seen = 0;
-    strata_spmv_class_t cls[STRATA_SPMV_MAX_CLASSES];
-    T_OK(strata_spmv_plan_classes(plan, &nc, cls));
-    for (int c = 0; c < nc; ++c) {
-      assert_int_equal(cls[c].team_size * cls[c].vector_length, 128);
-      assert_int_equal(cls[c].vector_length, 8);
-      if (cls[c].level == STRATA_SPMV_LEVEL_STREAM) assert_int_equal(cls[c].max_len, 128), seen |= 1;
-      if (cls[c].level == STRATA_SPMV_LEVEL_THREE) {
-        assert_int_equal(cls[c].min_len, 129);
-        assert_int_equal(cls[c].max_len, 4096);
-        assert_int_equal(cls[c].num_rows, 1); /* the row of 1000 */
-        seen |= 2;
-      }
-      if (cls[c].level == STRATA_SPMV_LEVEL_SPLIT) assert_int_equal(cls[c].min_len, 4097), seen |= 4;
+  if (gpu) /* the one-launch defaults (spmv.h): stream up to 128 in teams of 128 threads, the long
+               rows in the same shape, three-level up to C (541,000 entries: 4096 unless the device
+               has at most 6 multiprocessors) */
+    expect_fused(&h, &o, 8, 128, fused_chunk(h.nnz), 1);
+  coo_free(&h);
+}
+
+/* The one launch's chunk C on this device (spmv.h: 1.5 nnz / (multiprocessors x 16) rounded down to
+ * a multiple of 4096, within [4096, 65536]) */
+static int64_t fused_chunk(int64_t nnz) {
+  strata_device_info_t info;
+  T_OK(strata_backend_device_info(strata_exec_backend(T_exec), 0, &info));
+  int64_t c = nnz / 2 * 3 / ((int64_t)info.multiprocessors * 16) / 4096 * 4096;
+  return c < 4096 ? 4096 : c > 65536 ? 65536 : c;
+}
+
+/* GPU auto with rows above stream_max (the one launch): every class in teams of 128 threads of
+ * `lanes` lanes, stream up to smax, three-level smax + 1 .. tmax holding `three_rows` rows, split
+ * above tmax */
+static void expect_fused(const host_coo_t *h, const strata_spmv_options_t *o, int lanes, int64_t smax, int64_t tmax,
+                         int64_t three_rows) {
+  strata_crs_matrix_t *A = to_crs(h);
+  strata_spmv_plan_t *plan = NULL;
+  T_OK(strata_spmv_plan_create(T_exec, A, o, &plan));
+  int nc = 0, seen = 0;
+  strata_spmv_class_t cls[STRATA_SPMV_MAX_CLASSES];
+  T_OK(strata_spmv_plan_classes(plan, &nc, cls));
+  for (int c = 0; c < nc; ++c) {
+    assert_int_equal(cls[c].team_size * cls[c].vector_length, 128);
+    assert_int_equal(cls[c].vector_length, lanes);
+    if (cls[c].level == STRATA_SPMV_LEVEL_STREAM) assert_int_equal(cls[c].max_len, smax), seen |= 1;
+    if (cls[c].level == STRATA_SPMV_LEVEL_THREE) {
+      assert_int_equal(cls[c].min_len, smax + 1);
+      assert_int_equal(cls[c].max_len, tmax);
+      assert_int_equal(cls[c].num_rows, three_rows);
+      seen |= 2;
     }
-    assert_int_equal(seen, 7);
-    strata_spmv_plan_destroy(&plan);
-    strata_crs_destroy(&A);
+    if (cls[c].level == STRATA_SPMV_LEVEL_SPLIT) assert_int_equal(cls[c].min_len, tmax + 1), seen |= 4;
+  }
+  assert_int_equal(seen, 7);
+  strata_spmv_plan_destroy(&plan);
+  strata_crs_destroy(&A);
+}
+
+/* The one launch's defaults beside options given (spmv.h): split_chunk replaces the chunk only, a
+ * stream_max given moves the three-level limit to the next multiple of 4096 above it when C is
+ * not above it, three_level_max replaces that limit only; each against the reference (a review:
+ * split_chunk 100 had become the three-level limit too, below stream_max: refused) */
+static void test_fused_options(void **state) {
+  (void)state;
+  host_coo_t h = {0};
+  h.m = 20000;
+  h.n = h.m + 27;
+  uint64_t s = T_seed + 8;
+  for (int32_t r = 0; r < h.m; ++r)
+    for (int32_t k = 0; k < 27; ++k) coo_push(&h, r, r + k, t_uniform(&s) - 0.5);
+  for (int32_t k = 0; k < 1000; ++k) coo_push(&h, h.m, k, t_uniform(&s) - 0.5); /* longer than a window */
+  for (int32_t k = 0; k < 9000; ++k) coo_push(&h, h.m + 1, 2 * k, t_uniform(&s) - 0.5);
+  h.m += 2;
+  const int gpu = !strata_exec_is_host(T_exec);
+  const int64_t C = fused_chunk(h.nnz);
+  strata_spmv_options_t o = {0};
+  o.split_chunk = 100;
+  if (gpu) expect_fused(&h, &o, 8, 128, C, C >= 9000 ? 2 : 1);
+  check_all(&h, &o, 0);
+  o.split_chunk = 0;
+  o.stream_max = 5000; /* the row of 9000 is above it: the one launch */
+  if (gpu) expect_fused(&h, &o, 8, 5000, C > 5000 ? C : 8192, 0);
+  check_all(&h, &o, 0);
+  o.stream_max = 0;
+  o.three_level_max = 2000; /* below the host's two-level limit (8192): GPUs only */
+  if (gpu) {
+    expect_fused(&h, &o, 8, 128, 2000, 1);
+    check_all(&h, &o, 0);
   }
   coo_free(&h);
 }
@@ -719,7 +774,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_class_boundaries), cmocka_unit_test(test_huge_row),
       cmocka_unit_test(test_dense_rows), cmocka_unit_test(test_power_law),
       cmocka_unit_test(test_one_class_and_small_thresholds),
-      cmocka_unit_test(test_stream_windows), cmocka_unit_test(test_stream_lanes),
+      cmocka_unit_test(test_stream_windows), cmocka_unit_test(test_stream_lanes), cmocka_unit_test(test_fused_options),
       cmocka_unit_test(test_stream_padded),
       cmocka_unit_test(test_edges), cmocka_unit_test(test_transpose),
       cmocka_unit_test(test_transpose_fill_complete),

@@ -188,7 +188,7 @@ STRATA_KL_TEAM_FUNC void strata_spmv_chunk_done(const strata_spmv_apply_args_t *
   if (strata_atomic_fetch_add_i32(a->ticket + i, 1) != (int32_t)(l - f - 1)) return;
   strata_memory_fence();
   double s = 0.0;
-  for (int64_t q = f; q < l; ++q) s += strata_atomic_load_f64(a->partial + q);
+  for (int64_t k = f; k < l; ++k) s += strata_atomic_load_f64(a->partial + k);
   strata_spmv_store(a, strata_spmv_row_in(a, begin, i), s);
   a->ticket[i] = 0;
 }
@@ -299,8 +299,9 @@ STRATA_TEAM_KERNEL(strata_spmv_stream_padded, strata_spmv_apply_args_t, a, team)
  * spreading them evenly among the short teams was slower, power law 0.241 -> 0.241 ms, 16 rows of
  * 500k + 4M of 8 0.189 -> 0.256). Runs a long team (its row or chunk summed staged) and returns
  * 1, or returns 0 for a short team (STRATA_SPMV_FUSED_SHORT: its index). Returning the index
- * instead (-1 for a long team) cost strata_spmv_fused 62 registers, not 40 (ptxas sm_90). The
- * split rows' partial sums are added afterwards by strata_spmv_split_combine. */
+ * instead (-1 for a long team) cost strata_spmv_fused 62 registers, not 40 (ptxas sm_90). Each
+ * split row's partial sums are added by the team of its chunk that ends last
+ * (strata_spmv_chunk_done; a->ticket is set for the fused launches). */
 STRATA_KL_TEAM_FUNC int strata_spmv_fused_long(const strata_spmv_apply_args_t *a, const strata_team_t *team) {
   const int64_t q = team->league_rank;
   if (q < a->fused_chunks) {
@@ -317,11 +318,12 @@ STRATA_KL_TEAM_FUNC int strata_spmv_fused_long(const strata_spmv_apply_args_t *a
 /* the index of a fused launch's short team (league rank after the long ones) */
 #define STRATA_SPMV_FUSED_SHORT(a, team) ((team)->league_rank - (a)->fused_chunks - (a)->fused_three)
 
-/* the stream level and the long rows in one launch. No launch bounds: 32 registers (sm_90), 8
- * teams of 256 a multiprocessor, since the stream level keeps the long rows that end inside
- * their window (40 and 6 teams before; 48 under bounds (256, 5), 54 without, before the long rows
- * were staged); the window size for this launch (1792, spmv_plan.c) fits those 8 teams' scratch
- * to the H200's 164 KiB shared-memory configuration */
+/* the stream level and the long rows in one launch. No launch bounds: 32 registers (sm_90), so
+ * a multiprocessor holds 2048 threads: 16 teams of 128 by default (spmv_plan.c,
+ * STREAM_BLOCK_FUSED: their windows of 896 + 128 products fit the H200's 164 KiB shared-memory
+ * configuration), 8 of 256 with the stream level forced (windows of 1792 + 512). 40 registers and
+ * 6 teams of 256 before the stream level kept the long rows that end inside their window; 48
+ * under bounds (256, 5), 54 without, before the long rows were staged. */
 STRATA_TEAM_KERNEL(strata_spmv_fused, strata_spmv_apply_args_t, a, team) {
   if (!strata_spmv_fused_long(a, team)) strata_spmv_stream_team(a, team, STRATA_SPMV_FUSED_SHORT(a, team), 0, 0);
 }

@@ -257,13 +257,19 @@ static strata_status_t make_classes(strata_spmv_plan_t *p, const strata_spmv_opt
     while (svl > 1 && (double)(256 / svl) * (mean + 1.0) < (double)p->stream_block) svl /= 2;
   int64_t one_max = o->one_level_max ? o->one_level_max : gpu ? 8 : 32;
   int64_t two_max = o->two_level_max ? o->two_level_max : gpu ? 256 : 8192;
-  int64_t chunk = o->split_chunk ? o->split_chunk : gpu ? (classic ? 8192 : 4096) : 16384;
-  if (fused && !o->split_chunk) {
-    const int64_t share = nnz / ((int64_t)(multiprocessors > 0 ? multiprocessors : 1) * (2048 / FUSED_TEAM));
-    if (share * 3 / 2 / 4096 * 4096 > chunk) chunk = share * 3 / 2 / 4096 * 4096;
-    if (chunk > FUSED_CHUNK_MAX) chunk = FUSED_CHUNK_MAX;
+  /* the fused launch's chunk C (STREAM_BLOCK_FUSED): 1.5 nnz / (multiprocessors x 2048 /
+   * FUSED_TEAM) rounded down to a multiple of 4096, within [4096, FUSED_CHUNK_MAX]; its
+   * three-level rows go up to C, and at least to the first multiple of 4096 above a stream_max
+   * given (so that the default thresholds increase whatever the matrix and device) */
+  int64_t fused_chunk = 4096, fused_three = 4096;
+  if (fused) {
+    const int64_t slots = (int64_t)(multiprocessors > 0 ? multiprocessors : 1) * (2048 / FUSED_TEAM);
+    const int64_t c = nnz / 2 * 3 / slots / 4096 * 4096; /* nnz <= 2^40: no overflow */
+    fused_chunk = c < 4096 ? 4096 : c > FUSED_CHUNK_MAX ? FUSED_CHUNK_MAX : c;
+    fused_three = p->stream_max < fused_chunk ? fused_chunk : (p->stream_max / 4096 + 1) * 4096;
   }
-  int64_t three_max = o->three_level_max ? o->three_level_max : gpu ? (classic ? 32768 : fused ? chunk : 4096) : 65536;
+  int64_t chunk = o->split_chunk ? o->split_chunk : gpu ? (classic ? 8192 : fused_chunk) : 16384;
+  int64_t three_max = o->three_level_max ? o->three_level_max : gpu ? (classic ? 32768 : fused_three) : 65536;
   const int64_t epl = o->entries_per_lane > 0 ? o->entries_per_lane : 4;
   const int team = gpu ? 256 / warp : 1;      /* three-level / split: 256 threads on GPUs */
   const int64_t inf = INT64_MAX;

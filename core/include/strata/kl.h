@@ -122,6 +122,7 @@
  *        stores desired if *p equals expected, returns the old *p (success: the return equals
  *        expected). f32/f64 compare the bit patterns (+0 and -0 differ; a NaN can match).
  *   uint64_t strata_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired)  the same
+ * Anywhere in a body (device code on GPUs) — a fence, not an atomic:
  *   void strata_memory_fence(void)   orders this thread's memory accesses across the whole device
  *        (global memory): those before it are seen by every thread before those after it
  *        (Kokkos::memory_fence; CUDA / HIP __threadfence, OpenMP flush). With an atomic ticket

@@ -4,7 +4,7 @@
  * rows into classes by length, each with its own launch on the exec's stream (except that the
  * three-level rows and split chunks share one launch with the short rows when those are all
  * stream level (any backend: GPU auto, or STRATA_SPMV_STREAM forced) or, on GPUs only, all
- * one-level; long rows first, then the split rows' second pass):
+ * one-level; long rows first, each split row added up by its last chunk's team):
  *   one-level   short rows: a thread per row;
  *   two-level   medium rows: a team per block of rows, vector lanes per row, the lane count a
  *               power of two matched to the class (GPUs);
@@ -37,19 +37,23 @@
  * and device (not across backends: the summation trees differ).
  *
  * Default class thresholds (entries per row), chosen from the device's warp size:
- *   GPU (warp 32 or 64): when no row is longer than 512: stream (blocks of 2048 rows + entries,
- *     256 threads, vector length min(warp, nextpow2(ceil(mean / 4))), mean = nnz / rows; unless
- *     entries_per_lane is set, halved while 256 / (vector length) threads are fewer than a
- *     block's rows, stream_block / (mean + 1)). Else one launch for all rows: stream len <= 128
- *     (blocks of 896 rows + entries, teams of 128 threads, vector length as above without the
- *     halving); three-level 129..C and split above C in chunks of C entries, both with the stream
- *     teams' shape, where C = 1.5 x nnz / (multiprocessors x 16) (nnz / 16 per multiprocessor: the
- *     entries per resident team of 128) rounded down to a multiple of 4096, at least 4096 and at
- *     most 65536. When at least 90 % of the
- *     entries of rows up to stream_max lie in rows of at most 8 entries averaging at least 5
- *     (stencils; many short rows beside a few dense ones), or one_level_max or two_level_max is
- *     set, per-length classes replace the stream level: one-level len <= 8; two-level 9..256 with vector length min(warp,
- *     nextpow2(ceil(len / 4))) (a class per vector length); three-level 257..32768; split above
+ *   GPU (warp 32 or 64): S = stream_max given, else 512. When no row is longer than S: stream
+ *     len <= S (blocks of 2048 rows + entries, 256 threads, vector length min(warp,
+ *     nextpow2(ceil(mean / 4))), mean = nnz / rows; unless entries_per_lane is set, halved while
+ *     256 / (vector length) threads are fewer than a block's rows, stream_block / (mean + 1));
+ *     the classes three-level S+1..4096 and split (chunks of 4096) stay empty. Else one launch for all rows: stream len <= 128 (or stream_max given; blocks of 896 rows +
+ *     entries, teams of 128 threads, vector length as above without the halving); three-level up
+ *     to T and split above T in chunks of C entries, both in the stream teams' shape, where C =
+ *     1.5 x nnz / (multiprocessors x 16) (nnz / 16 per multiprocessor: the entries per resident
+ *     team of 128) rounded down to a multiple of 4096, at least 4096 and at most 65536, and T = C,
+ *     or the first multiple of 4096 above a stream_max given that is not below C. split_chunk
+ *     given replaces C as the chunk only; three_level_max given replaces T only, and must exceed
+ *     the stream level's longest (128 here, 512 without longer rows: matrix-dependent defaults).
+ *     When at least 90 % of the entries of rows up to S lie in rows of at most 8 entries
+ *     averaging at least 5 (stencils; many short rows beside a few dense ones), or one_level_max
+ *     or two_level_max is set, per-length classes replace the stream level: one-level len <= 8;
+ *     two-level 9..256 with vector length min(warp, nextpow2(ceil(len / 4))) (a class per vector
+ *     length); three-level 257..32768; split above
  *     32768 (chunks of 8192). A forced algorithm (ONE_LEVEL ...) puts every row in its level
  *     (TWO_LEVEL: the per-vector-length classes from 0 up; STREAM: rows up to stream_max and longer
  *     ones ending inside their window, the other longer ones three-level).
@@ -86,7 +90,8 @@ typedef struct strata_spmv_options {
   int64_t one_level_max;   /**< longest row handled one-level */
   int64_t two_level_max;   /**< longest row handled two-level */
   int64_t three_level_max; /**< longest row handled three-level; longer rows are split */
-  int64_t split_chunk;     /**< entries per team for split rows */
+  int64_t split_chunk;     /**< entries per team for split rows (only: the three-level limit
+                                keeps its default) */
   int entries_per_lane;    /**< two-level and stream: target entries per vector lane (GPU default 4;
                                 set, it also turns off the stream level's cap on lanes, above) */
   int64_t stream_max;      /**< stream level (GPU auto): longest row it takes (default 512; 128
@@ -94,8 +99,9 @@ typedef struct strata_spmv_options {
                                 (see stream above); rows longer than the value given, or than 512,
                                 choose the one-launch defaults above */
   int64_t stream_block;    /**< stream level: rows + entries of the window whose rows a team takes
-                                (default 2048; GPUs: 896 when rows longer than stream_max exist,
-                                1792 with the stream level forced) */
+                                (default 2048; GPUs: 896 in the one launch of GPU auto when rows
+                                longer than stream_max exist, 1792 with the stream level forced
+                                and such rows) */
   int transpose;           /**< 1: the plan applies op(A) = A^T — built once as an explicit
                                 transpose on the device (strata_crs_transpose) with its own
                                 row-class plan, so A^T x is as deterministic as A x. Each apply
@@ -164,7 +170,8 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const struct strata
  *  memory that an apply writes (the split rows' partial sums and chunk counts; a transpose
  *  plan's A^T values), as
  *  cuSPARSE's external buffer: applies of one plan must not overlap, so concurrent SpMVs on
- *  several streams or threads take one plan each. Errors: INVALID_ARGUMENT
+ *  several streams or threads take one plan each (overlapping applies can also leave a split
+ *  row's chunk count wrong, and every later apply of that plan wrong). Errors: INVALID_ARGUMENT
  *  (mismatch named, overlapping x and y), DEVICE. Asynchronous on exec's stream. */
 strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_plan_t *plan,
                                        double alpha, const struct strata_crs_matrix *A,
