@@ -317,21 +317,28 @@ static void test_stream_windows(void **state) {
  * cover a window's 2048 / 28 = 73 rows, 64 would not); entries_per_lane set, or a row longer
  * than stream_max, keeps the mean's 8. Host backends: one lane (no stream level by default). Every
  * plan's SpMV against the reference (check_all). */
-/* the stream class's lanes per row (0: none), and whether it is padded */
-static int stream_class(const host_coo_t *h, const strata_spmv_options_t *o, int *padded) {
+/* the class table of the plan of h with options o (its number of classes) */
+static int plan_classes(const host_coo_t *h, const strata_spmv_options_t *o, strata_spmv_class_t *cls) {
   strata_crs_matrix_t *A = to_crs(h);
   strata_spmv_plan_t *plan = NULL;
   T_OK(strata_spmv_plan_create(T_exec, A, o, &plan));
-  int nc = 0, vl = 0;
-  strata_spmv_class_t cls[STRATA_SPMV_MAX_CLASSES];
+  int nc = 0;
   T_OK(strata_spmv_plan_classes(plan, &nc, cls));
+  strata_spmv_plan_destroy(&plan);
+  strata_crs_destroy(&A);
+  return nc;
+}
+
+/* the stream class's lanes per row (0: none), and whether it is padded */
+static int stream_class(const host_coo_t *h, const strata_spmv_options_t *o, int *padded) {
+  strata_spmv_class_t cls[STRATA_SPMV_MAX_CLASSES];
+  const int nc = plan_classes(h, o, cls);
+  int vl = 0;
   for (int c = 0; c < nc; ++c)
     if (cls[c].level == STRATA_SPMV_LEVEL_STREAM) {
       vl = cls[c].vector_length;
       if (padded) *padded = cls[c].padded;
     }
-  strata_spmv_plan_destroy(&plan);
-  strata_crs_destroy(&A);
   return vl;
 }
 
@@ -383,12 +390,9 @@ static int64_t fused_chunk(int64_t nnz) {
  * above tmax */
 static void expect_fused(const host_coo_t *h, const strata_spmv_options_t *o, int lanes, int64_t smax, int64_t tmax,
                          int64_t three_rows) {
-  strata_crs_matrix_t *A = to_crs(h);
-  strata_spmv_plan_t *plan = NULL;
-  T_OK(strata_spmv_plan_create(T_exec, A, o, &plan));
-  int nc = 0, seen = 0;
   strata_spmv_class_t cls[STRATA_SPMV_MAX_CLASSES];
-  T_OK(strata_spmv_plan_classes(plan, &nc, cls));
+  const int nc = plan_classes(h, o, cls);
+  int seen = 0;
   for (int c = 0; c < nc; ++c) {
     assert_int_equal(cls[c].team_size * cls[c].vector_length, 128);
     assert_int_equal(cls[c].vector_length, lanes);
@@ -402,8 +406,6 @@ static void expect_fused(const host_coo_t *h, const strata_spmv_options_t *o, in
     if (cls[c].level == STRATA_SPMV_LEVEL_SPLIT) assert_int_equal(cls[c].min_len, tmax + 1), seen |= 4;
   }
   assert_int_equal(seen, 7);
-  strata_spmv_plan_destroy(&plan);
-  strata_crs_destroy(&A);
 }
 
 /* The one launch's defaults beside options given (spmv.h): split_chunk replaces the chunk only, a
