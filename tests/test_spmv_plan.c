@@ -342,6 +342,14 @@ static int stream_class(const host_coo_t *h, const strata_spmv_options_t *o, int
   return vl;
 }
 
+/* 20000 rows of 27 consecutive entries (20027 columns) */
+static void rows_of_27(host_coo_t *h, uint64_t *s) {
+  h->m = 20000;
+  h->n = h->m + 27;
+  for (int32_t r = 0; r < h->m; ++r)
+    for (int32_t k = 0; k < 27; ++k) coo_push(h, r, r + k, t_uniform(s) - 0.5);
+}
+
 static int64_t fused_chunk(int64_t nnz);
 static void expect_fused(const host_coo_t *h, const strata_spmv_options_t *o, int lanes, int64_t smax, int64_t tmax,
                          int64_t three_rows);
@@ -350,11 +358,8 @@ static void test_stream_lanes(void **state) {
   (void)state;
   const int gpu = !strata_exec_is_host(T_exec);
   host_coo_t h = {0};
-  h.m = 20000;
-  h.n = h.m + 27;
   uint64_t s = T_seed + 7;
-  for (int32_t r = 0; r < h.m; ++r)
-    for (int32_t k = 0; k < 27; ++k) coo_push(&h, r, r + k, t_uniform(&s) - 0.5);
+  rows_of_27(&h, &s);
   strata_spmv_options_t o = {0};
   o.algorithm = gpu ? STRATA_SPMV_AUTO : STRATA_SPMV_STREAM;
   assert_int_equal(stream_class(&h, &o, NULL), gpu ? 2 : 1);
@@ -415,11 +420,8 @@ static void expect_fused(const host_coo_t *h, const strata_spmv_options_t *o, in
 static void test_fused_options(void **state) {
   (void)state;
   host_coo_t h = {0};
-  h.m = 20000;
-  h.n = h.m + 27;
   uint64_t s = T_seed + 8;
-  for (int32_t r = 0; r < h.m; ++r)
-    for (int32_t k = 0; k < 27; ++k) coo_push(&h, r, r + k, t_uniform(&s) - 0.5);
+  rows_of_27(&h, &s);
   for (int32_t k = 0; k < 1000; ++k) coo_push(&h, h.m, k, t_uniform(&s) - 0.5); /* longer than a window */
   for (int32_t k = 0; k < 9000; ++k) coo_push(&h, h.m + 1, 2 * k, t_uniform(&s) - 0.5);
   h.m += 2;
