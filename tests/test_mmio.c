@@ -717,6 +717,8 @@ static void test_vectors(void **state) {
   tmp_remove(p);
   T_ERR(strata_mm_write_vector(NULL, 1, x), STRATA_ERR_INVALID_ARGUMENT);
   T_ERR(strata_mm_write_vector("/tmp/x.mtx", -1, x), STRATA_ERR_INVALID_ARGUMENT);
+  /* a review: the message named neither the value nor the limit */
+  assert_non_null(strstr(strata_error_message(), "length n = -1 is negative (0 or more)"));
 }
 
 /* One small file for each kind of refusal: (text, line, reason). */
@@ -730,6 +732,8 @@ static void test_malformed(void **state) {
       {"%%MatrixMarkt matrix coordinate real general\n1 1 0\n", 1, "not a Matrix Market banner"},
       /* a review: a UTF-8 byte-order mark was quoted raw, invisible, so the word looked right */
       {"\xEF\xBB\xBF" B "1 1 0\n", 1, "a UTF-8 byte-order mark (bytes EF BB BF) before '%%MatrixMarket'"},
+      /* a review: CR-only line ends (classic Mac OS) made one line, refused as a long banner */
+      {"%%MatrixMarket matrix coordinate real general\r2 2 1\r1 1 3\r", 1, "a carriage return (CR, \\r) inside the first line: the file's lines end in CR only"},
       {"\x01" "ab\xC3\xA9" B "1 1 0\n", 1, "not a Matrix Market banner: '\\x01ab\\xC3\\xA9%%MatrixMarket'"},
       {"%%MatrixMarket matrix coordinate real\n1 1 0\n", 1, "the banner has 4 words, expected 5"},
       {"%%MatrixMarket matrix coordinate real general extra\n1 1 0\n", 1, "unexpected 'extra'"},
@@ -787,6 +791,8 @@ static void test_malformed(void **state) {
       {"%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n2 1 5\n1 2 5\n", 4, "entry (1, 2) lies above the diagonal of a symmetric file"},
       {"%%MatrixMarket matrix coordinate pattern symmetric\n3 3 1\n2 3\n", 3, "entry (2, 3) lies above the diagonal of a symmetric file"},
       {"%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 9007199254740993\n", 3, "value 9007199254740993 is not exactly representable as a double (beyond 2^53"},
+      /* a review: beyond the 64-bit range the message named that range, not the 2^53 limit */
+      {"%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 99999999999999999999999\n", 3, "value 99999999999999999999999 is not exactly representable as a double (beyond 2^53"},
       {"%%MatrixMarket matrix array integer general\n1 1\n-9007199254740993\n", 3, "value -9007199254740993 is not exactly representable"},
   };
 #undef B

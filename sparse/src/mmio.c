@@ -334,6 +334,11 @@ static strata_status_t mm_read_header(mm_in_t *in, strata_mm_header_t *h) {
   if (!got)
     return mm_bad(path, 1, "empty file (expected the banner "
                            "'%%%%MatrixMarket matrix <format> <field> <symmetry>')");
+  const char *cr = strchr(in->buf, '\r'); /* a CR inside the first line: CR-only line ends */
+  while (cr && (cr[1] == '\0' || cr[1] == '\n')) cr = strchr(cr + 1, '\r');
+  if (cr)
+    return mm_bad(path, 1, "a carriage return (CR, \\r) inside the first line: the file's lines end in CR "
+                           "only (classic Mac OS); convert its line endings to LF or CR LF");
   const int n = mm_tokens(in->buf, t);
   if (n > 0 && !strncmp(t[0], "\xEF\xBB\xBF", 3))
     return mm_bad(path, 1, "the file begins with a UTF-8 byte-order mark (bytes EF BB BF) before '%.40s%s': "
@@ -469,9 +474,8 @@ static strata_status_t mm_value(const mm_in_t *in, const char *tok, strata_mm_fi
     long long v = 0;
     const int r = parse_i64(tok, &v);
     if (r == 1) return mm_bad(in->path, in->line, "%s '%.40s%s' is not an integer (field integer)", part, tok, MM_CUT(tok));
-    if (r == 2) return mm_bad(in->path, in->line, "%s %.40s%s is beyond the 64-bit integer range", part, tok, MM_CUT(tok));
     const long long exact = 1LL << 53; /* integers beyond 2^53 would be rounded by the double */
-    if (v > exact || v < -exact)
+    if (r == 2 || v > exact || v < -exact) /* r == 2: beyond the 64-bit range, so beyond 2^53 too */
       return mm_bad(in->path, in->line, "%s %.40s%s is not exactly representable as a double (beyond 2^53 = %lld)",
                     part, tok, MM_CUT(tok), exact);
     *out = (double)v;
@@ -811,8 +815,9 @@ strata_status_t strata_mm_write_array(const char *path, const strata_crs_matrix_
 
 static strata_status_t strata_mm_write_vector_impl(const char *path, int32_t n, const double *x) {
   if (!path || n < 0 || (!x && n > 0))
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mm_write_vector: %s",
-                            !path ? "NULL path" : n < 0 ? "negative length" : "NULL x with n > 0");
+    return !path ? strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mm_write_vector: NULL path")
+           : n < 0 ? strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mm_write_vector: length n = %d is negative (0 or more)", n)
+                   : strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mm_write_vector: NULL x with n = %d > 0", n);
   mm_out_t *o = (mm_out_t *)malloc(sizeof *o);
   if (!o) return strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "mm_write_vector: %zu bytes", sizeof *o);
   strata_status_t st = mm_out_open(o, path);

@@ -61,6 +61,9 @@
  *     16 rows, dynamic schedule, `omp simd` reduction per row); three-level 8193..65536 (a team per
  *     row); split above 65536 (chunks of 16384, so one huge row is shared by all threads).
  * Each is overridable through strata_spmv_options_t; `algorithm` forces one level for all rows.
+ * A threshold given is checked against the others in force, given or default: they must increase
+ * (e.g. one_level_max 2000000 alone is refused on the host, whose two-level default is 8192; give
+ * two_level_max and three_level_max above it too).
  */
 #ifndef STRATA_SPMV_H
 #define STRATA_SPMV_H
