@@ -175,9 +175,9 @@ STRATA_KL_TEAM_FUNC void strata_spmv_row_team(const strata_spmv_apply_args_t *a,
 }
 
 /* The split row of chunk q (class rows from begin), whose partial sum this thread has just
- * written: takes the row's ticket, and when its chunk is the row's last one done, adds the row's partial sums in
- * chunk order (as strata_spmv_split_combine: the same y, whichever chunk ends last) and resets
- * the ticket for the next launch. The fences order the partial before the ticket and the ticket
+ * written: takes the row's ticket, and when its chunk is the row's last one done, adds the row's
+ * partial sums in chunk order (as strata_spmv_split_combine: the same y, whichever chunk ends
+ * last) and resets the ticket for the next launch. The fences order the partial before the ticket and the ticket
  * before the reads (strata/kl.h, strata_memory_fence); the reads are atomic loads (not cached).
  * The row is looked up again here rather than kept from before the chunk's sum: kept, it cost
  * strata_spmv_fused 8 registers (32 -> 40, sm_90). */

@@ -72,11 +72,11 @@ static strata_status_t short_rows_one_level(strata_exec_t *exec, const strata_cr
  * threads, windows of STREAM_BLOCK_FUSED = 896 rows + entries, stream rows up to STREAM_MAX_FUSED
  * = 128 entries (so the same 16 KiB or so of scratch per 256 threads as 8 teams of 256 with 1792 and
  * 512, and every stream row reduced by its thread's lanes: none is left for the whole team unless it
- * ends inside its window), three-level rows up to the split chunk, and split chunks of 1.5 x the
- * launch's entries per resident team (nnz / (multiprocessors x 2048 / FUSED_TEAM)) rounded down to
- * a multiple of 4096, from 4096 up to FUSED_CHUNK_MAX (larger chunks, fewer long teams: likely
- * fewer prologues of dependent loads before a team's first product; a chunk twice that share
- * outlasts the rest of the launch). H200,
+ * ends inside its window), three-level rows up to the split chunk (make_classes), and split chunks
+ * of 1.5 x the launch's entries per resident team (nnz / (multiprocessors x 2048 / FUSED_TEAM))
+ * rounded down to a multiple of 4096, from 4096 up to FUSED_CHUNK_MAX (larger chunks, fewer long
+ * teams: likely fewer prologues of dependent loads before a team's first product; at twice that
+ * share it was already slower, at three times a few long teams outlast the rest). H200,
  * 2026-11-30 (strata bench spmv, plan, ms; cuSPARSE CSR ALG1 in the same runs), before (teams of
  * 256, 1792, 512, chunks of 4096) -> after: power law 2.1 3M rows (longest 200k) 0.1996 -> 0.1915
  * (ALG1 0.1766-0.1770); 2.1 1M (100k) 0.0725 -> 0.0695 (0.0624); 2.1 6M (400k) 0.5897 -> 0.5700
