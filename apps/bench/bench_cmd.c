@@ -10,7 +10,8 @@
  * hipSPARSE the same three of hipSPARSE, all in one run);
  * unpack (pack + unpack_combine(ADD) of the FEM element rows of a box mesh; then, beside auto,
  * Tpetra's one-level and uniform-batch (16) baselines of bench_unpack_base.c on 27-point rows,
- * power-law rows and FEM element rows with bulk nodes); fem (the FEM job's
+ * power-law rows, 27-point and banded rows of the power law's size, and FEM element rows with
+ * bulk nodes); fem (the FEM job's
  * phases through fem_run on a box mesh). Every SpMV result is checked against the serial
  * backend's y before its time counts (unpack, every backend's serial included: against the sums
  * built on the host from the element rows, bench_unpack_reference).
@@ -1196,12 +1197,21 @@ done:
   fem_mesh_destroy(&mesh);
 }
 
-/* 27-point uniform rows, power-law rows (full run: about 4.2 M entries, the longest 200 k; --quick
- * and --scale shrink them), FEM element rows with bulk nodes. */
-#define UNPACK_BASE_RECORDS 9
+/* 27-point uniform rows, power-law rows (full run: about 4.4 M entries, the longest 200 k, 7.6 a
+ * row on average; --quick and --scale shrink them), then two uniform inputs of about the power
+ * law's entries: 27-point rows (55^3: 4.33 M; --quick 24^3: 343 k against 349 k) and banded rows
+ * of the power law's mean length (550 k rows of 8: 4.4 M; --quick 50 k of 7), then FEM element
+ * rows with bulk nodes. Issue 5 compares the power law's time per entry with the uniform one's:
+ * at one size, a call's fixed cost (about 0.05 ms on the H200: two waits for the device, the
+ * small launches; 11 ps an entry at 4.4 M entries, 2 at the 26 M of 100^3) counts alike, and with
+ * rows of one mean length, so do the per-packet costs (header, classification, grouping), which
+ * make packets of 8 cost more per entry than packets of 27; what remains is the long rows' cost. */
+#define UNPACK_BASE_RECORDS 15
 static void suite_unpack_baselines(void) {
   unpack_versus_gen("gen:poisson27");
   unpack_versus_gen(G.quick ? "gen:powerlaw" : "gen:powerlaw:580000:2.1:200000");
+  unpack_versus_gen(G.quick ? "gen:poisson27:24" : "gen:poisson27:55");
+  unpack_versus_gen(G.quick ? "gen:banded:50000:7" : "gen:banded:550000:8");
   unpack_versus_fem_bulk();
 }
 /* --matrix given: those inputs alone (row i a packet for row i), against the baselines */

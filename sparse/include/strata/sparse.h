@@ -267,6 +267,12 @@ typedef struct strata_unpack_report {
  *    entry naming the column a lane met last reuses its position, and ADD sums such a run of a
  *    lane's entries before one atomic: a bulk node's row names its own diagonal every other
  *    entry).
+ *  Classes rather than merge path: a launch that gives every thread (or every warp's lanes,
+ *  interleaved) the same number of consecutive entries whatever packets they belong to (Merrill
+ *  & Garland, SC 2016; Kokkos Kernels' merge-path SpMV), its first packet found by a binary search
+ *  in a scan of the entry counts, lost to the classes on every input measured (H200, 2026-11-30,
+ *  ms: 27-point rows 0.64-1.30 against 0.41, power-law packets 0.176-0.32 against 0.166, the FEM
+ *  rows with bulk nodes 0.65-0.75 against 0.45-0.47; perf/NOTES.md, seventeenth session).
  *  Where a class searches per entry, it first probes the target position at the entry's
  *  fraction of the packet (entry j of c in a row of n: position j * n / c), then searches in the
  *  part of the row that probe leaves: one probe when a packet carries its row's whole pattern in
