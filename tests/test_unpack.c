@@ -570,7 +570,12 @@ static void test_duplicates(void **state) {
 }
 
 /* Invalid entries, rows and a malformed packet, counted exactly in every class, examples among
- * the invalid pairs; valid entries applied all the same. */
+ * the invalid pairs; valid entries applied all the same. The malformed packet's offsets are
+ * consistent and its stored count is wrong: the classification reads only the offsets (it takes
+ * the packet for one of the entries its span holds), the class kernel reads the stored count and
+ * reports it; the report's packets and entries stay exact. So one such packet of each length
+ * class, one of no entries, and one whose target row is out of range too (malformed, not counted
+ * by the classification either), under every forced class and the defaults. */
 static void test_invalid_counted(void **state) {
   (void)state;
   uint64_t s = T_seed + 13;
@@ -579,12 +584,22 @@ static void test_invalid_counted(void **state) {
   int32_t *lids = gen_lids(H.nc, &ng);
   hpk_t P;
   gen_packets(&s, &H, 250, 1, &P);
-  for (int c = 0; c <= 4; ++c) {
-    strata_unpack_options_t o = small_opts(c);
-    check_case("invalid", &H, &P, 17, lids, ng, STRATA_COMBINE_ADD, &o, NULL);
-    check_case("invalid ZERO", &H, &P, 17, lids, ng, STRATA_COMBINE_ZERO, &o, NULL);
+  int64_t pick[7] = {17, -1, -1, -1, -1, -1, -1}; /* 1-2, 3-16, 17-256, > 256 entries; bad row; empty */
+  for (int64_t k = 0; k < P.np; ++k) {
+    const int64_t c = P.first[k + 1] - P.first[k];
+    const int bad_row = P.rows[k] < 0 || P.rows[k] >= H.nr;
+    const int q = bad_row ? 5 : c == 0 ? 6 : c <= 2 ? 1 : c <= 16 ? 2 : c <= 256 ? 3 : 4;
+    if (pick[q] < 0 && (!bad_row || c > 0)) pick[q] = k;
   }
-  check_case("invalid defaults", &H, &P, 17, lids, ng, STRATA_COMBINE_ADD, NULL, NULL);
+  for (int i = 0; i < 7; ++i) {
+    if (pick[i] < 0) fail_msg("no packet of kind %d (seed %llu)", i, (unsigned long long)T_seed);
+    for (int c = 0; c <= 4; ++c) {
+      strata_unpack_options_t o = small_opts(c);
+      check_case("invalid", &H, &P, pick[i], lids, ng, STRATA_COMBINE_ADD, &o, NULL);
+      check_case("invalid ZERO", &H, &P, pick[i], lids, ng, STRATA_COMBINE_ZERO, &o, NULL);
+    }
+    check_case("invalid defaults", &H, &P, pick[i], lids, ng, STRATA_COMBINE_ADD, NULL, NULL);
+  }
   pk_free(&P);
   free(lids);
   host_crs_free(&H);
@@ -1603,7 +1618,9 @@ static void test_listed_invalid(void **state) {
     check_case("listed: invalid mixed", &H, &P, -1, lids, ng, modes[m], &o, &rep);
     check_case("listed: invalid mixed, corrupt short", &H, &P, kshort, lids, ng, modes[m], &o, &rep);
     check_case("listed: invalid mixed, corrupt very long", &H, &P, kvl, lids, ng, modes[m], &o, &rep);
-    expect_classes("listed: corrupt vl", &rep, P.np - 19, 0, 0, 19);
+    /* the corrupt packet's offsets hold its real entries: it is classified by them (very long),
+     * and its kernel, which reads the stored count, reports it (the counts checked above) */
+    expect_classes("listed: corrupt vl", &rep, P.np - 20, 0, 0, 20);
   }
   pk_free(&P);
   free(lids);

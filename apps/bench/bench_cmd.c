@@ -1202,10 +1202,11 @@ done:
  * law's entries: 27-point rows (55^3: 4.33 M; --quick 24^3: 343 k against 349 k) and banded rows
  * of the power law's mean length (550 k rows of 8: 4.4 M; --quick 50 k of 7), then FEM element
  * rows with bulk nodes. Issue 5 compares the power law's time per entry with the uniform one's:
- * at one size, a call's fixed cost (about 0.05 ms on the H200: two waits for the device, the
- * small launches; 11 ps an entry at 4.4 M entries, 2 at the 26 M of 100^3) counts alike, and with
- * rows of one mean length, so do the per-packet costs (header, classification, grouping), which
- * make packets of 8 cost more per entry than packets of 27; what remains is the long rows' cost. */
+ * at one size, a call's fixed cost (about 0.05-0.06 ms on the H200: two waits for the device, the
+ * small launches; 11-14 ps an entry at 4.4 M entries, 2 at the 26 M of 100^3) counts alike, and
+ * with rows of one mean length, so do the costs that depend on the packets' lengths (packets of 8
+ * cost more per entry than packets of 27); what the last comparison leaves is the cost of the
+ * spread of the power law's lengths. */
 #define UNPACK_BASE_RECORDS 15
 static void suite_unpack_baselines(void) {
   unpack_versus_gen("gen:poisson27");

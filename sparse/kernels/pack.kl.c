@@ -41,26 +41,47 @@ STRATA_TEAM_KERNEL(strata_sparse_pack_long, strata_sparse_pack_args_t, a, team) 
   STRATA_TEAM_VECTOR_RANGE(team, j, 0, count) { strata_sparse_pack_entry(a, k, j); }
 }
 
+/* Packet k of np from its offsets alone: its span [offsets[k], offsets[k + 1]) checked against
+ * the buffer (inside it, 8-aligned, 8 + 16 c bytes for some c >= 0; packet 0 must start at 0 and
+ * packet np - 1 end at num_bytes: bytes outside every packet would be lost without a word).
+ * Returns 1 = malformed span (*count = -1), else *count = c, the entries the span holds, and 2 =
+ * target row outside [0, num_rows), 0 = valid span. The count stored in the packet is not read:
+ * the classification needs only this (a read of each packet's first sector less: the FEM job's
+ * 72-byte packets), and the class kernels check the stored count (strata_sparse_unpack_packet). */
+STRATA_KL_FUNC int strata_sparse_unpack_span(const int32_t *import_rows, const int64_t *offsets, int64_t num_bytes,
+                                             int64_t num_rows, int64_t np, int64_t k, int64_t *row, int64_t *o0,
+                                             int64_t *count) {
+  *row = (int64_t)import_rows[k];
+  const int64_t b = offsets[k], e = offsets[k + 1];
+  *o0 = b;
+  *count = -1;
+  if (!(b >= 0 && b <= e && e <= num_bytes && b % 8 == 0 && e - b >= 8 && (e - b - 8) % 16 == 0 &&
+        (k > 0 || b == 0) && (k < np - 1 || e == num_bytes)))
+    return 1;
+  *count = (e - b - 8) / 16;
+  return *row < 0 || *row >= num_rows ? 2 : 0;
+}
+
 /* Packet k of np's header, checked against its offsets and the buffer: 0 = valid (*row, *count,
- * *gids, *vals set), 1 = malformed (also packet 0 when offsets[0] != 0, and packet np - 1 when
- * offsets[np] != num_bytes: bytes outside every packet would be lost without a word), 2 = target
- * row outside [0, num_rows). */
+ * *gids, *vals set), 1 = malformed (its span, strata_sparse_unpack_span, or a stored count other
+ * than the span's), 2 = target row outside [0, num_rows) (a malformed packet is 1 whatever its
+ * row). On 1, *count is the span's count when the classification took the packet for valid (span
+ * consistent, row in range: the stored count disagrees), else -1 (strata_sparse_unpack_bad_packet). */
 STRATA_KL_FUNC int strata_sparse_unpack_packet(const int32_t *import_rows, const int64_t *offsets,
                                                const unsigned char *data, int64_t num_bytes,
                                                int64_t num_rows, int64_t np, int64_t k, int64_t *row,
                                                int64_t *count, const int64_t **gids,
                                                const double **vals) {
-  *row = (int64_t)import_rows[k];
-  const int64_t o0 = offsets[k], o1 = offsets[k + 1];
-  int64_t c = -1;
-  if (o0 >= 0 && o0 <= o1 && o1 <= num_bytes && o0 % 8 == 0 && o1 - o0 >= 8 && (k > 0 || o0 == 0) &&
-      (k < np - 1 || o1 == num_bytes))
-    c = *(const int64_t *)(data + o0);
-  *count = c;
-  if (c < 0 || c > (o1 - o0) / 16 || STRATA_SPARSE_PACKET_BYTES(c) != o1 - o0) return 1;
-  if (*row < 0 || *row >= num_rows) return 2;
+  int64_t o0;
+  const int st = strata_sparse_unpack_span(import_rows, offsets, num_bytes, num_rows, np, k, row, &o0, count);
+  if (st == 1) return 1;
+  if (*(const int64_t *)(data + o0) != *count) {
+    if (st == 2) *count = -1;
+    return 1;
+  }
+  if (st == 2) return 2;
   *gids = (const int64_t *)(data + o0 + 8);
-  *vals = (const double *)(*gids + c);
+  *vals = (const double *)(*gids + *count);
   return 0;
 }
 
@@ -70,11 +91,14 @@ STRATA_KL_FUNC int strata_sparse_unpack_packet(const int32_t *import_rows, const
 
 /* Helpers with atomics are STRATA_KL_TEAM_FUNC: device-only on GPUs, where the atomics are. */
 
-/* Counts a malformed packet (st 1) or one whose row is out of range (st 2). The class kernels
+/* Counts a malformed packet (st 1) or one whose row is out of range (st 2); counted > 0: the
+ * entries of a malformed packet that the classification took for valid (its span's count, from
+ * strata_sparse_unpack_packet), which the call's entry total must not count. The class kernels
  * only count; the examples come afterwards, in packet order (strata_sparse_unpack_bad_count and
  * _bad_list, run only when something was invalid). */
-STRATA_KL_TEAM_FUNC void strata_sparse_unpack_bad_packet(int64_t *rep, int st) {
+STRATA_KL_TEAM_FUNC void strata_sparse_unpack_bad_packet(int64_t *rep, int st, int64_t counted) {
   strata_atomic_add_i64(rep + (st == 1 ? STRATA_SPARSE_REP_MALFORMED : STRATA_SPARSE_REP_BAD_ROW), 1);
+  if (st == 1 && counted > 0) strata_atomic_add_i64(rep + STRATA_SPARSE_REP_LATE_ENTRIES, counted);
 }
 
 /* ----------------------------------------------------------------- column map (hash table) */
@@ -239,14 +263,14 @@ STRATA_KL_FUNC int strata_sparse_unpack_listed(const strata_sparse_unpack_args_t
 
 /* ----------------------------------------------------------------- classification */
 
-/* Packet k's class and entry count (-1: malformed or target row out of range, short class). */
+/* Packet k's class and entry count from its span (-1: malformed span or target row out of
+ * range, short class). A packet whose stored count disagrees with its span is classified by the
+ * span; its class's kernel finds it malformed and reports it. */
 STRATA_KL_FUNC int strata_sparse_unpack_class_of(const strata_sparse_unpack_classify_args_t *a, int64_t k,
                                                  int64_t *count) {
-  int64_t row;
-  const int64_t *gids;
-  const double *vals;
-  const int st = strata_sparse_unpack_packet(a->import_rows, a->offsets, a->data, a->num_bytes,
-                                             a->num_rows, a->n, k, &row, count, &gids, &vals);
+  int64_t row, o0;
+  const int st = strata_sparse_unpack_span(a->import_rows, a->offsets, a->num_bytes, a->num_rows, a->n, k, &row,
+                                           &o0, count);
   if (st != 0) { /* reported by the short class's kernel */
     *count = -1;
     return STRATA_SPARSE_UNPACK_SHORT;
@@ -415,7 +439,7 @@ STRATA_KL_TEAM_FUNC void strata_sparse_unpack_lanes(const strata_sparse_unpack_a
   const double *vals = NULL;
   const int st = STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals);
   if (st != 0) {
-    if (jb == 0 && lane == 0) strata_sparse_unpack_bad_packet(a->report, st);
+    if (jb == 0 && lane == 0) strata_sparse_unpack_bad_packet(a->report, st, count);
     return;
   }
   if (je > count) je = count;
@@ -509,7 +533,7 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_long, strata_sparse_unpack_args_t, a, te
   const double *vals = NULL;
   const int st = STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals);
   if (st != 0) { /* uniform over the team: no barrier is skipped by some threads only */
-    if (strata_team_single(team)) strata_sparse_unpack_bad_packet(a->report, st);
+    if (strata_team_single(team)) strata_sparse_unpack_bad_packet(a->report, st, count);
     return;
   }
   int64_t *keys = (int64_t *)team->scratch;
@@ -666,7 +690,7 @@ STRATA_FOR_KERNEL(strata_sparse_unpack_insert_count, strata_sparse_unpack_insert
   if (a->u.offsets[k + 1] < a->u.offsets[k]) strata_atomic_add_i64(a->u.report + STRATA_SPARSE_REP_DESCENTS, 1);
   const int st = STRATA_SPARSE_UNPACK_PACKET(&a->u, k, row, count, gids, vals);
   if (st != 0) {
-    strata_sparse_unpack_bad_packet(a->u.report, st);
+    strata_sparse_unpack_bad_packet(a->u.report, st, -1); /* INSERT counts its entries itself */
     a->cnt[k] = 0;
     return;
   }

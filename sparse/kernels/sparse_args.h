@@ -140,7 +140,10 @@ enum {
 /* INSERT's count pass: places k where offsets[k + 1] < offsets[k] (the call is refused) */
 #define STRATA_SPARSE_REP_EX_SLOTS 4
 #define STRATA_SPARSE_REP_DESCENTS (STRATA_SPARSE_REP_EXAMPLES + STRATA_SPARSE_REP_EX_SLOTS * STRATA_SPARSE_REP_MAX_EXAMPLES)
-#define STRATA_SPARSE_REP_LEN (STRATA_SPARSE_REP_DESCENTS + 1)
+/* entries of packets that the classification took for valid (their offsets are consistent) and
+ * whose kernel found the stored count wrong: not applied, so not counted in entries_combined */
+#define STRATA_SPARSE_REP_LATE_ENTRIES (STRATA_SPARSE_REP_DESCENTS + 1)
+#define STRATA_SPARSE_REP_LEN (STRATA_SPARSE_REP_LATE_ENTRIES + 1)
 
 /* Unpack classes by incoming entries: short (one-level), medium (three-level: a team per block
  * of packets, a thread per packet, its lanes over the entries) in two launches — MEDIUM with 8
@@ -277,8 +280,7 @@ enum {
 };
 typedef struct strata_sparse_unpack_classify_args {
   const int32_t *import_rows;
-  const int64_t *offsets;
-  const unsigned char *data;
+  const int64_t *offsets; /* the packets' data is not read: strata_sparse_unpack_span */
   int64_t num_bytes;
   int64_t num_rows; /* of the target */
   int64_t n;        /* packets */

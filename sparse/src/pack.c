@@ -411,7 +411,7 @@ typedef struct unpack_plan {
   int medium_vl, medium_ts, medium_per_team, wide_vl, wide_ts, big_vl, big_ts;
   int gpu; /* warp > 1: very long chunks share one launch with the short and medium classes
               (plan_run_fused), unless listed beside a dominant short class (every backend) */
-  int64_t valid_packets, valid_entries; /* packets well formed with a row in range, their entries */
+  int64_t valid_entries; /* the entries of packets whose span is consistent, with a row in range */
   int64_t descents; /* places where the packet offsets decrease: the call is refused */
   int identity;     /* one class holds every packet: pkts not written (packet i) */
   int dominant;     /* -1, or a class holding all but at most an eighth of the packets: launched
@@ -501,7 +501,6 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   UCHECK(plan_arena(exec, np, ca.ntiles, p));
   ca.import_rows = import_rows;
   ca.offsets = packets->offsets;
-  ca.data = packets->data;
   ca.num_bytes = packets->num_bytes;
   ca.num_rows = A->num_rows;
   ca.n = np;
@@ -535,7 +534,6 @@ static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_
   if (p->bounds[STRATA_SPARSE_UNPACK_NUM_CLASSES] != np)
     return strata_error_set(STRATA_ERR_INTERNAL, "sparse_unpack_combine: %lld packets classified of %lld",
                             (long long)p->bounds[STRATA_SPARSE_UNPACK_NUM_CLASSES], (long long)np);
-  p->valid_packets = np - stats[STRATA_SPARSE_UNPACK_STAT_INVALID];
   p->valid_entries = stats[STRATA_SPARSE_UNPACK_STAT_ENTRIES];
   p->long_max_count = stats[STRATA_SPARSE_UNPACK_STAT_LONG_MAX];
   p->num_chunks = stats[STRATA_SPARSE_UNPACK_STAT_CHUNKS];
@@ -916,8 +914,10 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
     if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, rep, drep, sizeof rep);
     if (st == STRATA_SUCCESS && rep_invalid(rep)) st = unpack_examples(exec, a, packets->num_rows, rep);
     if (st == STRATA_SUCCESS && mode != STRATA_COMBINE_ZERO) { /* every valid entry not counted bad */
-      rep[STRATA_SPARSE_REP_ROWS] = plan.valid_packets;
-      rep[STRATA_SPARSE_REP_ENTRIES] = plan.valid_entries - rep[STRATA_SPARSE_REP_BAD_ENTRY];
+      /* the classification checked spans and rows; the kernels found the rest (stored counts) */
+      rep[STRATA_SPARSE_REP_ROWS] = packets->num_rows - rep[STRATA_SPARSE_REP_MALFORMED] - rep[STRATA_SPARSE_REP_BAD_ROW];
+      rep[STRATA_SPARSE_REP_ENTRIES] =
+          plan.valid_entries - rep[STRATA_SPARSE_REP_LATE_ENTRIES] - rep[STRATA_SPARSE_REP_BAD_ENTRY];
     }
   }
   strata_status_t fst = strata_exec_fence(exec);

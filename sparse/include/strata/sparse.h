@@ -238,8 +238,11 @@ typedef struct strata_unpack_report {
                                                thread per packet and a device scan, only when
                                                something was invalid */
   int64_t class_packets[4];  /**< packets per row class (short, medium, long, very long) as
-                                  classified on the device, malformed and out-of-range ones
-                                  counted as short (their kernel reports them); INSERT: all short */
+                                  classified on the device from the packets' offsets: those whose
+                                  offsets are inconsistent, or whose row is out of range, counted
+                                  as short; one whose offsets are consistent but whose stored
+                                  count is not, in the class of the entries its span holds (its
+                                  class's kernel reports it); INSERT: all short */
   int64_t entries_inserted;  /**< INSERT: the growth, new nnz - nnz of the target (after merging
                                   the target's own duplicates if it was not fill-complete) = the
                                   distinct (row, column) pairs that were not in it; else 0 */
@@ -270,9 +273,12 @@ typedef struct strata_unpack_report {
  *  Classes rather than merge path: a launch that gives every thread (or every warp's lanes,
  *  interleaved) the same number of consecutive entries whatever packets they belong to (Merrill
  *  & Garland, SC 2016; Kokkos Kernels' merge-path SpMV), its first packet found by a binary search
- *  in a scan of the entry counts, lost to the classes on every input measured (H200, 2026-11-30,
- *  ms: 27-point rows 0.64-1.30 against 0.41, power-law packets 0.176-0.32 against 0.166, the FEM
- *  rows with bulk nodes 0.65-0.75 against 0.45-0.47; perf/NOTES.md, seventeenth session).
+ *  in a scan of the entry counts, lost to the classes on the mixed and uniform inputs (H200,
+ *  2026-11-30, ms: 27-point rows 0.64-1.31 against 0.41-0.42, power-law packets 0.176-0.32
+ *  against 0.166-0.175, the FEM rows with bulk nodes 0.65-0.75 against 0.45-0.47) and won only
+ *  where every packet is very long, in its warp layout (packets of 512 and 1024 entries: 21 and
+ *  5 % faster; 2048 and 4096: 1 and 5 % slower; the thread layout lost there too);
+ *  perf/NOTES.md, seventeenth session.
  *  Where a class searches per entry, it first probes the target position at the entry's
  *  fraction of the packet (entry j of c in a row of n: position j * n / c), then searches in the
  *  part of the row that probe leaves: one probe when a packet carries its row's whole pattern in
@@ -301,6 +307,12 @@ typedef enum strata_unpack_class {
  *      sort in scratch loses to a binary search per entry there), very long beyond, chunk 16384;
  *      teams of one thread, one lane (medium: 16 packets per team).
  *  The long class is also capped by the scratch limit (max_scratch_bytes / 16 entries).
+ *  Packets are classified from their offsets and target rows alone: a packet's span gives its
+ *  entries (8 + 16 c bytes), and the count stored in the packet is checked by its class's kernel,
+ *  which reads the packet anyway (so the classification does not read every packet's first
+ *  sector: H200, 2026-12-01, 5 rounds: the FEM job's unpack 0.497-0.519 -> 0.446-0.457 ms, with
+ *  4 bulk nodes 0.502-0.541 -> 0.453-0.463, 27-point 100^3 0.411 -> 0.390; power-law packets
+ *  unchanged within the spread; perf/NOTES.md, seventeenth session).
  *  Packets are grouped by class on the device by a stable two-pass partition over tiles of 2048
  *  packets (packet order kept within a class; one scan of the tiles' class counts and very long
  *  chunks gives every packet's position and every very long packet's first chunk), except when
@@ -322,7 +334,8 @@ typedef enum strata_unpack_class {
  *  tile of 2048 packets), hence the limit of 2^40 packets a call. */
 typedef struct strata_unpack_options {
   strata_unpack_class_t force_class; /**< AUTO, or every valid packet in one class (tests;
-                                          malformed / out-of-range packets always go to SHORT,
+                                          packets with inconsistent offsets or an out-of-range
+                                          row always go to SHORT,
                                           LONG falls back to VERY_LONG above the scratch limit) */
   /* Thresholds apply in order: a packet is short if its count <= short_max, else medium if
    * <= medium_max, else long if <= long_max, else very long; a threshold at or below the one
