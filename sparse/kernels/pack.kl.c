@@ -296,7 +296,7 @@ STRATA_KL_FUNC int64_t strata_sparse_unpack_chunks_of(int64_t count, int64_t chu
 STRATA_TEAM_KERNEL(strata_sparse_unpack_classify, strata_sparse_unpack_classify_args_t, a, team) {
   const int64_t t = team->league_rank, b = t * a->tile;
   const int64_t e = b + a->tile < a->n ? b + a->tile : a->n;
-  int64_t packed, entries, invalid, longest, chunks;
+  int64_t packed, entries, descents, longest, chunks;
   STRATA_TEAM_THREAD_REDUCE(team, k, b, e, SUM, i64, packed) {
     int64_t count;
     const int c = strata_sparse_unpack_class_of(a, k, &count);
@@ -315,11 +315,10 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_classify, strata_sparse_unpack_classify_
   STRATA_TEAM_THREAD_REDUCE(team, k, b, e, SUM, i64, entries) {
     if (a->counts[k] > 0) entries += a->counts[k];
   }
-  /* invalid packets, and (from bit 20: a tile holds fewer packets) places where the offsets
-   * decrease: packets would overlap, so the call is refused (pack.c) */
-  STRATA_TEAM_THREAD_REDUCE(team, k, b, e, SUM, i64, invalid) {
-    if (a->counts[k] < 0) invalid += 1;
-    if (a->offsets[k + 1] < a->offsets[k]) invalid += (int64_t)1 << 20;
+  /* places where the offsets decrease: packets would overlap, so the call is refused (pack.c;
+   * invalid packets are counted by their kernels) */
+  STRATA_TEAM_THREAD_REDUCE(team, k, b, e, SUM, i64, descents) {
+    if (a->offsets[k + 1] < a->offsets[k]) descents += 1;
   }
   STRATA_TEAM_THREAD_REDUCE(team, k, b, e, MAX, i64, longest) {
     if (a->cls[k] == STRATA_SPARSE_UNPACK_LONG && a->counts[k] > longest) longest = a->counts[k];
@@ -334,9 +333,6 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_classify, strata_sparse_unpack_classify_
       a->tile_counts[c * a->ntiles + t] = m;
       if (m) strata_atomic_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_CLASS + c, m);
     }
-    const int64_t descents = invalid >> 20;
-    invalid &= ((int64_t)1 << 20) - 1;
-    if (invalid) strata_atomic_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_INVALID, invalid);
     if (descents) strata_atomic_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_DESCENTS, descents);
     if (entries) strata_atomic_add_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_ENTRIES, entries);
     if (longest > 0) strata_atomic_max_i64(a->stats + STRATA_SPARSE_UNPACK_STAT_LONG_MAX, longest);
@@ -486,8 +482,9 @@ STRATA_KL_TEAM_FUNC void strata_sparse_unpack_chunk_lane(const strata_sparse_unp
   strata_sparse_unpack_lanes(a, pkts ? pkts[begin + i] : begin + i, b, b + a->chunk, lane, width, 1);
 }
 
-/* short (one-level): a thread per packet. Also every malformed packet and every packet with a
- * target row out of range lands here. */
+/* short (one-level): a thread per packet. Also every packet whose offsets are inconsistent and
+ * every packet with a target row out of range lands here (one whose stored count alone is wrong
+ * lands in the class of its span, whose kernel reports it). */
 STRATA_FOR_KERNEL(strata_sparse_unpack_one_level, strata_sparse_unpack_args_t, a, i) {
   if (!strata_sparse_unpack_listed(a, i)) return;
   strata_sparse_unpack_lanes(a, strata_sparse_unpack_pkt(a, i), 0, INT64_MAX, 0, 1, 0);

@@ -254,8 +254,9 @@ typedef struct strata_sparse_unpack_vl_list_args {
 } strata_sparse_unpack_vl_list_args_t;
 
 /** Grouping packets by class (a stable partition in two passes over tiles of `tile` packets, a team
- *  per tile). Pass 1 (strata_sparse_unpack_classify): counts[k] = packet k's entry count (-1:
- *  malformed or its target row out of range: always the short class, whose kernel reports it),
+ *  per tile). Pass 1 (strata_sparse_unpack_classify): counts[k] = packet k's entry count from its
+ *  span (-1: inconsistent offsets or its target row out of range: always the short class, whose
+ *  kernel reports it; a wrong stored count is found by the kernel of the span's class),
  *  cls[k] = its class; tile_counts[c * ntiles + t] = tile t's packets of class c; stats (zeroed
  *  before) += the tile's totals (STRATA_SPARSE_UNPACK_STAT_*). The per-class counts of a tile are
  *  packed in one int64, FIELD_BITS bits per class, so that one team reduction or scan serves all
@@ -270,13 +271,12 @@ typedef struct strata_sparse_unpack_vl_list_args {
 #define STRATA_SPARSE_UNPACK_TILE 2048
 enum {
   STRATA_SPARSE_UNPACK_STAT_CLASS = 0,                                          /* [class] packets */
-  STRATA_SPARSE_UNPACK_STAT_INVALID = STRATA_SPARSE_UNPACK_NUM_CLASSES,         /* malformed / bad row */
-  STRATA_SPARSE_UNPACK_STAT_ENTRIES = STRATA_SPARSE_UNPACK_NUM_CLASSES + 1,     /* of valid packets */
-  STRATA_SPARSE_UNPACK_STAT_LONG_MAX = STRATA_SPARSE_UNPACK_NUM_CLASSES + 2,    /* long class's largest */
-  STRATA_SPARSE_UNPACK_STAT_CHUNKS = STRATA_SPARSE_UNPACK_NUM_CLASSES + 3,      /* very long chunks */
-  STRATA_SPARSE_UNPACK_STAT_DESCENTS = STRATA_SPARSE_UNPACK_NUM_CLASSES + 4,    /* offsets[k+1] < offsets[k] */
-  STRATA_SPARSE_UNPACK_STAT_VL_NEXT = STRATA_SPARSE_UNPACK_NUM_CLASSES + 5,     /* very long packets appended */
-  STRATA_SPARSE_UNPACK_STAT_LEN = STRATA_SPARSE_UNPACK_NUM_CLASSES + 6
+  STRATA_SPARSE_UNPACK_STAT_ENTRIES = STRATA_SPARSE_UNPACK_NUM_CLASSES,         /* of packets with a valid span and row */
+  STRATA_SPARSE_UNPACK_STAT_LONG_MAX = STRATA_SPARSE_UNPACK_NUM_CLASSES + 1,    /* long class's largest */
+  STRATA_SPARSE_UNPACK_STAT_CHUNKS = STRATA_SPARSE_UNPACK_NUM_CLASSES + 2,      /* very long chunks */
+  STRATA_SPARSE_UNPACK_STAT_DESCENTS = STRATA_SPARSE_UNPACK_NUM_CLASSES + 3,    /* offsets[k+1] < offsets[k] */
+  STRATA_SPARSE_UNPACK_STAT_VL_NEXT = STRATA_SPARSE_UNPACK_NUM_CLASSES + 4,     /* very long packets appended */
+  STRATA_SPARSE_UNPACK_STAT_LEN = STRATA_SPARSE_UNPACK_NUM_CLASSES + 5
 };
 typedef struct strata_sparse_unpack_classify_args {
   const int32_t *import_rows;

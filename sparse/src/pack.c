@@ -457,9 +457,9 @@ static strata_status_t plan_arena(strata_exec_t *exec, int64_t np, int64_t ntile
  * counts, strata_sparse_unpack_scatter; the identity, with no second pass, when one class other
  * than the very long one holds every packet; no second pass either beside a dominant class whose
  * only others are a few very long packets, which the first pass lists: vl_listed), whose first
- * pass also gives the totals the call needs
- * (packets per class, valid packets and entries, the long class's largest packet, the very long
- * class's chunks): one device-to-host copy. The scatter pass also writes the very long packets'
+ * pass also gives the totals the call needs (packets per class, the entries of packets with a
+ * valid span and row, the long class's largest packet, the very long class's chunks): one
+ * device-to-host copy. The scatter pass also writes the very long packets'
  * chunk counts, scanned into their first chunks. */
 static strata_status_t plan_create(strata_exec_t *exec, const strata_crs_matrix_t *A,
                                    const int32_t *import_rows, const strata_packets_t *packets,
