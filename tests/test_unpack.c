@@ -584,7 +584,9 @@ static void test_invalid_counted(void **state) {
   int32_t *lids = gen_lids(H.nc, &ng);
   hpk_t P;
   gen_packets(&s, &H, 250, 1, &P);
-  int64_t pick[7] = {17, -1, -1, -1, -1, -1, -1}; /* 1-2, 3-16, 17-256, > 256 entries; bad row; empty */
+  /* packet 17 (as before), then the first of 1-2, 3-16, 17-256 and > 256 entries, the first with a
+   * row out of range (and entries), the first of no entries */
+  int64_t pick[7] = {17, -1, -1, -1, -1, -1, -1};
   for (int64_t k = 0; k < P.np; ++k) {
     const int64_t c = P.first[k + 1] - P.first[k];
     const int bad_row = P.rows[k] < 0 || P.rows[k] >= H.nr;
