@@ -585,12 +585,7 @@ strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_pl
       pol.scratch_team = (size_t)FUSED_ONE_STAGE * sizeof(double);
       st = strata_parallel_for_team(exec, "strata_spmv_fused_one", &pol, &strata_spmv_fused_one, &a);
     }
-    if (st == STRATA_SUCCESS && xc >= 0 && !a.ticket) {
-      a.begin = a.split_begin;
-      st = strata_parallel_for(exec, "strata_spmv_split_combine", strata_range(0, p->classes[xc].num_rows),
-                               &strata_spmv_split_combine, &a);
-    }
-    return st;
+    return st; /* no combine launch: p->ticket exists whenever split rows do */
   }
   for (int c = 0; c < p->num_classes && st == STRATA_SUCCESS; ++c) {
     const strata_spmv_class_t *k = &p->classes[c];
