@@ -1,5 +1,5 @@
 # Installation and the exported package: `cmake --install` puts libstrata, the public headers
-# (core, sparse, the generated strata/config.h), the kernel-language mapping headers (kernel
+# (core, sparse, solvers, the generated strata/config.h), the kernel-language mapping headers (kernel
 # sources of users' projects need them) and StrataKernels.cmake into the prefix, with
 # strataConfig.cmake so that a project does
 #   find_package(strata REQUIRED)
@@ -16,7 +16,7 @@ install(TARGETS strata EXPORT strataTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY core/include/strata sparse/include/strata
+install(DIRECTORY core/include/strata sparse/include/strata solvers/include/strata
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
 install(FILES ${PROJECT_BINARY_DIR}/include/strata/config.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/strata)

@@ -1,0 +1,66 @@
+/* strata — linear operators (DESIGN §9): anything that computes y = alpha·A·x + beta·y.
+ * Krylov methods and preconditioners see only this interface, so every matrix type (CrsMatrix,
+ * the storage formats of <strata/formats.h>, a user callback; later the distributed and H²
+ * matrices) gets every method. Ginkgo's LinOp and PETSc's MatShell are the models. */
+#ifndef STRATA_OPERATOR_H
+#define STRATA_OPERATOR_H
+
+#include "strata/sparse.h"
+#include "strata/spmv.h"
+#include "strata/formats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct strata_operator strata_operator_t;
+
+/** A user operator's product: y = alpha·A·x + beta·y on exec's stream. x [num_cols], y [num_rows]
+ *  in exec memory. beta == 0: y must not be read (it may hold NaN). Return STRATA_SUCCESS or an
+ *  error status (with strata_error_set); the caller passes it on. */
+typedef strata_status_t (*strata_operator_apply_fn)(void *ctx, strata_exec_t *exec, double alpha,
+                                                    const double *x, double beta, double *y);
+
+/** An operator for a CrsMatrix, applied through the row-class SpMV plan (<strata/spmv.h>) built
+ *  here once. A is borrowed: it must outlive the operator, and its values may change between
+ *  applies (its pattern may not). spmv_opts NULL: the plan's defaults. Checks that every value of
+ *  A is finite: INVALID_DATA naming the first non-finite entry (its row, column and value).
+ *  Errors: INVALID_ARGUMENT (NULL exec, A or op; A of another backend than exec), INVALID_DATA,
+ *  those of strata_spmv_plan_create. Synchronous. */
+strata_status_t strata_operator_create_crs(strata_exec_t *exec, const strata_crs_matrix_t *A,
+                                           const strata_spmv_options_t *spmv_opts,
+                                           strata_operator_t **op);
+
+/** An operator for a matrix in a storage format (strata_format_spmv); M is borrowed. Sizes from
+ *  strata_format_info. Errors: INVALID_ARGUMENT (NULL arguments). Synchronous. */
+strata_status_t strata_operator_create_format(strata_exec_t *exec, const strata_sparse_format_t *M,
+                                              strata_operator_t **op);
+
+/** A user operator of num_rows × num_cols: apply(ctx, ...) computes its products; destroy (may be
+ *  NULL) is called with ctx by strata_operator_destroy. Errors: INVALID_ARGUMENT (negative
+ *  sizes, NULL apply or op). */
+strata_status_t strata_operator_create_user(strata_exec_t *exec, int32_t num_rows, int32_t num_cols,
+                                            strata_operator_apply_fn apply, void *ctx,
+                                            void (*destroy)(void *ctx), strata_operator_t **op);
+
+/** y = alpha·A·x + beta·y (DESIGN §4 semantics: beta == 0 does not read y; alpha == 0 does not
+ *  read A or x). x [num_cols], y [num_rows], exec memory, not overlapping. exec NULL: the
+ *  operator's. Errors: INVALID_ARGUMENT (NULL op; NULL x or y with a nonzero extent), those of
+ *  the product. Asynchronous on exec's stream. */
+strata_status_t strata_operator_apply(strata_exec_t *exec, const strata_operator_t *op, double alpha,
+                                      const double *x, double beta, double *y);
+
+/** The operator's sizes. Errors: INVALID_ARGUMENT (NULL op). */
+strata_status_t strata_operator_size(const strata_operator_t *op, int32_t *num_rows, int32_t *num_cols);
+
+/** The CrsMatrix behind an operator made by strata_operator_create_crs, else NULL (preconditioners
+ *  that factor or scale a matrix need it). Errors: INVALID_ARGUMENT (NULL op or A). */
+strata_status_t strata_operator_crs(const strata_operator_t *op, const strata_crs_matrix_t **A);
+
+/** Frees the operator (not the matrix it borrows); NULL-safe, sets *op to NULL. */
+strata_status_t strata_operator_destroy(strata_operator_t **op);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
