@@ -2,11 +2,10 @@
  *   strata_sparse_product: for kernels whose warps read consecutive entries together (coalesced,
  *     each cache line used by one instruction): the entry (value and column) is read with the
  *     streaming hint of strata/kl.h, so that it does not push x out of the L2, and x with the
- *     cached hint. H200 (strata bench spmv, 2026-11-29, row-class plan): power law 0.292 -> 0.267
- *     ms, random 16/row 0.678 -> 0.592, 27-point 0.141 -> 0.126 (the hint on x alone: no change).
+ *     cached hint (perf/NOTES.md, "Moved from the public headers", product.h).
  *   strata_sparse_product_walk: for a thread (or a few lanes) walking its own row, whose next
- *     entries lie in the cache line just read: plain loads, so that the line stays in L1. The
- *     streaming hint there doubled the time (7-point 0.101 -> 0.216 ms, one-level).
+ *     entries lie in the cache line just read: plain loads, so that the line stays in L1 (the
+ *     streaming hint there was slower: the same notes).
  *   strata_sparse_product_add: strata_sparse_product for the padded formats (ELL, SELL-C-σ,
  *     SELL-P, pJDS), whose padding has column -1: a padding slot adds nothing (it is not a product
  *     0 * x[c], which is NaN when x[c] is infinite or NaN, unlike csr).
@@ -23,7 +22,7 @@ STRATA_KL_FUNC double strata_sparse_product(const double *vals, const int32_t *c
 /* *s += vals[k] * x[cols[k]] unless cols[k] < 0 (padding: s is left as it is). Branch-free: a
  * padding slot gathers x[0] (there is one: padding exists only beside a stored entry) and its
  * product is dropped by a select, so that the loads of a whole unrolled row stay independent and
- * in flight together (H200, 7-point ELL: with an `if` around the gather 0.096 ms, not 0.087). */
+ * in flight together (an `if` around the gather was slower: the same notes). */
 STRATA_KL_FUNC void strata_sparse_product_add(double *s, const double *vals, const int32_t *cols, const double *x,
                                               int64_t k) {
   const int32_t c = strata_load_stream_i32(cols + k);

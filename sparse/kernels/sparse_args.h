@@ -297,10 +297,8 @@ typedef struct strata_sparse_unpack_classify_args {
   /* pass 1 also lists the very long packets in pkts[0 ..), in any order, the first
    * STRATA_SPARSE_UNPACK_VL_LIST_MAX of them (STAT_VL_NEXT counts the appends, and stops growing
    * soon after the limit), so that when every packet but the very long ones is in one dominant
-   * class no second pass is needed (strata_sparse_unpack_vl_list sorts the few listed). H200 (strata
-   * bench, 2026-11-30, 3 rounds): appending here or in a pass of its own over the class bytes
-   * (one launch more) gave the same power-law times (1.3k very long packets of 580k, 0.159-0.178
-   * ms for both and for no list); the FEM job with bulk nodes 0.461 here, 0.473 apart */
+   * class no second pass is needed (strata_sparse_unpack_vl_list sorts the few listed; why here
+   * rather than in a pass of its own: perf/NOTES.md, "Eleventh session") */
   int64_t very_long_begin, nv, num_chunks; /* pass 2: the very long class's first position in
                                               pkts, its packets and chunks */
   int64_t *first_chunk; /* [nv + 1] */

@@ -2,13 +2,12 @@
  * prod[k − k0], every participant (thread × lane) a strided share so that reads are coalesced;
  * eight entries per participant and step, loaded before any is used (predicated, no remainder
  * loop), so that each participant has eight independent loads of A and then of x in flight: GPUs
- * need that many bytes in flight to reach the memory bandwidth (ncu on an H200: a 4-way unroll
- * with a remainder loop left the stream level latency-bound at 52 % of DRAM bandwidth). The
- * matrix entries are read with the streaming hint and x with the cached one (strata/kl.h), so
- * that the entries, read once, do not push x out of the L2. pad: the padded layout below. Every
- * participant must call it; follow it with a team barrier before reading prod. Used by the stream
- * level of the row-class plan (padded in strata_spmv_stream_padded), the merge-path format and
- * the load-balanced kernel (padded).
+ * need that many bytes in flight to reach the memory bandwidth (perf/NOTES.md, "Moved from the
+ * public headers", stage_products.h). The matrix entries are read with the streaming hint and x
+ * with the cached one (strata/kl.h), so that the entries, read once, do not push x out of the L2.
+ * pad: the padded layout below. Every participant must call it; follow it with a team barrier
+ * before reading prod. Used by the stream level of the row-class plan (padded in
+ * strata_spmv_stream_padded), the merge-path format and the load-balanced kernel (padded).
  * Include from kernel sources only. */
 #ifndef STRATA_SPARSE_STAGE_PRODUCTS_H
 #define STRATA_SPARSE_STAGE_PRODUCTS_H
@@ -28,11 +27,8 @@
 
 /* clamp = 1: the loads of A unconditional, a participant past k1 reading entry k1 - 1 again, and
  * 32-bit offsets from k0 (k1 - k0 products fit a team's scratch): fewer predicates and less
- * integer work per product, at the price of registers (ptxas sm_90: the stream launch 40, the
- * fused launch 32 with clamp = 0). H200, the stream launch alone (strata bench spmv, plan,
- * 2026-11-30): 27-point 100^3 0.1272 -> 0.1171 ms, banded 16/row 4M 0.3085 -> 0.2836, HMEp-like
- * 0.2872 -> 0.2743; in the fused launch it cost the power law 0.1981 -> 0.2026, so that keeps
- * clamp = 0 (predicated loads, 64-bit indices). */
+ * integer work per product, at the price of registers: faster in the stream launch alone, slower
+ * in the fused launch, which keeps clamp = 0 (predicated loads, 64-bit indices; the same notes). */
 STRATA_KL_TEAM_FUNC void strata_sparse_stage_products(const strata_team_t *team, const int32_t *cols,
                                                       const double *vals, const double *x, int64_t k0,
                                                       int64_t k1, double *prod, int pad, int clamp) {

@@ -95,12 +95,13 @@ strata_status_t strata_format_create(strata_exec_t *exec, const struct strata_cr
  *  x and y must not overlap when x is read (INVALID_ARGUMENT naming both). alpha infinite or NaN:
  *  every row's y is alpha times its whole sum (an empty row's alpha·0 = NaN), in every format, as
  *  csr gives it; that call computes M·x into a temporary of num_rows doubles first and is
- *  synchronous. Reproducibility: the same call gives the
- *  same bits every time, except in coo, csr-lb, hyb and hec, whose rows spanning several teams
- *  are combined by atomic adds in no fixed order (last-bit differences from run to run).
+ *  synchronous. Reproducibility: the same call gives the same bits every time, except in coo,
+ *  csr-lb, hyb and hec, whose rows spanning several teams are combined by atomic adds in no fixed
+ *  order (last-bit differences from run to run).
  *  Errors: INVALID_ARGUMENT (NULL M; NULL y with rows; NULL x with columns unless x is not read:
- *  alpha == 0 or no rows; overlapping x and y; an exec of another backend), OUT_OF_MEMORY (alpha infinite or NaN: the temporary). Asynchronous on exec's
- *  stream (but for an infinite or NaN alpha). */
+ *  alpha == 0 or no rows; overlapping x and y; an exec of another backend), OUT_OF_MEMORY (alpha
+ *  infinite or NaN: the temporary). Asynchronous on exec's stream (but for an infinite or NaN
+ *  alpha). */
 strata_status_t strata_format_spmv(strata_exec_t *exec, const strata_sparse_format_t *M,
                                    double alpha, const double *x, double beta, double *y);
 

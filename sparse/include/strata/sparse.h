@@ -138,9 +138,9 @@ strata_status_t strata_crs_spmv(strata_exec_t *exec, double alpha, const strata_
  *  packet are not dropped silently; offsets that decrease anywhere would let packets overlap, and
  *  the call is refused: INVALID_DATA naming the first place, report.malformed_packets = the
  *  number of places, report.examples the first of them in packet order, each (import_rows[k], -1)
- *  for the packet k whose end offsets[k + 1] lies below its start, nothing combined). Both arrays in exec memory, 8-byte aligned (a misaligned
- *  data or offsets pointer is refused: INVALID_ARGUMENT naming the address); data may be NULL only
- *  when num_bytes = 0. */
+ *  for the packet k whose end offsets[k + 1] lies below its start, nothing combined). Both
+ *  arrays in exec memory, 8-byte aligned (a misaligned data or offsets pointer is refused:
+ *  INVALID_ARGUMENT naming the address); data may be NULL only when num_bytes = 0. */
 typedef struct strata_packets {
   strata_exec_t *exec;
   int64_t num_rows;
@@ -180,12 +180,13 @@ strata_status_t strata_col_map_destroy(strata_col_map_t **map);
 
 /** Packs rows `rows[0..num_rows)` (int32 local row ids, exec memory; NULL = rows 0..num_rows-1)
  *  of A: counts, a device scan for the offsets, then a copy per row: a thread per row, and on
- *  GPUs a team per row for rows of more than 128 entries (a bulk node's row written by one thread
- *  made the FEM job's pack 8x slower on the H200: 6.7 ms against 1.0). col_gids [A->num_cols]
- *  maps local to global column ids (exec memory; NULL = identity). *out is allocated (destroy with
- *  strata_packets_destroy). Errors: INVALID_ARGUMENT (num_rows < 0, or NULL rows with num_rows >
- *  A->num_rows), INVALID_DATA (a row id outside [0, A->num_rows): count and first one named).
- *  Synchronous. Source: Tpetra CrsMatrix::packAndPrepare, with aligned fields. */
+ *  GPUs a team per row for rows of more than 128 entries (one thread would hold up the launch
+ *  with a bulk node's row: perf/NOTES.md, "Unpack-and-combine, third round", item 5).
+ *  col_gids [A->num_cols] maps local to global column ids (exec memory; NULL = identity). *out
+ *  is allocated (destroy with strata_packets_destroy). Errors: INVALID_ARGUMENT (num_rows < 0,
+ *  or NULL rows with num_rows > A->num_rows), INVALID_DATA (a row id outside [0, A->num_rows):
+ *  count and first one named). Synchronous. Source: Tpetra CrsMatrix::packAndPrepare, with
+ *  aligned fields. */
 strata_status_t strata_sparse_pack(strata_exec_t *exec, const strata_crs_matrix_t *A, int64_t num_rows,
                                    const int32_t *rows, const int64_t *col_gids,
                                    strata_packets_t **out);
@@ -270,20 +271,13 @@ typedef struct strata_unpack_report {
  *    entry naming the column a lane met last reuses its position, and ADD sums such a run of a
  *    lane's entries before one atomic: a bulk node's row names its own diagonal every other
  *    entry).
- *  Classes rather than merge path: a launch that gives every thread (or every warp's lanes,
- *  interleaved) the same number of consecutive entries whatever packets they belong to (Merrill
- *  & Garland, SC 2016; Kokkos Kernels' merge-path SpMV), its first packet found by a binary search
- *  in a scan of the entry counts, lost to the classes on the mixed and uniform inputs (H200,
- *  2026-11-30, ms: 27-point rows 0.64-1.31 against 0.41-0.42, power-law packets 0.176-0.32
- *  against 0.166-0.175, the FEM rows with bulk nodes 0.65-0.75 against 0.45-0.47) and won only
- *  where every packet is very long, in its warp layout (packets of 512 and 1024 entries: 21 and
- *  5 % faster; 2048 and 4096: 1 and 5 % slower; the thread layout lost there too);
- *  perf/NOTES.md, seventeenth session.
+ *  Classes rather than merge path (Merrill & Garland, SC 2016), which lost to them on mixed and
+ *  uniform packets (perf/NOTES.md, "Seventeenth session").
  *  Where a class searches per entry, it first probes the target position at the entry's
  *  fraction of the packet (entry j of c in a row of n: position j * n / c), then searches in the
  *  part of the row that probe leaves: one probe when a packet carries its row's whole pattern in
  *  order (a pack of a matrix with the target's pattern), at most one more than a binary search
- *  otherwise (H200, 2026-11-29: 27-point 0.503 -> 0.462 ms, power law 0.261 -> 0.207 ms). */
+ *  otherwise (perf/NOTES.md, "Unpack-and-combine, fourth round", item 1). */
 typedef enum strata_unpack_class {
   STRATA_UNPACK_CLASS_AUTO = 0,     /**< by the thresholds */
   STRATA_UNPACK_CLASS_SHORT = 1,
@@ -296,40 +290,23 @@ typedef enum strata_unpack_class {
  *  Thresholds count entries of one incoming packet; 0 = the backend default:
  *    GPU backends (warp > 1): short <= 4, medium <= 256, no long class, very long beyond, chunk
  *      2048 entries; medium teams: 8 lanes (the warp if smaller) x 256/8 threads, a packet per
- *      thread; long (when asked for) and very long teams: warp lanes x 256/warp threads.
- *      (H200, strata bench, 2026-11-29, 16.8M entries in packets of L: medium 0.38-0.40 ms for
- *      L = 16..256 and 0.49-0.53 at 512 / 1024, where very long chunks take 0.46-0.48 ms for
- *      L = 1024..4096; the long class's sort in scratch took 2.5 / 4.0 ms at 2048 / 4096 and
- *      lost at every length measured, so it is off unless long_max or force_class ask for it.
- *      Power-law packets, 4.4M entries, longest 200k: medium_max 64 / 128 / 256 / 512 / 1024
- *      gave 0.30 / 0.31 / 0.30 / 0.38 / 0.46 ms: one thread's long packet holds its team);
+ *      thread; long (when asked for) and very long teams: warp lanes x 256/warp threads. The
+ *      long class is off unless long_max or force_class ask for it: its sort in scratch lost to
+ *      the very long class at every length (perf/NOTES.md, "Unpack-and-combine, third round");
  *    host backends (OpenMP, serial): short <= 64, medium <= 16384, no long class (a one-thread
  *      sort in scratch loses to a binary search per entry there), very long beyond, chunk 16384;
  *      teams of one thread, one lane (medium: 16 packets per team).
  *  The long class is also capped by the scratch limit (max_scratch_bytes / 16 entries).
  *  Packets are classified from their offsets and target rows alone: a packet's span gives its
- *  entries (8 + 16 c bytes), and the count stored in the packet is checked by its class's kernel,
- *  which reads the packet anyway (so the classification does not read every packet's first
- *  sector: H200, 2026-12-01, 5 rounds: the FEM job's unpack 0.497-0.519 -> 0.446-0.457 ms, with
- *  4 bulk nodes 0.502-0.541 -> 0.453-0.463, 27-point 100^3 0.411 -> 0.390; power-law packets
- *  unchanged within the spread; perf/NOTES.md, seventeenth session).
- *  Packets are grouped by class on the device by a stable two-pass partition over tiles of 2048
- *  packets (packet order kept within a class; one scan of the tiles' class counts and very long
- *  chunks gives every packet's position and every very long packet's first chunk), except when
- *  one class other than very long holds every packet (no second pass: packet order is the
- *  class's), or one other than long and very long holds all but at most an eighth of them (it is
- *  launched over every packet, skipping the others by their class byte; the second pass lists
- *  only the others). The first pass also lists the first 1024 very long packets it meets; when
- *  the others beside a dominant class are all very long and at most 1024 (a finite-element
- *  assembly's few bulk-node rows beside its element rows), one team sorts that list into packet
- *  order and no second pass runs; with the short class dominant, the very long chunks then take
- *  the first indices of the short class's launch, no launch of their own (on GPUs 256 indices a
- *  chunk, each taking every 256th entry of it: 8 of the default 2048; on host backends one index
- *  a chunk, on the thread that the static schedule gives the first indices) (H200, strata
- *  bench fem, 10^6 tets with 4 bulk nodes: the call 0.504 -> 0.461 ms, mean of 3 rounds; 0.41 -
- *  0.44 without bulk nodes; perf/NOTES.md). The call
- *  waits for the device twice (the class totals, then the report; twice more when something was
- *  invalid: the examples' rank scan and copy), and its temporaries are stream-ordered
+ *  entries (8 + 16 c bytes), and the count stored in the packet is checked by its class's kernel
+ *  (a packet whose count disagrees is reported malformed). Packets are grouped by class on the
+ *  device (packet order kept within a class). A class other than long and very long that holds
+ *  all but at most an eighth of the packets is launched over every packet, skipping the others;
+ *  when those others are all very long and at most 1024 (a finite-element assembly's bulk-node
+ *  rows beside its element rows) and the dominant class is short, their chunks take the first
+ *  indices of the short class's launch (perf/NOTES.md, "Eleventh session"). The call waits for
+ *  the device twice (the class totals, then the report; twice more when something was invalid:
+ *  the examples' rank scan and copy), and its temporaries are stream-ordered
  *  (strata_mem_alloc_async): the class plan is one allocation of 25 bytes a packet (plus 48 per
  *  tile of 2048 packets), hence the limit of 2^40 packets a call. */
 typedef struct strata_unpack_options {
@@ -358,23 +335,23 @@ typedef struct strata_unpack_options {
  *  whose col_lids value is outside [0, A->num_cols) (-1 by convention), has no local id: its entry
  *  is invalid, counted and reported in every mode). col_lids is a dense table, one int32 per
  *  global id; for a global numbering with large gaps (ids near 10^12, as Tpetra's non-contiguous
- *  maps allow) pass a strata_col_map_t in options.col_map instead (the _opts form). The same target row may arrive in many packets
- *  (several senders): ADD stays correct (atomic adds; in the LONG and VERY_LONG classes a run of
- *  one packet's entries for the same position is summed first and added with one atomic, so ADD
- *  results may differ from entry-by-entry sums in rounding, or in overflow, e.g. 1e308 + 1e308 -
- *  1e308, as any parallel sum's order may); ABSMAX is atomic too (a CAS loop);
- *  REPLACE: when several packets (or duplicates within one) name the same entry, which value
- *  wins is unspecified. Packets are classified on the device by their entry counts and each
- *  non-empty row class is its own launch, or shares one (strata_unpack_class_t; no host loop over
- *  rows). This is
- *  strata_sparse_unpack_combine_opts with the default options (auto classes, not strict).
+ *  maps allow) pass a strata_col_map_t in options.col_map instead (the _opts form). The same
+ *  target row may arrive in many packets (several senders): ADD stays correct (atomic adds; in
+ *  the LONG and VERY_LONG classes a run of one packet's entries for the same position is summed
+ *  first and added with one atomic, so ADD results may differ from entry-by-entry sums in
+ *  rounding, or in overflow, e.g. 1e308 + 1e308 - 1e308, as any parallel sum's order may);
+ *  ABSMAX is atomic too (a CAS loop); REPLACE: when several packets (or duplicates within one)
+ *  name the same entry, which value wins is unspecified. Packets are classified on the device by
+ *  their entry counts and each non-empty row class is its own launch, or shares one
+ *  (strata_unpack_class_t; no host loop over rows). This is strata_sparse_unpack_combine_opts
+ *  with the default options (auto classes, not strict).
  *  Nothing is dropped silently: every invalid entry is counted in *report (may be NULL) and the
  *  call then returns STRATA_ERR_INVALID_DATA with the counts and the first example in the message;
  *  valid entries are applied all the same (unless strict). Errors also: INVALID_ARGUMENT (A not
  *  fill-complete with a mode other than INSERT; NULL import_rows or offsets with packets, NULL
  *  data with num_bytes > 0, num_bytes > 0 with no packets, packet data or offsets not 8-byte
- *  aligned, import_rows not 4-byte aligned; more than 2^40 packets; a negative num_global, also when col_lids is NULL and it is not read; a negative
- *  option). Synchronous.
+ *  aligned, import_rows not 4-byte aligned; more than 2^40 packets; a negative num_global, also
+ *  when col_lids is NULL and it is not read; a negative option). Synchronous.
  *  INSERT (Tpetra: insertGlobalValues into a matrix with room, then fillComplete): accepted with a
  *  fill-complete target or not. Incoming values are added (as ADD) and columns not in the row
  *  are merged into it, growth in report->entries_inserted. Implementation, device-only and

@@ -17,33 +17,35 @@
  *               memory fences — results never depend on scheduling;
  *   stream      short and medium rows on GPUs (CSR-Stream, Greathouse & Daga, SC'14): a team per
  *               block of consecutive rows (those whose first entry falls in a window of
- *               stream_block rows + entries, so up to stream_block + stream_max entries), which reads the
- *               block's entries once, coalesced, into team scratch as products a_ij·x_j, then
- *               reduces each row there with vector lanes (the lane count a power of two matched to
- *               the mean row length and the block; on GPUs, with 1 or 2 lanes, when at least half
- *               of the nonempty rows up to 128 entries have lengths that are multiples of 4·lanes,
- *               no longer rows share the launch and the scratch fits, the products lie in scratch
- *               with one unused double after every 16, so that the rows do not start in a few
- *               shared-memory bank pairs: strata_spmv_class_t.padded, options.stream_pad), or, for a
- *               row of more than 128
- *               entries, with the whole team
- *               (so that one such row does not keep the team's short rows waiting). Rows stay in their original order, so every read of A is
- *               contiguous whatever the mix of lengths. A longer row that ends inside its window
- *               (so fewer than stream_block entries) is staged whole and reduced there by the
- *               team too: it belongs to the stream class (counted in its num_rows although longer
- *               than its max_len) instead of having its entries read a second time by the
- *               three-level class; other longer rows are not staged and have their own classes.
+ *               stream_block rows + entries, so up to stream_block + stream_max entries), which
+ *               reads the block's entries once, coalesced, into team scratch as products
+ *               a_ij·x_j, then reduces each row there with vector lanes (the lane count a power of
+ *               two matched to the mean row length and the block; on GPUs, with 1 or 2 lanes,
+ *               when at least half of the nonempty rows up to 128 entries have lengths that are
+ *               multiples of 4·lanes, no longer rows share the launch and the scratch fits, the
+ *               products lie in scratch with one unused double after every 16, so that the rows
+ *               do not start in a few shared-memory bank pairs: strata_spmv_class_t.padded,
+ *               options.stream_pad), or, for a row of more than 128 entries, with the whole team
+ *               (so that one such row does not keep the team's short rows waiting). Rows stay in
+ *               their original order, so every read of A is contiguous whatever the mix of
+ *               lengths. A longer row that ends inside its window (so fewer than stream_block
+ *               entries) is staged whole and reduced there by the team too: it belongs to the
+ *               stream class (counted in its num_rows although longer than its max_len) instead
+ *               of having its entries read a second time by the three-level class; other longer
+ *               rows are not staged and have their own classes.
  * Every class reduces in a fixed order: y is bitwise reproducible run to run on a given backend
  * and device (not across backends: the summation trees differ).
  *
- * Default class thresholds (entries per row), chosen from the device's warp size:
+ * Default class thresholds (entries per row), chosen from the device's warp size (the GPU
+ * one-launch shape and chunks were measured in perf/NOTES.md, "Sixteenth session"):
  *   GPU (warp 32 or 64): S = stream_max given, else 512. When no row is longer than S: stream
  *     len <= S (blocks of 2048 rows + entries, 256 threads, vector length min(warp,
  *     nextpow2(ceil(mean / 4))), mean = nnz / rows; unless entries_per_lane is set, halved while
  *     256 / (vector length) threads are fewer than a block's rows, stream_block / (mean + 1));
- *     the classes three-level S+1..4096 and split (chunks of 4096) stay empty. Else one launch for all rows: stream len <= 128 (or stream_max given; blocks of 896 rows +
- *     entries, teams of 128 threads, vector length as above without the halving); three-level up
- *     to T and split above T in chunks of C entries, both in the stream teams' shape, where C =
+ *     the classes three-level S+1..4096 and split (chunks of 4096) stay empty. Else one launch
+ *     for all rows: stream len <= 128 (or stream_max given; blocks of 896 rows + entries, teams
+ *     of 128 threads, vector length as above without the halving); three-level up to T and
+ *     split above T in chunks of C entries, both in the stream teams' shape, where C =
  *     1.5 x nnz / (multiprocessors x 16) (nnz / 16 per multiprocessor: the entries per resident
  *     team of 128) rounded down to a multiple of 4096, at least 4096 and at most 65536, and T = C,
  *     or the first multiple of 4096 above a stream_max given that is not below C. split_chunk
@@ -53,10 +55,10 @@
  *     averaging at least 5 (stencils; many short rows beside a few dense ones), or one_level_max
  *     or two_level_max is set, per-length classes replace the stream level: one-level len <= 8;
  *     two-level 9..256 with vector length min(warp, nextpow2(ceil(len / 4))) (a class per vector
- *     length); three-level 257..32768; split above
- *     32768 (chunks of 8192). A forced algorithm (ONE_LEVEL ...) puts every row in its level
- *     (TWO_LEVEL: the per-vector-length classes from 0 up; STREAM: rows up to stream_max and longer
- *     ones ending inside their window, the other longer ones three-level).
+ *     length); three-level 257..32768; split above 32768 (chunks of 8192). A forced algorithm
+ *     (ONE_LEVEL ...) puts every row in its level (TWO_LEVEL: the per-vector-length classes from
+ *     0 up; STREAM: rows up to stream_max and longer ones ending inside their window, the other
+ *     longer ones three-level).
  *   host (serial, OpenMP): one-level len <= 32 (static schedule); two-level 33..8192 (a team per
  *     16 rows, dynamic schedule, `omp simd` reduction per row); three-level 8193..65536 (a team per
  *     row); split above 65536 (chunks of 16384, so one huge row is shared by all threads).
@@ -163,19 +165,20 @@ strata_status_t strata_spmv_plan_create(strata_exec_t *exec, const struct strata
                                         const strata_spmv_options_t *opts,
                                         strata_spmv_plan_t **plan);
 
-/** y = alpha·op(A)·x + beta·y with the plan of A, op(A) = A or A^T as the plan was built (DESIGN §4 semantics: beta == 0 does not read y,
- *  alpha == 0 reads neither A nor x). A must be the matrix the plan was built for, or one with
- *  the same pattern (row offsets; for a transpose plan the column indices too, in the same storage
- *  order); its values are read as they are now. Its num_rows, num_cols and nnz are checked, and
- *  for a transpose plan its fill_complete flag (a plan built for A not fill-complete is refused
- *  once strata_crs_fill_complete or unpack_combine INSERT has sorted A's rows: build it again).
+/** y = alpha·op(A)·x + beta·y with the plan of A, op(A) = A or A^T as the plan was built
+ *  (DESIGN §4 semantics: beta == 0 does not read y, alpha == 0 reads neither A nor x). A must
+ *  be the matrix the plan was built for, or one with the same pattern (row offsets; for a
+ *  transpose plan the column indices too, in the same storage order); its values are read as
+ *  they are now. Its num_rows, num_cols and nnz are checked, and for a transpose plan its
+ *  fill_complete flag (a plan built for A not fill-complete is refused once
+ *  strata_crs_fill_complete or unpack_combine INSERT has sorted A's rows: build it again).
  *  x [num_cols], y [num_rows] exec memory, not overlapping when x is read. A plan holds work
  *  memory that an apply writes (the split rows' partial sums and chunk counts; a transpose
- *  plan's A^T values), as
- *  cuSPARSE's external buffer: applies of one plan must not overlap, so concurrent SpMVs on
- *  several streams or threads take one plan each (overlapping applies can also leave a split
- *  row's chunk count wrong, and every later apply of that plan wrong). Errors: INVALID_ARGUMENT
- *  (mismatch named, overlapping x and y), DEVICE. Asynchronous on exec's stream. */
+ *  plan's A^T values), as cuSPARSE's external buffer: applies of one plan must not overlap, so
+ *  concurrent SpMVs on several streams or threads take one plan each (overlapping applies can
+ *  also leave a split row's chunk count wrong, and every later apply of that plan wrong).
+ *  Errors: INVALID_ARGUMENT (mismatch named, overlapping x and y), DEVICE. Asynchronous on
+ *  exec's stream. */
 strata_status_t strata_spmv_plan_apply(strata_exec_t *exec, const strata_spmv_plan_t *plan,
                                        double alpha, const struct strata_crs_matrix *A,
                                        const double *x, double beta, double *y);
