@@ -315,7 +315,7 @@ STRATA_TEAM_KERNEL(strata_sparse_unpack_classify, strata_sparse_unpack_classify_
   STRATA_TEAM_THREAD_REDUCE(team, k, b, e, SUM, i64, entries) {
     if (a->counts[k] > 0) entries += a->counts[k];
   }
-  /* places where the offsets decrease: packets would overlap, so the call is refused (pack.c;
+  /* places where the offsets decrease: packets would overlap, so the call is refused (unpack.c;
    * invalid packets are counted by their kernels) */
   STRATA_TEAM_THREAD_REDUCE(team, k, b, e, SUM, i64, descents) {
     if (a->offsets[k + 1] < a->offsets[k]) descents += 1;

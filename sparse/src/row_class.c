@@ -1,5 +1,5 @@
 /* strata sparse — grouping rows by row-length class on the device, for the SpMV plan
- * (spmv_plan.c; unpack_combine groups its packets with its own tile partition, pack.c, which
+ * (spmv_plan.c; unpack_combine groups its packets with its own tile partition, unpack.c, which
  * also gives the call's totals in the same pass): a kernel wrote keys[i] = class(i)
  * (row_class.h) and perm[i] = i; a stable device sort of the keys over the class bits only (one
  * radix pass for up to 256 classes, instead of the log2(classes · n) bits of (class, item) keys)
