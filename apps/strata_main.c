@@ -10,7 +10,7 @@
 #include "strata/strata.h"
 
 int cmd_spmv(int argc, char **argv);  /* apps/spmv_cmd.c */
-int cmd_bench(int argc, char **argv); /* apps/bench/bench_cmd.c */
+int cmd_bench(int argc, char **argv); /* perf/bench_cmd.c */
 
 static void usage(FILE *f) {
   fprintf(f,

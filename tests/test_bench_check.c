@@ -1,4 +1,4 @@
-/* strata tests — the bench harness's checks (apps/bench): a pack result is compared with the
+/* strata tests — the bench harness's checks (perf/): a pack result is compared with the
  * packets of its rows built on the host (bench_packets_wrong), and a wrong packet is found; the
  * host reference of unpack_combine(ADD) (bench_unpack_reference) gives the sums worked out by hand
  * and refuses an entry with no place in its target row; the FEM job's assembled matrix agrees with

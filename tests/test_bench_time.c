@@ -1,4 +1,4 @@
-/* strata tests — the bench harness's timing (apps/bench/bench_time.c, bench.h): a sample of R
+/* strata tests — the bench harness's timing (perf/bench_time.c, bench.h): a sample of R
  * back-to-back calls lasts at least 1 ms (MIN_BATCH_S), whatever the single call that sizes R
  * measured, and samples are taken until min_time has passed. Calls are host busy-waits of known
  * length, so the numbers do not depend on the backend. */

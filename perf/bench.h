@@ -1,6 +1,7 @@
 /* strata bench — the shared benchmark module (issue 6): timing, matrix generators, block
  * replication, the vendor SpMV peer (cuSPARSE, hipSPARSE). Used by `strata bench`
- * (apps/bench/bench_cmd.c); it replaces the former perf/strata_spmv_bench and perf/strata_stream_bench.
+ * (perf/bench_cmd.c and the suites beside it); it replaces the former perf/strata_spmv_bench and
+ * perf/strata_stream_bench.
  *
  * Timing method (bench_time): two warm-up calls and a fence, then samples of R back-to-back calls
  * between two strata_events recorded on the exec (device events — cudaEvent/hipEvent on the exec's
