@@ -140,11 +140,16 @@ int bench_peer_count(strata_backend_t b);
 const char *bench_peer_name(int alg);
 /** Descriptors and buffers of the library's SpMV (alg: BENCH_PEER_*) for `copies` device copies
  *  A[c] with x[c], y[c] (memory of A[0]'s exec), after SpMV_preprocess, on `stream` (the exec's
- *  native stream: strata_exec_native_stream). 0 or -1 (message in err). */
+ *  native stream: strata_exec_native_stream). From 2^31 entries on, CSR and COO use 64-bit indices
+ *  (bench_peer.c; index copies, if any, built on the device and named by bench_peer_note). 0, -1
+ *  (message in err), or 1 when alg does not apply to A (sliced ELL from 2^31 entries; err says why). */
 int bench_peer_create(int alg, int copies, strata_crs_matrix_t *const *A, double *const *x, double *const *y,
                       void *stream, bench_peer_t **out, char *err, size_t err_len);
 /** y[c] = A[c] x[c] with copy c = call mod copies; asynchronous. 0 or the library's status. */
 int bench_peer_apply(void *p, int64_t call);
 void bench_peer_destroy(bench_peer_t **p);
+/** How the peer indexes a matrix of 2^31 entries or more (and the device bytes of its index copies);
+ *  "" below 2^31 entries. */
+const char *bench_peer_note(const bench_peer_t *p);
 
 #endif

@@ -243,11 +243,13 @@ static void spmv_matrix(const strata_crs_matrix_t *Ah, const char *name) {
       r->rows = n, r->cols = nc, r->nnz = nnz, r->bytes = bytes, r->entries = (double)nnz, r->copies = k.copies;
       bench_progress("spmv", name, r->backend, r->algo);
       bench_peer_t *p = NULL;
-      if (bench_peer_create(a, k.copies, k.A, k.x, k.y, strata_exec_native_stream(e), &p, r->msg, sizeof r->msg))
-        continue;
+      const int pc = bench_peer_create(a, k.copies, k.A, k.x, k.y, strata_exec_native_stream(e), &p, r->msg, sizeof r->msg);
+      if (pc > 0) r->ok = -2; /* not for this matrix: skipped, the message says why */
+      if (pc) continue;
       char fail[64];
       snprintf(fail, sizeof fail, "%s: SpMV failed", r->algo);
       check_then_time(e, bench_peer_apply, p, k.y, k.copies, n, h, &o, fail, r);
+      if (r->ok == 1 && bench_peer_note(p)[0]) snprintf(r->msg, sizeof r->msg, "%s", bench_peer_note(p));
       bench_peer_destroy(&p);
     }
     for (int c = 0; c < k.copies; ++c) {
