@@ -79,7 +79,8 @@ strata_status_t strata_impl_gmres(strata_impl_krylov_t *K, int flexible) {
   }
   if (st) goto done;
   strata_impl_krylov_history(K, 0, rel);
-  int it = 0;
+  int it = 0, cycles = 0, stalled = 0;
+  double best = rel;
   for (;;) {
     if (!(rel <= DBL_MAX)) {
       strata_impl_krylov_nonfinite(K);
@@ -152,7 +153,7 @@ strata_status_t strata_impl_gmres(strata_impl_krylov_t *K, int flexible) {
         y[i] = t / H[(size_t)i * (size_t)(m + 1) + (size_t)i];
       }
       if ((st = strata_mem_copy(e, K->ds + ys, y, (size_t)k * sizeof(double)))) break;
-      if (flexible)
+      if (flexible && K->M)
         st = combo(K, K->x, Z, k, 1.0, 1.0, ys);
       else if (!K->M)
         st = combo(K, K->x, V, k, 1.0, 1.0, ys);
@@ -172,7 +173,23 @@ strata_status_t strata_impl_gmres(strata_impl_krylov_t *K, int flexible) {
         strata_impl_krylov_breakdown(K, "h(j+1,j)");
       break;
     }
-    if ((est_conv || happy) && strata_impl_krylov_check(K, rel)) break;
+    if (est_conv || happy) {
+      if (strata_impl_krylov_check(K, rel)) break;
+    } else if (rel > K->tol) {
+      /* a cycle that ended at m: GMRES(m) can stall for good (0 in the field of values of A M⁻¹,
+       * or the attainable accuracy reached before tol); a few cycles in a row that do not improve
+       * on the best residual by STRATA_IMPL_CYCLE_DECREASE end it */
+      if (cycles > 0 && rel > (1.0 - STRATA_IMPL_CYCLE_DECREASE) * best)
+        ++stalled;
+      else
+        stalled = 0;
+      if (cycles == 0 || rel < best) best = rel;
+      ++cycles;
+      if (stalled >= STRATA_IMPL_STALLED_CYCLES) {
+        res->status = STRATA_SOLVE_STAGNATION;
+        break;
+      }
+    }
   }
 done:
   free(H);

@@ -23,6 +23,13 @@ const double *strata_impl_jacobi_dinv(const strata_precond_t *P);
 #define STRATA_IMPL_STAGNATION_CHECKS 3
 #define STRATA_IMPL_STAGNATION_FACTOR 0.5
 
+/* GMRES(m): cycles in a row (ended at m, the estimate above tol) whose true residual is not below
+ * (1 - STRATA_IMPL_CYCLE_DECREASE) times the best one before, after which GMRES stops with
+ * STRATA_SOLVE_STAGNATION (restarted GMRES never increases the residual; at this rate tol would
+ * take thousands of cycles, or never come: GMRES(1) with 0 in the field of values of A). */
+#define STRATA_IMPL_STALLED_CYCLES 5
+#define STRATA_IMPL_CYCLE_DECREASE 1e-3
+
 /* One solve's state, shared by the methods (krylov.c sets it up). The system is the scaled one:
  * b = 2^scale · (the caller's b), x = 2^scale · (the caller's x), so that max |b_i| is in [1, 2). */
 typedef struct strata_impl_krylov {
