@@ -72,6 +72,19 @@ static inline host_crs_t hc_transpose(const host_crs_t *h) {
   return t;
 }
 
+/* Shuffles the entries [b, h->nnz) of the row being built (unsorted columns). */
+static inline void hc_shuffle_tail(host_crs_t *h, int64_t b, uint64_t *s) {
+  for (int64_t k = h->nnz - 1; k > b; --k) {
+    const int64_t q = b + (int64_t)(t_rand(s) % (uint64_t)(k - b + 1));
+    const int32_t c = h->ci[q];
+    const double v = h->v[q];
+    h->ci[q] = h->ci[k];
+    h->v[q] = h->v[k];
+    h->ci[k] = c;
+    h->v[k] = v;
+  }
+}
+
 /* A CrsMatrix on exec from a host CSR (copied). */
 static inline strata_crs_matrix_t *hc_on(strata_exec_t *exec, const host_crs_t *h) {
   void *ro = NULL, *ci = NULL, *v = NULL;

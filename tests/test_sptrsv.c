@@ -107,15 +107,7 @@ static host_crs_t gen_tri(uint64_t *s, int32_t n, int max_off, int unit) {
       hc_push(&h, i, 1.0 + t_uniform(s));
       if (!unit && t_rand(s) % 11 == 0) hc_push(&h, i, 0.25); /* a duplicate diagonal: summed */
     }
-    for (int64_t k = h.nnz - 1; k > b; --k) { /* shuffle the row */
-      const int64_t q = b + (int64_t)(t_rand(s) % (uint64_t)(k - b + 1));
-      const int32_t c = h.ci[q];
-      const double v = h.v[q];
-      h.ci[q] = h.ci[k];
-      h.v[q] = h.v[k];
-      h.ci[k] = c;
-      h.v[k] = v;
-    }
+    hc_shuffle_tail(&h, b, s);
     h.ro[i + 1] = h.nnz;
   }
   return h;

@@ -240,16 +240,21 @@ static strata_status_t make_steps(strata_exec_t *exec, strata_sptrsv_t *p, int h
   return st;
 }
 
-static strata_status_t check_matrix(strata_exec_t *exec, const strata_crs_matrix_t *T, const char *what) {
-  if (strata_exec_backend(T->exec) != strata_exec_backend(exec))
+strata_status_t strata_impl_check_square(strata_exec_t *exec, const strata_crs_matrix_t *M, const char *what,
+                                         const char *name, const char *needs) {
+  if (strata_exec_backend(M->exec) != strata_exec_backend(exec))
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
-                            "%s: T lives on backend '%s', the execution space is '%s' (copy it with strata_crs_copy)",
-                            what, strata_backend_name(strata_exec_backend(T->exec)),
+                            "%s: %s lives on backend '%s', the execution space is '%s' (copy it with strata_crs_copy)",
+                            what, name, strata_backend_name(strata_exec_backend(M->exec)),
                             strata_backend_name(strata_exec_backend(exec)));
-  if (T->num_rows != T->num_cols)
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: T is %d x %d; a triangular solve needs a square matrix",
-                            what, (int)T->num_rows, (int)T->num_cols);
+  if (M->num_rows != M->num_cols)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: %s is %d x %d; %s needs a square matrix", what, name,
+                            (int)M->num_rows, (int)M->num_cols, needs);
   return STRATA_SUCCESS;
+}
+
+static strata_status_t check_matrix(strata_exec_t *exec, const strata_crs_matrix_t *T, const char *what) {
+  return strata_impl_check_square(exec, T, what, "T", "a triangular solve");
 }
 
 strata_status_t strata_sptrsv_create(strata_exec_t *exec, const strata_crs_matrix_t *T,

@@ -36,6 +36,11 @@ struct strata_sptrsv {
   double analysis_s;           /* seconds of the level analysis at create */
 };
 
+/* INVALID_ARGUMENT unless M is square and of exec's backend (the message: what, name, the sizes,
+ * and what needs a square matrix). */
+strata_status_t strata_impl_check_square(strata_exec_t *exec, const strata_crs_matrix_t *M, const char *what,
+                                         const char *name, const char *needs);
+
 /* The matrix whose rows the plan reads: T, or T^T when transposed. */
 static inline const strata_crs_matrix_t *strata_impl_sptrsv_matrix(const strata_sptrsv_t *p,
                                                                    const strata_crs_matrix_t *T) {
