@@ -1,8 +1,10 @@
 /* strata tests — partitions of the rows (contiguous, METIS) and the block decomposition of the
  * Schwarz preconditioners: the overlap layers against a host BFS, the block-diagonal matrix B
  * against a host extraction (bit for bit), gather and scatter (restricted and additive), empty
- * partitions (EDGE_CASES S15), bad inputs and n = 0. Every backend runs the same checks against
- * exact host references. */
+ * partitions (EDGE_CASES S15), bad inputs and n = 0; then the preconditioner: one partition equal
+ * to ILU(k) of A, one partition a row equal to Jacobi, exact block solves (fill level above the
+ * blocks' sizes) against dense host solves for RAS and additive Schwarz, S15, refactor, a block's
+ * zero pivot named in A's numbering. Every backend against exact host references and serial. */
 #include "test_common.h"
 
 #include "strata/solvers.h"
@@ -491,6 +493,358 @@ static void test_empty_matrix(void **state) {
   strata_crs_destroy(&A);
 }
 
+/* ------------------------------------------------------------------ the preconditioner */
+
+/* z = M⁻¹·r on exec for a Schwarz preconditioner of opts on host matrix h (r host [n], z host). */
+static void schwarz_apply_on(strata_exec_t *exec, const host_crs_t *h, const strata_schwarz_options_t *opts,
+                             const double *r, double *z, strata_precond_stats_t *stats) {
+  strata_crs_matrix_t *A = NULL;
+  T_OK(strata_crs_create_from_csr(exec, h->nr, h->nc, h->nnz, h->nnz ? h->ro : NULL, h->ci, h->v, STRATA_CRS_COPY, &A));
+  strata_operator_t *op = NULL;
+  strata_precond_t *P = NULL;
+  T_OK(strata_operator_create_crs(exec, A, NULL, &op));
+  T_OK(strata_precond_create_schwarz(exec, opts, &P));
+  T_OK(strata_precond_setup(exec, P, op));
+  const size_t bytes = sizeof(double) * (size_t)h->nr;
+  double *dr = NULL, *dz = NULL;
+  T_OK(strata_mem_alloc(exec, STRATA_MEM_DEVICE, bytes, (void **)&dr));
+  T_OK(strata_mem_alloc(exec, STRATA_MEM_DEVICE, bytes, (void **)&dz));
+  T_OK(strata_mem_copy(exec, dr, r, bytes));
+  T_OK(strata_mem_set_async(exec, dz, 0xFF, bytes)); /* poisoned: NaN */
+  T_OK(strata_precond_apply(exec, P, dr, dz));
+  T_OK(strata_mem_copy(exec, z, dz, bytes));
+  if (stats) T_OK(strata_precond_stats(P, stats));
+  strata_mem_free(exec, STRATA_MEM_DEVICE, (void **)&dr);
+  strata_mem_free(exec, STRATA_MEM_DEVICE, (void **)&dz);
+  strata_precond_destroy(&P);
+  strata_operator_destroy(&op);
+  strata_crs_destroy(&A);
+}
+
+static void expect_close(const char *what, const double *want, const double *got, int32_t n, double tol) {
+  for (int32_t i = 0; i < n; ++i)
+    if (!(t_reldiff(want[i], got[i]) <= tol))
+      fail_msg("%s: z[%d] = %.17g, expected %.17g (seed %llu)", what, i, got[i], want[i], (unsigned long long)T_seed);
+}
+
+static double *random_vec(int32_t n) {
+  double *r = (double *)t_malloc(sizeof(double) * (size_t)n);
+  for (int32_t i = 0; i < n; ++i) r[i] = t_uniform(&T_rng) * 2.0 - 1.0;
+  return r;
+}
+
+/* RAS with one partition is ILU(k) of A (any overlap: the one block is A). */
+static void test_ras_one_part_is_ilu(void **state) {
+  (void)state;
+  host_crs_t hs[2] = {grid2d(10, 9), random_unsym(80, 3)};
+  for (int m = 0; m < 2; ++m) {
+    const host_crs_t *h = &hs[m];
+    double *r = random_vec(h->nr), *z = (double *)t_malloc(sizeof(double) * (size_t)h->nr);
+    double *zi = (double *)t_malloc(sizeof(double) * (size_t)h->nr), *zs = (double *)t_malloc(sizeof(double) * (size_t)h->nr);
+    for (int k = 0; k <= 2; ++k) {
+      /* ILU(k) of A as its own preconditioner */
+      strata_crs_matrix_t *A = to_device(h);
+      strata_operator_t *op = NULL;
+      strata_precond_t *I = NULL;
+      strata_ilu_options_t io;
+      strata_ilu_options_default(&io);
+      io.fill_level = k;
+      T_OK(strata_operator_create_crs(T_exec, A, NULL, &op));
+      T_OK(strata_precond_create_ilu(T_exec, &io, &I));
+      T_OK(strata_precond_setup(T_exec, I, op));
+      double *dr = (double *)t_to_dev(r, sizeof(double) * (size_t)h->nr), *dz = (double *)t_dev_alloc(sizeof(double) * (size_t)h->nr);
+      T_OK(strata_precond_apply(T_exec, I, dr, dz));
+      t_to_host(zi, dz, sizeof(double) * (size_t)h->nr);
+      t_dev_free(dr);
+      t_dev_free(dz);
+      strata_precond_destroy(&I);
+      strata_operator_destroy(&op);
+      strata_crs_destroy(&A);
+      for (int overlap = 0; overlap <= 2; overlap += 2) {
+        strata_schwarz_options_t o;
+        strata_schwarz_options_default(&o);
+        o.overlap = overlap;
+        o.ilu.fill_level = k;
+        strata_precond_stats_t st;
+        schwarz_apply_on(T_exec, h, &o, r, z, &st);
+        expect_close("RAS(1) against ILU(k)", zi, z, h->nr, 1e-12);
+        assert_int_equal(st.num_parts, 1);
+        assert_int_equal(st.rows_extended, h->nr);
+        schwarz_apply_on(T_serial, h, &o, r, zs, NULL);
+        expect_close("RAS(1) against serial", zs, z, h->nr, 1e-12);
+      }
+    }
+    free(r);
+    free(z);
+    free(zi);
+    free(zs);
+    host_crs_free(&hs[m]);
+  }
+}
+
+/* One partition a row, no overlap: Jacobi, z = r / diag(A). */
+static void test_rows_parts_is_jacobi(void **state) {
+  (void)state;
+  host_crs_t hs[2] = {grid2d(7, 6), random_unsym(50, 4)};
+  for (int m = 0; m < 2; ++m) {
+    const host_crs_t *h = &hs[m];
+    double *r = random_vec(h->nr), *z = (double *)t_malloc(sizeof(double) * (size_t)h->nr);
+    double *want = (double *)t_malloc(sizeof(double) * (size_t)h->nr);
+    for (int32_t i = 0; i < h->nr; ++i)
+      for (int64_t k = h->ro[i]; k < h->ro[i + 1]; ++k)
+        if (h->ci[k] == i) want[i] = r[i] / h->v[k];
+    for (int restricted = 0; restricted <= 1; ++restricted) {
+      strata_schwarz_options_t o;
+      strata_schwarz_options_default(&o);
+      o.num_parts = h->nr;
+      o.partitioner = STRATA_PARTITION_CONTIGUOUS;
+      o.restricted = restricted;
+      o.ilu.fill_level = 1;
+      schwarz_apply_on(T_exec, h, &o, r, z, NULL);
+      expect_close("Schwarz(rows, overlap 0) against Jacobi", want, z, h->nr, 1e-14);
+    }
+    free(r);
+    free(z);
+    free(want);
+    host_crs_free(&hs[m]);
+  }
+}
+
+/* Dense LU with partial pivoting of the m × m matrix M (row-major, overwritten), solving M x = b
+ * in place in b. */
+static void dense_solve(double *M, double *b, int m) {
+  for (int j = 0; j < m; ++j) {
+    int piv = j;
+    for (int i = j + 1; i < m; ++i)
+      if (fabs(M[i * m + j]) > fabs(M[piv * m + j])) piv = i;
+    if (piv != j) {
+      for (int c = 0; c < m; ++c) {
+        const double t = M[j * m + c];
+        M[j * m + c] = M[piv * m + c];
+        M[piv * m + c] = t;
+      }
+      const double t = b[j];
+      b[j] = b[piv];
+      b[piv] = t;
+    }
+    for (int i = j + 1; i < m; ++i) {
+      const double l = M[i * m + j] / M[j * m + j];
+      for (int c = j; c < m; ++c) M[i * m + c] -= l * M[j * m + c];
+      b[i] -= l * b[j];
+    }
+  }
+  for (int i = m - 1; i >= 0; --i) {
+    double s = b[i];
+    for (int c = i + 1; c < m; ++c) s -= M[i * m + c] * b[c];
+    b[i] = s / M[i * m + i];
+  }
+}
+
+/* With a fill level above every block's size ILU(k) is the exact LU of the block, so RAS and
+ * additive Schwarz equal Σ R̃_pᵀ A_p⁻¹ R_p r computed here by dense solves of the host blocks. */
+static void test_exact_blocks_reference(void **state) {
+  (void)state;
+  host_crs_t hs[2] = {grid2d(6, 5), random_unsym(40, 3)};
+  for (int m = 0; m < 2; ++m) {
+    const host_crs_t *h = &hs[m];
+    const int32_t n = h->nr, P = 4;
+    int32_t *part = (int32_t *)t_malloc(sizeof(int32_t) * (size_t)n);
+    double *r = random_vec(n), *z = (double *)t_malloc(sizeof(double) * (size_t)n);
+    double *want = (double *)t_malloc(sizeof(double) * (size_t)n);
+    for (int by_metis = 0; by_metis <= strata_have_metis(); ++by_metis)
+    for (int overlap = 0; overlap <= 2; ++overlap) {
+      if (by_metis) { /* the preconditioner partitions; the reference takes the same partition */
+        strata_crs_matrix_t *A = to_device(h);
+        T_OK(strata_partition_rows(T_exec, A, P, STRATA_PARTITION_METIS, part));
+        strata_crs_destroy(&A);
+      } else {
+        for (int32_t i = 0; i < n; ++i) part[i] = (int32_t)(t_rand(&T_rng) % (uint64_t)P);
+      }
+      int64_t *keys = NULL;
+      const int64_t E = host_sets(h, part, P, overlap, &keys);
+      for (int restricted = 0; restricted <= 1; ++restricted) {
+        for (int32_t i = 0; i < n; ++i) want[i] = 0.0;
+        for (int32_t p = 0, e0 = 0; p < P; ++p) {
+          int32_t e1 = e0;
+          while (e1 < E && keys[e1] / n == p) ++e1;
+          const int mb = e1 - e0;
+          double *M = (double *)calloc((size_t)mb * (size_t)mb + 1, sizeof(double)), *x = (double *)t_malloc(sizeof(double) * ((size_t)mb + 1));
+          for (int a = 0; a < mb; ++a) {
+            const int32_t g = (int32_t)(keys[e0 + a] % n);
+            x[a] = r[g];
+            for (int64_t k = h->ro[g]; k < h->ro[g + 1]; ++k) {
+              const int64_t pos = find_key(keys, e0, e1, (int64_t)p * n + h->ci[k]);
+              if (pos < e1 && keys[pos] == (int64_t)p * n + h->ci[k]) M[a * mb + (pos - e0)] += h->v[k];
+            }
+          }
+          dense_solve(M, x, mb);
+          for (int a = 0; a < mb; ++a) {
+            const int32_t g = (int32_t)(keys[e0 + a] % n);
+            if (!restricted || part[g] == p) want[g] += x[a];
+          }
+          free(M);
+          free(x);
+          e0 = e1;
+        }
+        strata_schwarz_options_t o;
+        strata_schwarz_options_default(&o);
+        o.num_parts = P;
+        o.parts = by_metis ? NULL : part;
+        o.partitioner = by_metis ? STRATA_PARTITION_METIS : STRATA_PARTITION_AUTO;
+        o.overlap = overlap;
+        o.restricted = restricted;
+        o.ilu.fill_level = 64;
+        schwarz_apply_on(T_exec, h, &o, r, z, NULL);
+        expect_close(restricted ? "RAS, exact blocks" : "additive Schwarz, exact blocks", want, z, n, 1e-10);
+        double *zs = (double *)t_malloc(sizeof(double) * (size_t)n);
+        schwarz_apply_on(T_serial, h, &o, r, zs, NULL);
+        expect_close("Schwarz against serial", zs, z, n, 1e-12);
+        free(zs);
+      }
+      free(keys);
+    }
+    free(part);
+    free(r);
+    free(z);
+    free(want);
+    host_crs_free(&hs[m]);
+  }
+}
+
+/* S15: six partitions of the 1D Laplacian n = 4, three empty: the same as the three nonempty. */
+static void test_s15_apply(void **state) {
+  (void)state;
+  host_crs_t h = laplace1d(4);
+  const int32_t sparse_part[4] = {0, 2, 2, 5}, dense_part[4] = {0, 1, 1, 2};
+  const double r[4] = {1.0, -2.0, 0.5, 3.0};
+  for (int overlap = 0; overlap <= 1; ++overlap)
+    for (int restricted = 0; restricted <= 1; ++restricted) {
+      strata_schwarz_options_t o;
+      strata_schwarz_options_default(&o);
+      o.overlap = overlap;
+      o.restricted = restricted;
+      o.num_parts = 6;
+      o.parts = sparse_part;
+      double z6[4], z3[4];
+      strata_precond_stats_t s6, s3;
+      schwarz_apply_on(T_exec, &h, &o, r, z6, &s6);
+      o.num_parts = 3;
+      o.parts = dense_part;
+      schwarz_apply_on(T_exec, &h, &o, r, z3, &s3);
+      assert_memory_equal(z6, z3, sizeof z6);
+      for (int i = 0; i < 4; ++i) assert_true(isfinite(z6[i]));
+      assert_int_equal(s6.num_parts, 3);
+      assert_int_equal(s6.rows_extended, s3.rows_extended);
+    }
+  /* overlap 0, blocks {0}, {1, 2}, {3}: z0 = r0 / 2, z3 = r3 / 2 and the 2 × 2 solve */
+  strata_schwarz_options_t o;
+  strata_schwarz_options_default(&o);
+  o.num_parts = 6;
+  o.parts = sparse_part;
+  double z[4];
+  schwarz_apply_on(T_exec, &h, &o, r, z, NULL);
+  const double want[4] = {0.5, (2.0 * -2.0 + 0.5) / 3.0, (-2.0 + 2.0 * 0.5) / 3.0, 1.5};
+  expect_close("S15 by hand", want, z, 4, 1e-15);
+  host_crs_free(&h);
+}
+
+/* New values of the same matrix: setup again refactors; the result equals a fresh setup's. */
+static void test_refactor(void **state) {
+  (void)state;
+  host_crs_t h = grid2d(8, 8);
+  const int32_t n = h.nr;
+  strata_schwarz_options_t o;
+  strata_schwarz_options_default(&o);
+  o.num_parts = 5;
+  o.overlap = 1;
+  o.ilu.fill_level = 1;
+  o.partitioner = STRATA_PARTITION_CONTIGUOUS;
+  strata_crs_matrix_t *A = to_device(&h);
+  strata_operator_t *op = NULL;
+  strata_precond_t *P = NULL;
+  T_OK(strata_operator_create_crs(T_exec, A, NULL, &op));
+  T_OK(strata_precond_create_schwarz(T_exec, &o, &P));
+  T_OK(strata_precond_setup(T_exec, P, op));
+  for (int64_t k = 0; k < h.nnz; ++k) h.v[k] = h.ci[k] == 0 ? h.v[k] : h.v[k] * (1.0 + 0.1 * (double)(k % 7));
+  T_OK(strata_mem_copy(T_exec, A->values, h.v, sizeof(double) * (size_t)h.nnz));
+  T_OK(strata_precond_setup(T_exec, P, op));
+  double *r = random_vec(n), *z = (double *)t_malloc(sizeof(double) * (size_t)n), *want = (double *)t_malloc(sizeof(double) * (size_t)n);
+  double *dr = (double *)t_to_dev(r, sizeof(double) * (size_t)n), *dz = (double *)t_dev_alloc(sizeof(double) * (size_t)n);
+  T_OK(strata_precond_apply(T_exec, P, dr, dz));
+  t_to_host(z, dz, sizeof(double) * (size_t)n);
+  schwarz_apply_on(T_exec, &h, &o, r, want, NULL);
+  assert_memory_equal(z, want, sizeof(double) * (size_t)n);
+  assert_string_equal(strata_precond_name(P), "ras(5, overlap 1, ilu(1))");
+  t_dev_free(dr);
+  t_dev_free(dz);
+  free(r);
+  free(z);
+  free(want);
+  strata_precond_destroy(&P);
+  strata_operator_destroy(&op);
+  strata_crs_destroy(&A);
+  host_crs_free(&h);
+}
+
+static strata_status_t setup_with(const host_crs_t *h, const strata_schwarz_options_t *o) {
+  strata_crs_matrix_t *A = to_device(h);
+  strata_operator_t *op = NULL;
+  strata_precond_t *P = NULL;
+  T_OK(strata_operator_create_crs(T_exec, A, NULL, &op));
+  T_OK(strata_precond_create_schwarz(T_exec, o, &P));
+  const strata_status_t st = strata_precond_setup(T_exec, P, op);
+  strata_precond_destroy(&P);
+  strata_operator_destroy(&op);
+  strata_crs_destroy(&A);
+  return st;
+}
+
+static void test_precond_bad(void **state) {
+  (void)state;
+  strata_schwarz_options_t o;
+  strata_precond_t *P = NULL;
+  strata_schwarz_options_default(&o);
+  o.num_parts = 0;
+  t_expect_msg(strata_precond_create_schwarz(T_exec, &o, &P), STRATA_ERR_INVALID_ARGUMENT, "num_parts = 0", "limit 1");
+  strata_schwarz_options_default(&o);
+  o.overlap = -2;
+  t_expect_msg(strata_precond_create_schwarz(T_exec, &o, &P), STRATA_ERR_INVALID_ARGUMENT, "overlap = -2", "limit 0");
+  assert_null(P);
+  if (!strata_have_metis()) {
+    strata_schwarz_options_default(&o);
+    o.partitioner = STRATA_PARTITION_METIS;
+    t_expect_msg(strata_precond_create_schwarz(T_exec, &o, &P), STRATA_ERR_UNSUPPORTED, "METIS", NULL);
+  }
+  host_crs_t h = laplace1d(6);
+  strata_schwarz_options_default(&o);
+  o.num_parts = 7;
+  t_expect_msg(setup_with(&h, &o), STRATA_ERR_INVALID_ARGUMENT, "num_parts = 7", "limit 6");
+  const int32_t bad[6] = {0, 1, 0, 1, 2, 0};
+  o.num_parts = 2;
+  o.parts = bad;
+  t_expect_msg(setup_with(&h, &o), STRATA_ERR_INVALID_ARGUMENT, "parts[4] = 2", "[0, 2)");
+  /* a zero pivot in a block: row 3 of A is the first row of partition 0's block (row 0 of B) */
+  const int32_t swapped[6] = {1, 1, 1, 0, 0, 0};
+  o.parts = swapped;
+  for (int64_t k = h.ro[3]; k < h.ro[4]; ++k)
+    if (h.ci[k] == 3) h.v[k] = 0.0;
+  t_expect_msg(setup_with(&h, &o), STRATA_ERR_INVALID_DATA, "row 3 of A", "partition 0");
+  host_crs_free(&h);
+}
+
+static void test_precond_empty(void **state) {
+  (void)state;
+  host_crs_t h = host_alloc(0, 1);
+  strata_schwarz_options_t o;
+  strata_schwarz_options_default(&o);
+  o.overlap = 1;
+  for (int restricted = 0; restricted <= 1; ++restricted) {
+    o.restricted = restricted;
+    schwarz_apply_on(T_exec, &h, &o, NULL, NULL, NULL);
+  }
+  host_crs_free(&h);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_partition_contiguous, t_setup),
@@ -501,6 +855,13 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_blocks_empty_parts, t_setup),
       cmocka_unit_test_setup(test_blocks_bad, t_setup),
       cmocka_unit_test_setup(test_empty_matrix, t_setup),
+      cmocka_unit_test_setup(test_ras_one_part_is_ilu, t_setup),
+      cmocka_unit_test_setup(test_rows_parts_is_jacobi, t_setup),
+      cmocka_unit_test_setup(test_exact_blocks_reference, t_setup),
+      cmocka_unit_test_setup(test_s15_apply, t_setup),
+      cmocka_unit_test_setup(test_refactor, t_setup),
+      cmocka_unit_test_setup(test_precond_bad, t_setup),
+      cmocka_unit_test_setup(test_precond_empty, t_setup),
   };
   return T_RUN("schwarz", tests);
 }
