@@ -5,9 +5,6 @@
 
 #include "krylov_impl.h"
 
-/* sparse/src/format_impl.h: the sizes of a converted matrix (formats.h has no public accessor) */
-#include "../../sparse/src/format_impl.h"
-
 typedef enum { OP_CRS, OP_FORMAT, OP_USER } op_kind_t;
 
 struct strata_operator {
@@ -95,7 +92,9 @@ strata_status_t strata_operator_create_format(strata_exec_t *exec, const strata_
   if (!exec || !M)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "strata_operator_create_format: NULL %s", !exec ? "exec" : "M");
   strata_operator_t *o = NULL;
-  strata_status_t st = op_new(exec, OP_FORMAT, M->num_rows, M->num_cols, &o);
+  int32_t rows = 0, cols = 0;
+  strata_status_t st = strata_format_size(M, &rows, &cols);
+  if (!st) st = op_new(exec, OP_FORMAT, rows, cols, &o);
   if (st) return st;
   o->M = M;
   *op = o;

@@ -187,6 +187,13 @@ strata_status_t strata_format_info(const strata_sparse_format_t *M, strata_forma
   return STRATA_SUCCESS;
 }
 
+strata_status_t strata_format_size(const strata_sparse_format_t *M, int32_t *num_rows, int32_t *num_cols) {
+  if (!M) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "format_size: NULL matrix");
+  if (num_rows) *num_rows = M->num_rows;
+  if (num_cols) *num_cols = M->num_cols;
+  return STRATA_SUCCESS;
+}
+
 strata_status_t strata_format_destroy(strata_sparse_format_t **M) {
   if (!M || !*M) return STRATA_SUCCESS;
   if ((*M)->ops && (*M)->ops->destroy) (*M)->ops->destroy(*M);

@@ -157,6 +157,10 @@ strata_status_t strata_format_is_permuted(const strata_sparse_format_t *M, int *
 strata_status_t strata_format_info(const strata_sparse_format_t *M, strata_format_t *format,
                                    strata_format_footprint_t *footprint);
 
+/** The sizes of the matrix M was converted from (num_rows, num_cols may each be NULL).
+ *  Errors: INVALID_ARGUMENT (NULL M). */
+strata_status_t strata_format_size(const strata_sparse_format_t *M, int32_t *num_rows, int32_t *num_cols);
+
 /** NULL-safe; sets *M to NULL. */
 strata_status_t strata_format_destroy(strata_sparse_format_t **M);
 
