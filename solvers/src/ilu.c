@@ -16,6 +16,11 @@
 
 #include "../kernels/ilu_args.h"
 
+/* The row of A named by the last INVALID_DATA error of an ILU call on this thread (-1: none). */
+static _Thread_local int64_t ilu_refused_row = -1;
+
+int64_t strata_impl_ilu_refused_row(void) { return ilu_refused_row; }
+
 STRATA_KERNEL_DECLARE(strata_ilu_diag);
 STRATA_KERNEL_DECLARE(strata_ilu_init);
 STRATA_KERNEL_DECLARE(strata_ilu_rows);
@@ -134,6 +139,7 @@ static strata_status_t check_pivots(strata_exec_t *exec, strata_ilu_t *F, const 
   if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, &d, F->diag_pos + first, sizeof d);
   if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, &u, LU->values + d, sizeof u);
   if (st != STRATA_SUCCESS) return st;
+  ilu_refused_row = first;
   if (u != 0.0 && isfinite(u))
     return strata_error_set(STRATA_ERR_INVALID_DATA,
                             "%s: row %d of the factors holds a non-finite entry (its pivot is %g; %lld of %d rows "
@@ -213,6 +219,7 @@ static strata_status_t check_common(strata_exec_t *exec, const strata_crs_matrix
 
 strata_status_t strata_ilu_create(strata_exec_t *exec, const strata_crs_matrix_t *A, const strata_ilu_options_t *opts,
                                   strata_ilu_t **Fp) {
+  ilu_refused_row = -1;
   if (!Fp) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "ilu_create: NULL output");
   *Fp = NULL;
   strata_status_t st = check_common(exec, A, "ilu_create");
@@ -233,11 +240,13 @@ strata_status_t strata_ilu_create(strata_exec_t *exec, const strata_crs_matrix_t
   st = sorted(exec, A, &As, &owned);
   int64_t missing = -1;
   if (st == STRATA_SUCCESS) st = diag_positions(exec, As, NULL, &missing);
-  if (st == STRATA_SUCCESS && missing >= 0)
+  if (st == STRATA_SUCCESS && missing >= 0) {
+    ilu_refused_row = missing;
     st = strata_error_set(STRATA_ERR_INVALID_DATA,
                           "ilu_create: row %lld has no stored diagonal entry (every row of A needs one; store an "
                           "explicit zero and set diag_shift, or fix the matrix)",
                           (long long)missing);
+  }
   if (st == STRATA_SUCCESS) {
     F->nnz_a = As->nnz;
     st = symbolic(exec, F, As);
@@ -273,6 +282,7 @@ strata_status_t strata_ilu_create(strata_exec_t *exec, const strata_crs_matrix_t
 }
 
 strata_status_t strata_ilu_refactor(strata_exec_t *exec, strata_ilu_t *F, const strata_crs_matrix_t *A) {
+  ilu_refused_row = -1;
   if (!F) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "ilu_refactor: NULL factorization");
   if (!exec) exec = F->exec;
   strata_status_t st = check_common(exec, A, "ilu_refactor");

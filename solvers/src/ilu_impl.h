@@ -25,4 +25,9 @@ struct strata_ilu {
 strata_status_t strata_impl_ilu_symbolic(int32_t n, const int64_t *ro, const int32_t *ci, int K, int64_t **lu_ro,
                                          int32_t **lu_ci, int64_t *lu_nnz);
 
+/* The row named by the last INVALID_DATA error of strata_ilu_create / strata_ilu_refactor on this
+ * thread (a missing diagonal, a zero or non-finite pivot), -1 if that call failed otherwise or
+ * succeeded: Schwarz maps it back to A's numbering. */
+int64_t strata_impl_ilu_refused_row(void);
+
 #endif

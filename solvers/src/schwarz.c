@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ilu_impl.h"
 #include "schwarz_impl.h"
 #include "solvers_impl.h"
 
@@ -55,19 +56,18 @@ static void schwarz_destroy(void *ctx) {
   free(c);
 }
 
-/* An ILU error of B (INVALID_DATA naming "row E" of B) again, in A's numbering: the partition and
- * A's row of extended row E, then the factorization's own message. */
+/* An ILU error of B again, in A's numbering: the partition and A's row of the refused extended
+ * row (strata_impl_ilu_refused_row), then the factorization's own message. */
 static strata_status_t block_error(const schwarz_ctx_t *c, strata_status_t st) {
   char msg[768];
   snprintf(msg, sizeof msg, "%s", strata_error_message());
   if (st != STRATA_ERR_INVALID_DATA) return st;
-  const char *at = strstr(msg, "row ");
-  long e = -1;
-  if (at && sscanf(at + 4, "%ld", &e) == 1 && e >= 0 && e < c->blocks->num_ext) {
+  const int64_t e = strata_impl_ilu_refused_row();
+  if (e >= 0 && e < c->blocks->num_ext) {
     int32_t part = -1, row = -1;
     if (strata_impl_schwarz_row_origin(c->blocks, (int32_t)e, &part, &row) == STRATA_SUCCESS)
       return strata_error_set(st, "schwarz: row %d of A in the block of partition %d (row %ld of the blocks' matrix): %s",
-                              row, part, e, msg);
+                              row, part, (long)e, msg);
   }
   return strata_error_set(st, "schwarz: a block's factorization: %s", msg);
 }
