@@ -84,12 +84,27 @@ static host_crs_t random_unsym(int32_t n, int extra) {
   return h;
 }
 
-static strata_crs_matrix_t *to_device(const host_crs_t *h) {
+/* A CrsMatrix on exec from host CSR h: the arrays copied to exec memory first (create_from_csr
+ * reads exec memory: device memory on GPU backends). */
+static strata_crs_matrix_t *upload(strata_exec_t *exec, const host_crs_t *h) {
+  void *ro = NULL, *ci = NULL, *v = NULL;
+  const size_t bro = sizeof(int64_t) * ((size_t)h->nr + 1), bci = sizeof(int32_t) * (size_t)h->nnz,
+               bv = sizeof(double) * (size_t)h->nnz;
+  T_OK(strata_mem_alloc(exec, STRATA_MEM_DEVICE, bro, &ro));
+  T_OK(strata_mem_copy(exec, ro, h->ro, bro));
+  if (h->nnz > 0) {
+    T_OK(strata_mem_alloc(exec, STRATA_MEM_DEVICE, bci, &ci));
+    T_OK(strata_mem_alloc(exec, STRATA_MEM_DEVICE, bv, &v));
+    T_OK(strata_mem_copy(exec, ci, h->ci, bci));
+    T_OK(strata_mem_copy(exec, v, h->v, bv));
+  }
   strata_crs_matrix_t *A = NULL;
-  T_OK(strata_crs_create_from_csr(T_exec, h->nr, h->nc, h->nnz, h->nnz ? h->ro : NULL, h->ci, h->v,
-                                  STRATA_CRS_COPY, &A));
+  T_OK(strata_crs_create_from_csr(exec, h->nr, h->nc, h->nnz, (const int64_t *)ro,
+                                  (const int32_t *)ci, (const double *)v, STRATA_CRS_ADOPT, &A));
   return A;
 }
+
+static strata_crs_matrix_t *to_device(const host_crs_t *h) { return upload(T_exec, h); }
 
 /* ------------------------------------------------------------------ host references */
 
@@ -499,7 +514,7 @@ static void test_empty_matrix(void **state) {
 static void schwarz_apply_on(strata_exec_t *exec, const host_crs_t *h, const strata_schwarz_options_t *opts,
                              const double *r, double *z, strata_precond_stats_t *stats) {
   strata_crs_matrix_t *A = NULL;
-  T_OK(strata_crs_create_from_csr(exec, h->nr, h->nc, h->nnz, h->nnz ? h->ro : NULL, h->ci, h->v, STRATA_CRS_COPY, &A));
+  A = upload(exec, h);
   strata_operator_t *op = NULL;
   strata_precond_t *P = NULL;
   T_OK(strata_operator_create_crs(exec, A, NULL, &op));
