@@ -96,7 +96,8 @@ strata_status_t strata_parallel_reduce_async(strata_exec_t *exec, const char *la
 
 /** Runs a SCAN kernel over range (Kokkos parallel_scan: the body is called with a running partial
  *  sum and a `final` flag; exclusive or inclusive is the body's choice). *total (host; may be
- *  NULL) receives the sum of all contributions. Synchronous if total != NULL, else asynchronous. */
+ *  NULL) receives the sum of all contributions. Synchronous if total != NULL, else asynchronous.
+ *  Errors: as strata_parallel_for (INVALID_ARGUMENT also for a kernel that is not a SCAN kernel). */
 strata_status_t strata_parallel_scan(strata_exec_t *exec, const char *label, strata_range_t range,
                                      const strata_kernel_t *kernel, const void *args, void *total);
 
