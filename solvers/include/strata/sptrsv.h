@@ -1,7 +1,13 @@
 /* strata — sparse triangular solves, level-scheduled (DESIGN §9; Anderson & Saad 1989, Naumov
- * 2011 for cusparse's csrsv analysis). An analysis on the device gives each row its level (one
- * more than the deepest row it depends on) and groups the rows by level; every solve then runs
- * level after level, the rows of one level in parallel. The plan is built once and reused. */
+ * 2011 for cusparse's csrsv analysis; Liu et al. 2016 for the synchronization-free walk). An
+ * analysis on the device gives each row its level (one more than the deepest row it depends on) in
+ * one launch whose teams wait on the levels they need, groups the rows by level with a stable
+ * device sort of (level, row), and keeps a compact copy of the triangle (its strict part in level
+ * order, the diagonal apart); every solve then runs level after level, the rows of one level in
+ * parallel. The plan is built once and reused; host work is O(levels), never O(rows). Many
+ * independent diagonal blocks in one matrix share their levels: a level of every block is one
+ * launch. Why the one-launch kernels cannot deadlock (GPUs without independent thread scheduling
+ * and OpenMP with fewer threads than teams included): solvers/kernels/sptrsv.kl.c. */
 #ifndef STRATA_SPTRSV_H
 #define STRATA_SPTRSV_H
 
@@ -18,9 +24,13 @@ typedef enum strata_diag {
 } strata_diag_t;
 
 typedef enum strata_sptrsv_algorithm {
-  STRATA_SPTRSV_AUTO = 0,   /**< the library's choice for the backend and the level profile */
-  STRATA_SPTRSV_LEVELS = 1, /**< one launch per level */
-  STRATA_SPTRSV_WALK = 2    /**< one launch whose teams walk the levels in order */
+  STRATA_SPTRSV_AUTO = 0,   /**< host backends LEVELS; GPUs WALK from 16 levels on, else LEVELS
+                                 (a first choice, to be tuned by the harness's solve suite) */
+  STRATA_SPTRSV_LEVELS = 1, /**< one launch per level (a thread per row, lanes per row for long
+                                 rows on GPUs; consecutive levels of a few rows run on one thread
+                                 in one launch) */
+  STRATA_SPTRSV_WALK = 2    /**< one launch: teams take chunks of rows in level order by a ticket,
+                                 each term waits for its x (atomic loads); on GPUs a warp per row */
 } strata_sptrsv_algorithm_t;
 
 typedef struct strata_sptrsv_options {
@@ -33,22 +43,30 @@ typedef struct strata_sptrsv_options {
 typedef struct strata_sptrsv strata_sptrsv_t;
 
 /** Analysis of the triangle of T named by opts (entries of the other triangle are ignored, as
- *  cusparseSpSV's fill mode; columns need not be sorted). T square, exec memory, borrowed: it must
- *  outlive the plan, and the solve reads its values (after a change of values with transpose set,
- *  call strata_sptrsv_update_values). opts NULL: lower, non-unit. Errors: INVALID_ARGUMENT (NULL
- *  arguments; T not square, both sizes named; T of another backend); INVALID_DATA (non-unit: a
- *  row whose diagonal is missing, zero or not finite, the first row named). Synchronous. */
+ *  cusparseSpSV's fill mode; columns need not be sorted; duplicate entries count as their sum).
+ *  T square, exec memory. The plan keeps its own copy of the triangle's values (and of T^T with
+ *  transpose set), so T may be freed after the call, and a change of T's values reaches the
+ *  solves only through strata_sptrsv_update_values. opts NULL: lower, non-unit. Errors:
+ *  INVALID_ARGUMENT (NULL arguments; T not square, both sizes named; T of another backend; an
+ *  option outside its enum); INVALID_DATA (non-unit: a row whose diagonal is missing, zero or not
+ *  finite, the first row named); OUT_OF_MEMORY. Synchronous. */
 strata_status_t strata_sptrsv_create(strata_exec_t *exec, const strata_crs_matrix_t *T,
                                      const strata_sptrsv_options_t *opts, strata_sptrsv_t **plan);
 
-/** Takes T's current values (same pattern) into a plan that keeps copies (transpose). Errors as
+/** Takes T's current values (the pattern of create's T: same rows and entries) into the plan's
+ *  copy; with transpose set T^T is rebuilt (a device sort). exec NULL: the plan's. Errors:
+ *  INVALID_ARGUMENT (NULL plan or T; other rows or entries than at create, both named);
  *  strata_sptrsv_create's INVALID_DATA. Synchronous. */
 strata_status_t strata_sptrsv_update_values(strata_exec_t *exec, strata_sptrsv_t *plan,
                                             const strata_crs_matrix_t *T);
 
 /** x = op(T)⁻¹·b for the plan's triangle. b, x [n], exec memory, not overlapping. exec NULL: the
- *  plan's. Errors: INVALID_ARGUMENT (NULL plan; NULL b or x with n > 0; b and x overlapping).
- *  Asynchronous on exec's stream. */
+ *  plan's (another exec must be of its backend). Each row's terms are summed in a fixed order: the
+ *  same bits on every run of a backend, and on host backends the same bits for LEVELS and WALK
+ *  and for serial and OpenMP. WALK writes a marker into x before the launch: x is meaningful once
+ *  the solve has run. One plan serves one stream at a time (WALK's ticket lives in the plan).
+ *  Errors: INVALID_ARGUMENT (NULL plan; NULL b or x with n > 0; b and x overlapping; exec of
+ *  another backend). Asynchronous on exec's stream. */
 strata_status_t strata_sptrsv_solve(strata_exec_t *exec, const strata_sptrsv_t *plan, const double *b,
                                     double *x);
 

@@ -1,0 +1,28 @@
+/* strata solvers — the ILU(k) factorization's layout (ilu.c, ilu_symbolic.c, ilu_precond.c).
+ * Not installed. */
+#ifndef STRATA_SOLVERS_ILU_IMPL_H
+#define STRATA_SOLVERS_ILU_IMPL_H
+
+#include "strata/ilu.h"
+
+struct strata_ilu {
+  strata_exec_t *exec;
+  strata_ilu_options_t opts;
+  int32_t n;
+  int64_t nnz_a;            /* entries of A (sorted, duplicates merged) at create */
+  strata_crs_matrix_t *LU;  /* the factors (owned, fill-complete) */
+  int64_t *diag_pos;        /* [n] exec: position of (i, i) in LU */
+  strata_sptrsv_t *lower;   /* L (unit) on LU; its level order runs the numeric phase */
+  strata_sptrsv_t *upper;   /* U (non-unit) on LU */
+  double *work;             /* [n] exec: L^{-1} r */
+  int ok;                   /* the last numeric phase succeeded */
+  strata_precond_stats_t stats;
+};
+
+/* ILU(k)'s pattern from A's (host arrays, rows sorted and unique, every diagonal present):
+ * *lu_ro [n + 1] and *lu_ci [*lu_nnz] are malloc'ed host arrays, rows sorted. Errors:
+ * OUT_OF_MEMORY. */
+strata_status_t strata_impl_ilu_symbolic(int32_t n, const int64_t *ro, const int32_t *ci, int K, int64_t **lu_ro,
+                                         int32_t **lu_ci, int64_t *lu_nnz);
+
+#endif

@@ -1,0 +1,3 @@
+# Level-scheduled triangular solves: S14, random triangles against a host reference and serial, both
+# algorithms, transposes, level counts, value updates, refusals and bad input.
+strata_test(sptrsv SOURCES test_sptrsv.c)
