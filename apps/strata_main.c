@@ -1,4 +1,4 @@
-/* strata — the command-line tool: `strata info`, `strata fem`, `strata spmv`, `strata bench`. */
+/* strata — the command-line tool: `strata info`, `strata fem`, `strata spmv`, `strata solve`, `strata bench`. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include "strata/strata.h"
 
 int cmd_spmv(int argc, char **argv);  /* apps/spmv_cmd.c */
+int cmd_solve(int argc, char **argv); /* apps/solve_cmd.c */
 int cmd_bench(int argc, char **argv); /* perf/bench_cmd.c */
 
 static void usage(FILE *f) {
@@ -33,6 +34,10 @@ static void usage(FILE *f) {
           "       --x ones|random:SEED|FILE.mtx --alpha A --beta B --y FILE.mtx --transpose\n"
           "       --backend NAME --algorithm auto|one|two|three|split|stream --format NAME --repeat N\n"
           "       --stream-pad auto|always|never --out y.mtx --json   (spmv --help lists the formats)\n"
+          "  solve A.mtx [options]              A x = b by a Krylov method and a preconditioner (solve --help)\n"
+          "       --b ones|FILE.mtx --x0 FILE.mtx --solver cg|bicgstab|gmres|fgmres --restart M --tol T\n"
+          "       --precond none|jacobi|l1-jacobi|ilu0|iluk:K|bjacobi:P[:K]|ras:P:OVERLAP[:K] --max-iter N\n"
+          "       --backend NAME --out x.mtx --json --history\n"
           "  bench stream|spmv|unpack|fem|all   benchmarks against serial and the peers, checked first (bench --help)\n"
           "       --backend B... --matrix FILE.mtx|gen:NAME[:params]|shared... --format LIST --quick\n"
           "       --min-time S --sweep --out DIR\n");
@@ -248,6 +253,7 @@ int main(int argc, char **argv) {
   int (*cmd)(int, char **) = strcmp(argv[1], "info") == 0    ? cmd_info
                              : strcmp(argv[1], "fem") == 0   ? cmd_fem
                              : strcmp(argv[1], "spmv") == 0  ? cmd_spmv
+                             : strcmp(argv[1], "solve") == 0 ? cmd_solve
                              : strcmp(argv[1], "bench") == 0 ? cmd_bench
                                                              : NULL;
   if (cmd) { /* finalized on every return (--help and the exit-2 refusals too; a second call does nothing) */
