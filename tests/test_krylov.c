@@ -891,6 +891,12 @@ static void test_krylov_invalid(void **state) {
   t_expect_msg(strata_operator_create_crs(NULL, A, NULL, &bad), STRATA_ERR_INVALID_ARGUMENT, "NULL exec", NULL);
   t_expect_msg(strata_operator_create_crs(T_exec, NULL, NULL, &bad), STRATA_ERR_INVALID_ARGUMENT, "NULL A", NULL);
   t_expect_msg(strata_operator_create_crs(T_exec, A, NULL, NULL), STRATA_ERR_INVALID_ARGUMENT, "NULL op", NULL);
+  if (strata_exec_backend(T_exec) != STRATA_BACKEND_SERIAL) { /* a matrix of another backend */
+    strata_crs_matrix_t *As = crs_on(T_serial, &hi);
+    t_expect_msg(strata_operator_create_crs(T_exec, As, NULL, &bad), STRATA_ERR_INVALID_ARGUMENT, "backend 'serial'",
+                 strata_backend_name(strata_exec_backend(T_exec)));
+    strata_crs_destroy(&As);
+  }
   t_expect_msg(strata_operator_create_user(T_exec, -1, 2, user_apply, NULL, NULL, &bad), STRATA_ERR_INVALID_ARGUMENT,
                "num_rows = -1", ">= 0");
   t_expect_msg(strata_operator_create_user(T_exec, 2, 2, NULL, NULL, NULL, &bad), STRATA_ERR_INVALID_ARGUMENT,

@@ -294,7 +294,7 @@ strata_status_t strata_krylov_solve(strata_exec_t *exec, const strata_operator_t
       res->status = STRATA_SOLVE_NONFINITE;
     else if (res->status == STRATA_SOLVE_MAX_ITER && K.last_true <= o.tol)
       res->status = STRATA_SOLVE_CONVERGED; /* the definition: the true residual is within tol */
-    if (res->status != STRATA_SOLVE_CONVERGED) res->breakdown = res->status == STRATA_SOLVE_BREAKDOWN ? res->breakdown : NULL;
+    if (res->status != STRATA_SOLVE_BREAKDOWN) res->breakdown = NULL;
     st = strata_impl_vec_ldexp(exec, n, x, -scale, x);
   }
   if (!st) st = strata_exec_fence(exec);

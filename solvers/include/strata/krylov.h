@@ -4,7 +4,15 @@
  * Stopping rule (every method): converged means the true relative residual
  * ||b - A·x||_2 / ||b||_2 <= tol, recomputed from x whenever the method's own estimate says
  * converged; if it is above tol the method goes on from the true residual (a restart) and the
- * status is never "converged" on an estimate alone. b = 0 gives x = 0 after 0 iterations,
+ * status is never "converged" on an estimate alone. Stagnation: three such checks in a row whose
+ * true residual is not below half the one before (the attainable accuracy is above tol); for
+ * GMRES(m) also five cycles in a row (each ended at m iterations) that do not bring the true
+ * residual 0.1 % below the best before (restarted GMRES can stall for good, e.g. GMRES(1) with 0
+ * in the field of values of A M⁻¹). Estimates: CG and BiCGSTAB the recurrence residual ||r||
+ * (not the preconditioned one), BiCGSTAB also ||s|| at the half step (then x = x + alpha·p̂ and
+ * the iteration counts as one), the GMRES methods |g_{j+1}| of the Givens-reduced Hessenberg
+ * matrix. A breakdown leaves x at the last iterate (finite; the kernels never divide by the
+ * vanished scalar). b = 0 gives x = 0 after 0 iterations,
  * converged. The system is scaled by a power of two (exact) so that max |b_i| is in [1, 2): norms
  * and dot products neither underflow nor overflow for any representable b. */
 #ifndef STRATA_KRYLOV_H
@@ -58,9 +66,14 @@ typedef struct strata_krylov_result {
   strata_solve_status_t status;
   int iterations;          /**< as counted by max_iter */
   double rel_residual;     /**< final true ||b - A·x|| / ||b|| (0 for b = 0) */
-  const char *breakdown;   /**< BREAKDOWN: the vanished scalar ("p·Ap", "r·z", "rho", "omega",
-                                "t·t", "h(j+1,j)"); NULL otherwise */
-  int true_residual_checks;/**< recomputations of the true residual */
+  const char *breakdown;   /**< BREAKDOWN: the vanished scalar: CG "p·Ap" (not positive: A not
+                                SPD), "r·z" (not positive: M not SPD); BiCGSTAB "rho" (r̂·r),
+                                "r̂·v", "omega" (t·s), "t·t"; GMRES "h(j+1,j)" (with h(j,j)
+                                after the rotations: a singular least-squares problem; a vanishing
+                                h(j+1,j) alone is the happy breakdown, converged); NULL otherwise */
+  int true_residual_checks;/**< recomputations of the true residual after the start (CG and
+                                BiCGSTAB: when the estimate said converged; the GMRES methods: at
+                                the end of every cycle) */
   double setup_s;          /**< work vectors and scaling, seconds */
   double solve_s;          /**< the iteration, seconds (wall, fenced) */
   int num_history;         /**< entries of history */

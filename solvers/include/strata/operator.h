@@ -31,8 +31,10 @@ strata_status_t strata_operator_create_crs(strata_exec_t *exec, const strata_crs
                                            const strata_spmv_options_t *spmv_opts,
                                            strata_operator_t **op);
 
-/** An operator for a matrix in a storage format (strata_format_spmv); M is borrowed. Sizes from
- *  strata_format_info. Errors: INVALID_ARGUMENT (NULL arguments). Synchronous. */
+/** An operator for a matrix in a storage format (strata_format_spmv); M is borrowed. Sizes: M's
+ *  rows and columns (those of the CrsMatrix it was converted from). strata_operator_crs gives
+ *  NULL for it, so the built-in preconditioners need the CrsMatrix operator. Errors:
+ *  INVALID_ARGUMENT (NULL arguments). Synchronous. */
 strata_status_t strata_operator_create_format(strata_exec_t *exec, const strata_sparse_format_t *M,
                                               strata_operator_t **op);
 
