@@ -117,3 +117,26 @@ solve_cli(overlap_negative 2 "'ras:2:-1': the overlap -1 is outside \\[0, 214748
 solve_cli(overlap_missing 2 "'ras:2': the overlap is missing" ${_d}/t3.mtx --precond ras:2)
 solve_cli(fill_level 2 "'iluk:65': the fill level K 65 is outside \\[0, 64\\]" ${_d}/t3.mtx --precond iluk:65)
 solve_cli(precond_trailing 2 "'bjacobi:2:1:3': unexpected '3' at the end" ${_d}/t3.mtx --precond bjacobi:2:1:3)
+
+# ---- strata fem with the solver module (issue 27 item 6): --solver / --precond, --save-system
+# handing the system to strata solve (the same CG + Jacobi: the same 23 iterations on box 6)
+set(_sys ${CMAKE_CURRENT_BINARY_DIR}/solve_cases/fem_box6)
+add_test(NAME cli.solve.fem_save_system COMMAND sh -c "rm -rf \"$1\"; \"$0\" fem --box 6 --backend serial --save-system \"$1\" 2>&1; echo \"exit=$?\"; ls \"$1\"; \"$0\" solve \"$1/A.mtx\" --b \"$1/b.mtx\" --solver cg --precond jacobi --tol 1e-10 --backend serial 2>&1; echo \"exit=$?\""
+         $<TARGET_FILE:strata_cli> ${_sys})
+set_tests_properties(cli.solve.fem_save_system PROPERTIES PASS_REGULAR_EXPRESSION
+                     "CG \\(Jacobi\\) +23 iterations, converged.*exit=0\nA.mtx\nb.mtx\nu.mtx\n.*cg, preconditioner jacobi.*converged after 23 iterations.*exit=0\n")
+function(fem_cli name code regex)
+  add_test(NAME cli.solve.fem_${name} COMMAND sh -c "\"$0\" fem \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli> ${ARGN})
+  set_tests_properties(cli.solve.fem_${name} PROPERTIES PASS_REGULAR_EXPRESSION "${regex}.*exit=${code}\n" TIMEOUT 300
+                       ENVIRONMENT "OMP_WAIT_POLICY=passive")
+endfunction()
+fem_cli(default_json 0 "\"solver\": \"CG \\(Jacobi\\)\", \"iterations\": 23, \"converged\": true" --box 6 --json)
+fem_cli(bicgstab_ilu0 0 "BICGSTAB \\(ilu\\(0\\)\\) +[0-9]+ iterations, converged" --box 6 --solver bicgstab --precond ilu0)
+fem_cli(gmres_ras 0 "GMRES \\(ras\\(4, overlap 1, ilu\\(0\\)\\)\\) +[0-9]+ iterations, converged" --box 6 --solver gmres --restart 10 --precond ras:4:1)
+fem_cli(cg_none 0 "\"solver\": \"CG \\(none\\)\", \"iterations\": [0-9]+, \"converged\": true" --box 6 --precond none --json)
+fem_cli(max_iter 3 "\"iterations\": 5, \"converged\": false, \"stalled\": false.*CG \\(Jacobi\\) did not converge in 5 iterations" --box 6 --max-iter 5 --json)
+fem_cli(unknown_solver 2 "--solver minres: unknown solver \\(cg, bicgstab, gmres, fgmres\\)" --box 6 --solver minres)
+fem_cli(unknown_precond 2 "--precond: unknown preconditioner 'amg'" --box 6 --precond amg)
+fem_cli(bad_fill 2 "--precond: preconditioner 'iluk:99': the fill level K 99 is outside \\[0, 64\\]" --box 6 --precond iluk:99)
+fem_cli(restart_cg 2 "--restart applies to --solver gmres and fgmres" --box 6 --restart 5)
+fem_cli(save_system_unwritable 1 "--save-system /nonexistent/dir: cannot create the folder" --box 2 --save-system /nonexistent/dir)
