@@ -2,6 +2,7 @@
  * holds every row, so hypre's BJ-ILU(k) (HYPRE_ILU type 0) is the ILU(k) of the whole matrix, with
  * its local reordering off (natural order: the factorization strata computes). hypre runs on the
  * host with its own OpenMP threads (Debian's build uses libgomp), set per call from the config. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include "bench_hypre.h"
 
 #include <stdio.h>
@@ -94,6 +95,9 @@ int bench_hypre_create(const strata_crs_matrix_t *A, bench_hypre_t **out, char *
   if (!g_mpi_started) {
     int init = 0;
     MPI_Initialized(&init);
+    /* OpenMPI keeps its components loaded at MPI_Finalize (its option for memory checkers), so
+     * that LeakSanitizer can name the libraries of what OpenMPI leaks (tests/lsan.supp) */
+    setenv("OMPI_MCA_mca_base_component_disable_dlclose", "1", 0);
     if (!init && MPI_Init(NULL, NULL) != MPI_SUCCESS) {
       snprintf(err, err_len, "hypre: MPI_Init failed");
       return -1;
