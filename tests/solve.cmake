@@ -116,6 +116,8 @@ solve_cli(ras_parts_above_rows 2 "num_parts = 4, above the limit 3" ${_d}/t3.mtx
 solve_cli(overlap_negative 2 "'ras:2:-1': the overlap -1 is outside \\[0, 2147483647\\]" ${_d}/t3.mtx --precond ras:2:-1)
 solve_cli(overlap_missing 2 "'ras:2': the overlap is missing" ${_d}/t3.mtx --precond ras:2)
 solve_cli(fill_level 2 "'iluk:65': the fill level K 65 is outside \\[0, 64\\]" ${_d}/t3.mtx --precond iluk:65)
+solve_cli(precond_colon 2 "'bjacobi:2:': nothing after the last ':'" ${_d}/t3.mtx --precond bjacobi:2:)
+solve_cli(precond_huge 2 "'iluk:99999999999999999999': the fill level K 99999999999999999999 is outside \\[0, 64\\]" ${_d}/t3.mtx --precond iluk:99999999999999999999)
 solve_cli(precond_trailing 2 "'bjacobi:2:1:3': unexpected '3' at the end" ${_d}/t3.mtx --precond bjacobi:2:1:3)
 
 # ---- strata fem with the solver module (issue 27 item 6): --solver / --precond, --save-system

@@ -25,6 +25,9 @@ static strata_status_t field(const char *name, const char **s, const char *what,
   if (*end != '\0' && *end != ':')
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "preconditioner '%s': %s '%s' is not a decimal integer", name,
                             what, p);
+  if (end[0] == ':' && end[1] == '\0')
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "preconditioner '%s': nothing after the last ':' (%s)", name,
+                            NAME_FORMS);
   *v = x;
   *s = *end == ':' ? end + 1 : end;
   return STRATA_SUCCESS;
