@@ -1,4 +1,4 @@
-/* strata — the command-line tool: `strata info`, `strata fem`, `strata spmv`, `strata bench`. */
+/* strata — the command-line tool: `strata info`, `strata fem`, `strata spmv`, `strata solve`, `strata bench`. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,21 +8,27 @@
 #include "cli_json.h"
 #include "fem/fem.h"
 #include "strata/strata.h"
+#include "strata/solvers.h"
 
 int cmd_spmv(int argc, char **argv);  /* apps/spmv_cmd.c */
+int cmd_solve(int argc, char **argv); /* apps/solve_cmd.c */
 int cmd_bench(int argc, char **argv); /* perf/bench_cmd.c */
 
 static void usage(FILE *f) {
   fprintf(f,
           "usage: strata <command> [options]\n"
           "  info [--json]                      version, backends, devices, host threads\n"
-          "  fem  [options]                     the main job: assemble with unpack_combine, solve with CG\n"
+          "  fem  [options]                     the main job: assemble with unpack_combine, solve (Jacobi-CG)\n"
           "       --backend NAME                serial|openmp|cuda|hip|default (default: the build's)\n"
           "       --h H                         Gmsh element size (default 0.04 on host backends, 0.0147 on GPUs)\n"
           "       --mesh FILE                   load a mesh saved with --save-mesh (no Gmsh needed)\n"
           "       --save-mesh FILE              write the mesh used (strata mesh v1, apps/fem/fem_mesh.h)\n"
           "       --box N                       structured N^3-cube mesh instead of Gmsh (tests)\n"
-          "       --tol T --max-iter N          CG relative residual and iteration limit (1e-10, 5000)\n"
+          "       --tol T --max-iter N          the solver's relative residual and iteration limit (1e-10, 5000)\n"
+          "       --solver S --precond P        cg|bicgstab|gmres|fgmres and a preconditioner as strata solve\n"
+          "                                     takes it (default cg and jacobi, the fastest verified choice)\n"
+          "       --restart M                   the GMRES / FGMRES basis (1..10000, default 30)\n"
+          "       --save-system DIR             writes DIR/A.mtx, DIR/b.mtx, DIR/u.mtx (the system and its solution)\n"
           "       --no-compare                  skip the assembly on the serial backend\n"
           "       --bulk-nodes K                K extra bulk nodes (0..1000), each tied by springs to\n"
           "       --bulk-fraction F             a fraction F in (0, 1] of the boundary nodes (default 0.5;\n"
@@ -33,6 +39,10 @@ static void usage(FILE *f) {
           "       --x ones|random:SEED|FILE.mtx --alpha A --beta B --y FILE.mtx --transpose\n"
           "       --backend NAME --algorithm auto|one|two|three|split|stream --format NAME --repeat N\n"
           "       --stream-pad auto|always|never --out y.mtx --json   (spmv --help lists the formats)\n"
+          "  solve A.mtx [options]              A x = b by a Krylov method and a preconditioner (solve --help)\n"
+          "       --b ones|FILE.mtx --x0 FILE.mtx --solver cg|bicgstab|gmres|fgmres --restart M --tol T\n"
+          "       --precond none|jacobi|l1-jacobi|ilu0|iluk:K|bjacobi:P[:K]|ras:P:OVERLAP[:K] --max-iter N\n"
+          "       --backend NAME --out x.mtx --json --history\n"
           "  bench stream|spmv|unpack|fem|all   benchmarks against serial and the peers, checked first (bench --help)\n"
           "       --backend B... --matrix FILE.mtx|gen:NAME[:params]|shared... --format LIST --quick\n"
           "       --min-time S --sweep --out DIR\n");
@@ -180,6 +190,14 @@ static int cmd_fem(int argc, char **argv) {
         return 2;
       } }
     else if (strcmp(a, "--max-iter") == 0) { i = need(i, argc, argv); o.max_iter = integer(a, argv[i], 1, 100000000); }
+    else if (strcmp(a, "--solver") == 0) { i = need(i, argc, argv); o.solver = argv[i];
+      if (fem_solver_from_name(o.solver) < 0) {
+        fprintf(stderr, "strata fem: --solver %s: unknown solver (cg, bicgstab, gmres, fgmres)\n", argv[i]);
+        return 2;
+      } }
+    else if (strcmp(a, "--precond") == 0) { i = need(i, argc, argv); o.precond = argv[i]; }
+    else if (strcmp(a, "--restart") == 0) { i = need(i, argc, argv); o.restart = integer(a, argv[i], 1, 10000); }
+    else if (strcmp(a, "--save-system") == 0) { i = need(i, argc, argv); o.save_system = argv[i]; }
     else if (strcmp(a, "--backend") == 0) {
       i = need(i, argc, argv);
       if (strata_backend_from_name(argv[i], &o.backend) != STRATA_SUCCESS) { /* a usage error, as spmv's and bench's */
@@ -200,6 +218,21 @@ static int cmd_fem(int argc, char **argv) {
     fprintf(stderr, "strata fem: --mesh, --box and --h choose the mesh: give one of them\n");
     return 2;
   }
+  if (o.restart && fem_solver_from_name(o.solver) < STRATA_KRYLOV_GMRES) {
+    fprintf(stderr, "strata fem: --restart applies to --solver gmres and fgmres\n");
+    return 2;
+  }
+  if (o.precond) { /* the name checked before the job starts: a usage error (exit 2) */
+    strata_exec_t *pe = NULL;
+    strata_precond_t *P = NULL;
+    strata_status_t ps = strata_exec_default(o.backend, &pe);
+    if (ps == STRATA_SUCCESS) ps = strata_precond_create_from_name(pe, o.precond, &P);
+    strata_precond_destroy(&P);
+    if (ps == STRATA_ERR_INVALID_ARGUMENT) {
+      fprintf(stderr, "strata fem: --precond: %s\n", strata_error_message());
+      return 2;
+    }
+  }
   fem_result_t r;
   strata_status_t st = fem_run(&o, &r);
   if (st != STRATA_SUCCESS) return fail("fem", st);
@@ -208,14 +241,14 @@ static int cmd_fem(int argc, char **argv) {
   if (cli_stdout_failed("strata fem")) return 1;
   if (r.stalled) {
     fprintf(stderr,
-            "strata fem: CG's recurrence reached --tol %.1e in %d iterations, but the residual ||b - A u|| / ||b|| "
-            "= %.3e did not: --tol is below the accuracy this matrix allows in double precision\n",
-            o.tol, r.iterations, r.residual);
+            "strata fem: %s: the method's estimate reached --tol %.1e in %d iterations, but the residual ||b - A u|| / "
+            "||b|| = %.3e did not (stagnation): --tol is below the accuracy this matrix allows in double precision\n",
+            r.solver, o.tol, r.iterations, r.residual);
     return 3;
   }
   if (!r.converged) {
-    fprintf(stderr, "strata fem: CG did not converge in %d iterations (residual %.3e > %.1e)\n", r.iterations,
-            r.residual, o.tol);
+    fprintf(stderr, "strata fem: %s did not converge in %d iterations (residual %.3e > %.1e)\n", r.solver,
+            r.iterations, r.residual, o.tol);
     return 3;
   }
   return 0;
@@ -248,6 +281,7 @@ int main(int argc, char **argv) {
   int (*cmd)(int, char **) = strcmp(argv[1], "info") == 0    ? cmd_info
                              : strcmp(argv[1], "fem") == 0   ? cmd_fem
                              : strcmp(argv[1], "spmv") == 0  ? cmd_spmv
+                             : strcmp(argv[1], "solve") == 0 ? cmd_solve
                              : strcmp(argv[1], "bench") == 0 ? cmd_bench
                                                              : NULL;
   if (cmd) { /* finalized on every return (--help and the exit-2 refusals too; a second call does nothing) */

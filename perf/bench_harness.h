@@ -5,7 +5,7 @@
  *   bench_suites.c   the suite table: the suites in the order they run
  *   bench_record.c   result records, their JSON lines, the progress line, the oracle's comparison
  *   bench_report.c   the summary tables and the gnuplot plots (--out)
- *   suite_NAME.c     one suite each: stream, spmv, unpack, fem
+ *   suite_NAME.c     one suite each: stream, spmv, unpack, fem, solve
  * The measuring module (timing, generators, the vendor peer, unpack baselines) is bench.h. */
 #ifndef STRATA_BENCH_HARNESS_H
 #define STRATA_BENCH_HARNESS_H
@@ -63,6 +63,7 @@ typedef struct bench_result {
   int has_fmt;        /* spmv format records: footprint and (auto) the chosen format */
   double fmt_bytes, fmt_overhead;
   char fmt_chosen[16];
+  char extra[480];    /* suite-specific JSON members (", \"NAME\": VALUE ..."), appended to the line */
 } bench_result_t;
 /** The records of the run so far, in the order they were added (bench_nrec of them). */
 extern bench_result_t *bench_rec;
@@ -134,6 +135,8 @@ typedef struct bench_suite {
   /* NULL, or the cubes per edge of its box mesh at --scale 1 in this run (0: no box mesh); a
    * --scale that leaves less than one cube per edge is refused (exit 2) */
   int (*box_edge)(const bench_inputs_t *in);
+  /* NULL, or the suite's own tables in the summary (after the records' table), when it ran */
+  void (*summary)(FILE *f);
 } bench_suite_t;
 /** The suites in the order they run (`all`: every one), NULL-terminated. */
 extern const bench_suite_t *const bench_suites[];

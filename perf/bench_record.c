@@ -39,7 +39,7 @@ static void fill_ratio_serial(bench_result_t *r) {
 }
 
 void bench_record_emit(bench_result_t *r) {
-  char nm[400], ms[450], b[11][48], extra[160] = "";
+  char nm[400], ms[450], b[11][48], extra[160 + sizeof r->extra] = "";
   fill_ratio_serial(r);
   if (bench_cfg.uopt_given && !strcmp(r->suite, "unpack") && !strcmp(r->algo, "unpack_combine_add") && !r->msg[0]) {
     char t[160]; /* the record says how it ran (at most about 140 characters) */
@@ -64,6 +64,10 @@ void bench_record_emit(bench_result_t *r) {
     size_t l = strlen(extra);
     snprintf(extra + l, sizeof extra - l, ", \"format_bytes\": %.0f, \"format_overhead\": %.4f, \"format_chosen\": \"%s\"",
              r->fmt_bytes, r->fmt_overhead, r->fmt_chosen);
+  }
+  if (r->extra[0]) { /* the suite's own members */
+    size_t l = strlen(extra);
+    snprintf(extra + l, sizeof extra - l, "%s", r->extra);
   }
   cli_utf8_trim_cut(r->name, sizeof r->name); /* a name or message cut to fit keeps whole characters */
   cli_utf8_trim_cut(r->msg, sizeof r->msg);

@@ -105,6 +105,8 @@ void bench_report_summary(FILE *f) {
     }
   }
   formats_summary(f);
+  for (int q = 0; bench_suites[q]; ++q) /* the suites' own tables */
+    if (bench_suites[q]->summary && bench_suite_selected(bench_suites[q]->name)) bench_suites[q]->summary(f);
   fprintf(f, "strata bench: %d results, %d checked and timed, %d wrong, %d errors, %d skipped, %.1f s\n", bench_nrec, ok, wrong,
           err, skipped, strata_timer_now() - bench_cfg.t_start);
 }

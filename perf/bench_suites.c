@@ -15,7 +15,8 @@
   X(stream)             \
   X(spmv)               \
   X(unpack)             \
-  X(fem)
+  X(fem)                \
+  X(solve)
 
 #define BENCH_SUITE_DECLARE(name) extern const bench_suite_t bench_suite_##name;
 BENCH_SUITES(BENCH_SUITE_DECLARE)

@@ -1,6 +1,6 @@
 /* strata fem — the main job (see fem.h). Host code orchestrates: the graph, the element matrices,
- * pack, unpack_combine, the Dirichlet rows and every CG step run in kernels (fem_kernels.kl.c) or
- * in the sparse module. The host also walks the mesh as read, before anything is uploaded: the
+ * pack, unpack_combine and the Dirichlet rows run in kernels (fem_kernels.kl.c) or in the sparse
+ * module; the solve is the solver module's (strata_krylov_solve with a preconditioner). The host also walks the mesh as read, before anything is uploaded: the
  * box mesh of --box, the checks that every node is used and every connected part has a node on
  * the boundary, the boundary count and the bulk nodes' ties; and --compare's matrix difference
  * reads both matrices back and compares them on the host (a check, not part of the timed phases). */
@@ -12,8 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <errno.h>
+#include <sys/stat.h>
 
 #include "fem_kernels.h"
+#include "strata/solvers.h"
 #include "../cli_json.h"
 
 STRATA_KERNEL_DECLARE(fem_graph_coo);
@@ -22,12 +25,8 @@ STRATA_KERNEL_DECLARE(fem_dirichlet);
 STRATA_KERNEL_DECLARE(fem_spring_coo);
 STRATA_KERNEL_DECLARE(fem_spring_element);
 STRATA_KERNEL_DECLARE(fem_u_exact);
-STRATA_KERNEL_DECLARE(fem_diag_inv);
 STRATA_KERNEL_DECLARE(fem_axpby);
-STRATA_KERNEL_DECLARE(fem_mul);
 STRATA_KERNEL_DECLARE(fem_dot);
-STRATA_KERNEL_DECLARE(fem_cg_update);
-STRATA_KERNEL_DECLARE(fem_cg_direction);
 STRATA_KERNEL_DECLARE(fem_abs_max);
 STRATA_KERNEL_DECLARE(fem_nonfinite);
 
@@ -302,9 +301,8 @@ static int32_t part_root(int32_t *up, int32_t a) {
   return a;
 }
 
-/* ||b - A u|| / ||b|| (bb = b.b; plain ||b - A u|| when bb is 0), the residual left in w. CG's
- * last test and fem_run's report compute it the same way (strata_crs_spmv and the dot kernel are
- * deterministic), so that both see the same value. */
+/* ||b - A u|| / ||b|| (bb = b.b; plain ||b - A u|| when bb is 0), the residual left in w: fem_run's
+ * report, recomputed from u after the solve (strata_crs_spmv and the dot kernel are deterministic). */
 static strata_status_t true_residual(strata_exec_t *e, const strata_crs_matrix_t *A, const double *b,
                                      const double *u, double bb, double *w, double *rel) {
   double rr = 0;
@@ -428,114 +426,73 @@ static strata_status_t rhs_check(strata_exec_t *e, const fem_mesh_t *mesh, int64
                           hi[2]);
 }
 
-/* restarts from the recomputed residual before tol counts as out of reach (cg's *stalled) */
-#define FEM_CG_RESTARTS 3
+/* The method's name for fem_options_t.solver: its strata_krylov_method_t, or -1 */
+int fem_solver_from_name(const char *name) {
+  static const char *const names[] = {"cg", "bicgstab", "gmres", "fgmres"};
+  for (int k = 0; k < 4; ++k)
+    if (name && !strcmp(name, names[k])) return k;
+  return -1;
+}
 
-/* Jacobi-preconditioned CG for A u = b from u = 0. An iteration is an SpMV and three reductions
- * (p.q; the updates of u, r and z with the new r.z; the new direction with r.r) whose results stay
- * in device memory (strata_parallel_reduce_async) for the next launch to read, and one copy of
- * the scalars to the host for the convergence and breakdown tests: one wait per iteration, not
- * three, and four launches fewer. When the recurrence's residual reaches tol, the residual is
- * recomputed (b - A u: the recurrence drifts from it); above tol, CG restarts from it (r = b - A u,
- * p = D^-1 r), and after FEM_CG_RESTARTS restarts tol counts as below the attainable accuracy
- * (*stalled: not converged). */
-static strata_status_t cg(strata_exec_t *e, const strata_crs_matrix_t *A, const double *b, double *u,
-                          double tol, int max_iter, int *iters, int *converged, int *stalled) {
+/* A u = b from u = 0 by strata_krylov_solve with o's method and preconditioner (tol, max_iter).
+ * converged: the true residual reached tol; stalled: STAGNATION (the estimate reached tol, the
+ * true residual stopped decreasing); an iteration limit: neither; a breakdown or a non-finite
+ * iterate: NOT_CONVERGED with the solver's message. */
+static strata_status_t krylov(strata_exec_t *e, const strata_crs_matrix_t *A, const double *b, double *u,
+                              const fem_options_t *o, fem_result_t *res) {
   strata_status_t st = STRATA_SUCCESS;
-  const int64_t n = A->num_rows;
-  double *r = NULL, *z = NULL, *p = NULL, *q = NULL, *dinv = NULL, *ds = NULL;
-  int32_t *missing = NULL;
-  strata_spmv_plan_t *plan = NULL;
-  size_t vb = (size_t)n * sizeof(double);
-  *iters = 0;
-  *converged = 0;
-  *stalled = 0;
-  int restarts = 0;
-  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&r));
-  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&z));
-  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&p));
-  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&q));
-  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&dinv));
-  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, FEM_CG_NUM * sizeof(double), (void **)&ds));
-  CHECK(strata_mem_set_async(e, ds, 0xFF, FEM_CG_NUM * sizeof(double))); /* NaN until written */
-  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, sizeof(int32_t), (void **)&missing));
-  CHECK(strata_mem_set_async(e, missing, 0, sizeof(int32_t)));
-  CHECK(strata_spmv_plan_create(e, A, NULL, &plan)); /* row classes, built once, reused */
-  fem_diag_args_t dg = {A->row_offsets, A->col_indices, A->values, dinv, missing};
-  CHECK(strata_parallel_for(e, NULL, strata_range(0, n), &fem_diag_inv, &dg));
-  int32_t nmiss = 0;
-  CHECK(strata_mem_copy(e, &nmiss, missing, sizeof nmiss));
-  if (nmiss) {
-    st = strata_error_set(STRATA_ERR_INVALID_DATA, "Jacobi: %d row(s) have a zero or missing diagonal", nmiss);
-    goto done;
-  }
-  CHECK(axpby(e, n, 0.0, b, 0.0, u));     /* u = 0 */
-  CHECK(axpby(e, n, 1.0, b, 0.0, r));     /* r = b */
-  double bb = 0;
-  CHECK(dot(e, n, b, b, &bb));
-  if (bb == 0.0) {
-    *converged = 1;
-    goto done;
-  }
-  fem_vec_args_t mv = {0, 0, r, dinv, z};
-  CHECK(strata_parallel_for(e, NULL, strata_range(0, n), &fem_mul, &mv)); /* z = D^-1 r */
-  CHECK(axpby(e, n, 1.0, z, 0.0, p));
-  fem_vec_args_t rz0 = {0, 0, r, z, NULL};
-  CHECK(strata_parallel_reduce_async(e, NULL, strata_range(0, n), &fem_dot, &rz0, STRATA_REDUCE_SUM, ds + FEM_CG_RZ));
-  fem_vec_args_t pq = {0, 0, p, q, NULL};
-  fem_cg_args_t cga = {q, dinv, u, r, z, p, ds, 0};
-  for (int it = 1; it <= max_iter; ++it) {
-    CHECK(strata_spmv_plan_apply(e, plan, 1.0, A, p, 0.0, q));
-    CHECK(strata_parallel_reduce_async(e, NULL, strata_range(0, n), &fem_dot, &pq, STRATA_REDUCE_SUM, ds + FEM_CG_PQ));
-    CHECK(strata_parallel_reduce_async(e, NULL, strata_range(0, n), &fem_cg_update, &cga, STRATA_REDUCE_SUM,
-                                       ds + FEM_CG_RZ + 1 - cga.cur));
-    CHECK(strata_parallel_reduce_async(e, NULL, strata_range(0, n), &fem_cg_direction, &cga, STRATA_REDUCE_SUM,
-                                       ds + FEM_CG_RR));
-    double hs[FEM_CG_NUM];
-    CHECK(strata_mem_copy(e, hs, ds, sizeof hs)); /* the iteration's one wait */
-    /* r.z must stay positive (an SPD preconditioner; 0 only with r = 0, converged), as p.Ap must:
-     * else CG has broken down (the kernels then leave u and r as they were) */
-    const double rz_old = hs[FEM_CG_RZ + cga.cur], rz_new = hs[FEM_CG_RZ + 1 - cga.cur];
-    if (!(hs[FEM_CG_PQ] > 0) || !(rz_old > 0)) {
-      st = strata_error_set(STRATA_ERR_NOT_CONVERGED, "CG breakdown at iteration %d: %s = %g is not positive", it,
-                            !(rz_old > 0) ? "r.z" : "p.Ap", !(rz_old > 0) ? rz_old : hs[FEM_CG_PQ]);
-      goto done;
-    }
-    *iters = it;
-    if (sqrt(hs[FEM_CG_RR] / bb) <= tol) {
-      double rel = 0;
-      CHECK(true_residual(e, A, b, u, bb, r, &rel)); /* r = b - A u */
-      if (rel <= tol) {
-        *converged = 1;
-        break;
-      }
-      if (restarts++ == FEM_CG_RESTARTS) {
-        *stalled = 1;
-        break;
-      }
-      /* restart: z = D^-1 r, p = z, and their r.z as the next iteration's (the slot it reads) */
-      CHECK(strata_parallel_for(e, NULL, strata_range(0, n), &fem_mul, &mv));
-      CHECK(axpby(e, n, 1.0, z, 0.0, p));
-      CHECK(strata_parallel_reduce_async(e, NULL, strata_range(0, n), &fem_dot, &rz0, STRATA_REDUCE_SUM,
-                                         ds + FEM_CG_RZ + cga.cur));
-      continue;
-    }
-    if (!(rz_new > 0)) {
-      st = strata_error_set(STRATA_ERR_NOT_CONVERGED, "CG breakdown at iteration %d: r.z = %g is not positive", it,
-                            rz_new);
-      goto done;
-    }
-    cga.cur = 1 - cga.cur;
-  }
+  strata_operator_t *op = NULL;
+  strata_precond_t *P = NULL;
+  strata_krylov_result_t kr;
+  memset(&kr, 0, sizeof kr);
+  const int method = fem_solver_from_name(o->solver ? o->solver : "cg");
+  const char *pname = o->precond ? o->precond : "jacobi";
+  if (method < 0) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "solver '%s': one of cg, bicgstab, gmres, fgmres", o->solver);
+  CHECK(strata_precond_create_from_name(e, pname, &P));
+  CHECK(strata_operator_create_crs(e, A, NULL, &op));
+  if (P) CHECK(strata_precond_setup(e, P, op));
+  strata_krylov_options_t ko;
+  strata_krylov_options_default(&ko);
+  ko.method = (strata_krylov_method_t)method;
+  ko.tol = o->tol;
+  ko.max_iter = o->max_iter;
+  if (o->restart > 0) ko.restart = o->restart;
+  st = strata_krylov_solve(e, op, P, b, u, &ko, &kr);
+  res->iterations = kr.iterations;
+  res->converged = kr.status == STRATA_SOLVE_CONVERGED;
+  res->stalled = kr.status == STRATA_SOLVE_STAGNATION;
+  if (st == STRATA_ERR_NOT_CONVERGED && (kr.status == STRATA_SOLVE_STAGNATION || kr.status == STRATA_SOLVE_MAX_ITER))
+    st = STRATA_SUCCESS; /* reported in res (exit 3 from the tool), not as an error */
+  char up[16];
+  size_t k = 0;
+  for (const char *c = o->solver ? o->solver : "cg"; *c && k + 1 < sizeof up; ++c) up[k++] = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+  up[k] = '\0';
+  snprintf(res->solver, sizeof res->solver, "%s (%s)", up, P ? (strcmp(pname, "jacobi") ? strata_precond_name(P) : "Jacobi") : "none");
 done:
-  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&ds);
-  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&r);
-  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&z);
-  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&p);
-  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&q);
-  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&dinv);
-  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&missing);
-  strata_spmv_plan_destroy(&plan);
+  strata_krylov_result_free(&kr);
+  strata_precond_destroy(&P);
+  strata_operator_destroy(&op);
+  return st;
+}
+
+/* DIR/A.mtx, DIR/b.mtx, DIR/u.mtx (fem_options_t.save_system); DIR created when missing */
+static strata_status_t save_system(strata_exec_t *e, const char *dir, const strata_crs_matrix_t *A, const double *b,
+                                   const double *u) {
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    return strata_error_set(STRATA_ERR_IO, "--save-system %s: cannot create the folder: %s", dir, strerror(errno));
+  const size_t len = strlen(dir) + 8;
+  char *path = (char *)malloc(len);
+  const int32_t n = A->num_rows;
+  double *h = (double *)malloc(((size_t)n + 1) * sizeof(double));
+  strata_status_t st = STRATA_SUCCESS;
+  if (!path || !h) st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "--save-system: %lld bytes", (long long)n * 8);
+  if (!st) snprintf(path, len, "%s/A.mtx", dir), st = strata_mm_write_crs(path, A);
+  for (int v = 0; v < 2 && !st; ++v) {
+    if (n) st = strata_mem_copy(e, h, v ? u : b, (size_t)n * sizeof(double));
+    if (!st) snprintf(path, len, "%s/%s.mtx", dir, v ? "u" : "b"), st = strata_mm_write_vector(path, n, h);
+  }
+  free(path);
+  free(h);
   return st;
 }
 
@@ -793,9 +750,10 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
     }
   }
   t0 = strata_timer_now();
-  CHECK(cg(e, A, b, u, o->tol, o->max_iter, &res->iterations, &res->converged, &res->stalled));
+  CHECK(krylov(e, A, b, u, o, res));
   CHECK(strata_exec_fence(e));
   res->seconds[FEM_PHASE_SOLVE] = strata_timer_now() - t0;
+  if (o->save_system) CHECK(save_system(e, o->save_system, A, b, u));
 
   /* true residual and error */
   double bb = 0;
@@ -841,13 +799,13 @@ void fem_result_print(const fem_result_t *r, int json, FILE *out) {
   if (json) {
     fprintf(out,
             "{\"job\": \"fem\", \"backend\": \"%s\", \"device\": \"%s\", \"nodes\": %lld, \"tets\": %lld, "
-            "\"dirichlet_nodes\": %lld, \"nnz\": %lld, \"iterations\": %d, \"converged\": %s, \"stalled\": %s, "
+            "\"dirichlet_nodes\": %lld, \"nnz\": %lld, \"solver\": \"%s\", \"iterations\": %d, \"converged\": %s, \"stalled\": %s, "
             "\"relative_residual\": %.6e, \"relative_error\": %.6e, \"u_exact_scale_log2\": %d, "
             "\"matrix_max_rel_diff_vs_serial\": %s, "
             "\"unpack_invalid_entries\": %lld, \"bulk_nodes\": %lld, \"bulk_fraction\": %s, \"bulk_ties\": %lld, "
             "\"bulk_springs\": %lld, \"mesh\": \"",
             r->backend, r->device, (long long)r->num_nodes, (long long)r->num_tets,
-            (long long)r->num_boundary, (long long)r->nnz, r->iterations, r->converged ? "true" : "false",
+            (long long)r->num_boundary, (long long)r->nnz, r->solver, r->iterations, r->converged ? "true" : "false",
             r->stalled ? "true" : "false", r->residual, r->error, r->u_scale_log2, diff_json, (long long)r->unpack_invalid, (long long)r->bulk_nodes,
             fraction_json, (long long)r->bulk_ties, (long long)(r->bulk_nodes * r->bulk_ties));
     cli_json_fputs(out, r->mesh); /* whole, whatever its length */
@@ -869,9 +827,9 @@ void fem_result_print(const fem_result_t *r, int json, FILE *out) {
             (long long)r->bulk_nodes, r->bulk_fraction, (long long)r->bulk_ties);
   fprintf(out, "  matrix           %lld nonzeros, assembled by unpack_combine(ADD), %lld invalid entries\n",
           (long long)r->nnz, (long long)r->unpack_invalid);
-  fprintf(out, "  CG (Jacobi)      %d iterations, %s\n", r->iterations,
+  fprintf(out, "  %-16s %d iterations, %s\n", r->solver, r->iterations,
           r->converged ? "converged"
-          : r->stalled ? "NOT converged (the recurrence reached --tol, the residual below did not)"
+          : r->stalled ? "NOT converged (the method's estimate reached --tol, the residual below did not)"
                        : "NOT converged");
   fprintf(out, "  final residual   %.3e  (||b - A u|| / ||b||)\n", r->residual);
   fprintf(out, "  error            %.3e  (||u - u_exact|| / ||u_exact||)\n", r->error);

@@ -1,5 +1,5 @@
 /* strata fem — the main job: assemble a P1 Laplace matrix with strata_sparse_unpack_combine and
- * solve with Jacobi-preconditioned CG on SpMV (issue: walking skeleton). */
+ * solve it with the solver module (strata_krylov_solve; Jacobi-preconditioned CG by default). */
 #ifndef STRATA_FEM_H
 #define STRATA_FEM_H
 
@@ -29,6 +29,13 @@ typedef struct fem_options {
                             boundary nodes: round(f x their number), at least one, spread evenly
                             in node order (fem_result_t.bulk_ties: how many) */
   int verbose;
+  const char *solver;    /* the Krylov method of strata_krylov_solve: "cg" (NULL: the default),
+                            "bicgstab", "gmres" or "fgmres" */
+  const char *precond;   /* the preconditioner as strata_precond_create_from_name takes it (NULL:
+                            "jacobi"); the default, CG with Jacobi, is the fastest verified choice */
+  int restart;           /* GMRES / FGMRES basis size (0: 30) */
+  const char *save_system; /* non-NULL: a folder (created if missing) receiving A.mtx, b.mtx and
+                              u.mtx, the system solved and its solution (Matrix Market) */
   strata_crs_matrix_t **matrix_out; /* non-NULL: receives the assembled matrix (Dirichlet rows
                                        applied; on the job's backend; the caller destroys it), NULL
                                        when the job fails */
@@ -52,10 +59,12 @@ typedef struct fem_result {
   int64_t bulk_ties;      /* boundary nodes tied to each bulk node (springs = K x bulk_ties; the
                              JSON gives both: "bulk_ties" per bulk node, "bulk_springs" in all) */
   int iterations;
-  int converged;          /* CG's recurrence reached tol and so did the recomputed residual */
-  int stalled;            /* the recurrence reached tol, the recomputed residual did not: tol is
+  int converged;          /* the recomputed residual ||b - A u|| / ||b|| reached tol */
+  int stalled;            /* the method's estimate reached tol, the recomputed residual did not
+                             and stopped decreasing (strata_krylov_solve's STAGNATION): tol is
                              below the attainable accuracy (the recurrence keeps shrinking while
                              ||b - A u|| stalls near machine precision times the condition) */
+  char solver[64];        /* "CG (Jacobi)", "BICGSTAB (ilu(0))", ...: the method and preconditioner */
   double residual;        /* final ||b - A u|| / ||b|| (recomputed, not the recurrence) */
   int u_scale_log2;       /* u_exact's factor 2^u_scale_log2: 0, or what brings max |u| and
                              then max |b| into [1, 2) for a mesh where either is outside
@@ -71,7 +80,9 @@ fem_options_t fem_options_default(void);
 /** Runs the whole job. Returns STRATA_SUCCESS or an error (message in strata_error_message()):
  *  INVALID_DATA for a mesh the loader refuses (fem_mesh.h) or whose element matrix has a
  *  non-finite entry (a tetrahedron too flat for double precision: the element and its nodes are
- *  named), NOT_CONVERGED when CG does not reach the tolerance, and the library's errors. */
+ *  named), INVALID_ARGUMENT for an unknown solver or preconditioner name, NOT_CONVERGED for a
+ *  breakdown or a non-finite iterate (an iteration limit or a stagnation is reported in res:
+ *  converged 0, stalled 1 for a stagnation), IO for --save-system, and the library's errors. */
 strata_status_t fem_run(const fem_options_t *opts, fem_result_t *res);
 /** Structured mesh of the unit cube: n^3 cubes, 6 tets each (Kuhn split), outer faces Dirichlet. */
 int fem_mesh_box(int n, fem_mesh_t *mesh, char *msg, size_t msg_len);
@@ -80,6 +91,8 @@ int fem_mesh_box(int n, fem_mesh_t *mesh, char *msg, size_t msg_len);
  *  INT32_MAX. Returns STRATA_SUCCESS, or INVALID_ARGUMENT naming n, K, n + K and the limit. */
 strata_status_t fem_bulk_nodes_check(int64_t n, int64_t K);
 void fem_result_print(const fem_result_t *r, int json, FILE *out);
+/** The strata_krylov_method_t of a method's name (cg, bicgstab, gmres, fgmres), -1 for another. */
+int fem_solver_from_name(const char *name);
 /** d[0, num_nodes) = each node's diagonal of the P1 Laplace matrix (sum over its tets of vol
  *  |grad phi|^2), computed on the host from the geometry in tet order, each tet normalized by its
  *  size (any mesh scale); 1 for a node in no tet (the bulk nodes). The job's Dirichlet rows are

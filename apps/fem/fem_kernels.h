@@ -37,31 +37,12 @@ typedef struct fem_node_args {
   double *u;
 } fem_node_args_t;
 
-typedef struct fem_diag_args {
-  const int64_t *row_offsets;
-  const int32_t *cols;
-  const double *vals;
-  double *dinv;
-  int32_t *missing; /* [1]: rows whose diagonal is missing or zero (counted) */
-} fem_diag_args_t;
-
 typedef struct fem_vec_args {
   double a, b;
   const double *x;
-  const double *w; /* second input of fem_dot / fem_mul */
+  const double *w; /* second input of fem_dot */
   double *y;
 } fem_vec_args_t;
-
-/* One CG step's vector work, its scalars in device memory (s, written by asynchronous reductions:
- * no round trip through the host inside an iteration). s[FEM_CG_PQ] = p.q, s[FEM_CG_RZ + k] = r.z
- * of alternate iterations (cur: the current one's index), s[FEM_CG_RR] = r.r. */
-enum { FEM_CG_PQ = 0, FEM_CG_RZ = 1, FEM_CG_RR = 3, FEM_CG_NUM = 4 };
-typedef struct fem_cg_args {
-  const double *q, *dinv;
-  double *u, *r, *z, *p;
-  const double *s; /* [FEM_CG_NUM] */
-  int cur;         /* 0 or 1: s[FEM_CG_RZ + cur] is this iteration's r.z, the other the next's */
-} fem_cg_args_t;
 
 /* Bulk nodes (issue 5 §4): K nodes numbered nmesh..nmesh+K-1, bulk node q tied by a spring
  * (k [[1, -1], [-1, 1]]) to each of the m boundary nodes sel[0..m). Spring p = q m + s joins

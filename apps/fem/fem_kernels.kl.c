@@ -120,54 +120,13 @@ STRATA_FOR_KERNEL(fem_u_exact, fem_node_args_t, a, i) {
                 : 0.0;
 }
 
-/* Jacobi preconditioner: the inverse diagonal (a missing or zero diagonal is counted). */
-STRATA_FOR_KERNEL(fem_diag_inv, fem_diag_args_t, a, r) {
-  double d = 0.0;
-  for (int64_t k = a->row_offsets[r]; k < a->row_offsets[r + 1]; ++k)
-    if (a->cols[k] == r) d = a->vals[k];
-  if (d == 0.0) {
-    strata_atomic_add_i32(a->missing, 1);
-    a->dinv[r] = 1.0;
-  } else {
-    a->dinv[r] = 1.0 / d;
-  }
-}
-
 /* y = a x + b y (b == 0: y not read) */
 STRATA_FOR_KERNEL(fem_axpby, fem_vec_args_t, v, i) {
   v->y[i] = v->b == 0.0 ? v->a * v->x[i] : v->a * v->x[i] + v->b * v->y[i];
 }
 
-/* y = x .* w */
-STRATA_FOR_KERNEL(fem_mul, fem_vec_args_t, v, i) { v->y[i] = v->x[i] * v->w[i]; }
-
 /* sum x .* w */
 STRATA_REDUCE_KERNEL(fem_dot, fem_vec_args_t, v, i, f64, acc) { *acc += v->x[i] * v->w[i]; }
-
-/* alpha = r.z / p.q (0 on a breakdown, p.q not positive: the host reports it); u += alpha p,
- * r -= alpha q, z = r ./ diag; the result: the new r.z. The expressions are those of the axpby
- * and mul kernels they replace: on the host backends the same rounding (the same iterations and
- * residuals to the bit); nvcc contracts them into fused multiply-adds differently, so on GPUs the
- * last bits may differ. */
-STRATA_REDUCE_KERNEL(fem_cg_update, fem_cg_args_t, v, i, f64, acc) {
-  const double pq = v->s[FEM_CG_PQ];
-  const double alpha = pq > 0 ? v->s[FEM_CG_RZ + v->cur] / pq : 0.0;
-  v->u[i] = alpha * v->p[i] + 1.0 * v->u[i];
-  const double r = -alpha * v->q[i] + 1.0 * v->r[i];
-  v->r[i] = r;
-  const double z = r * v->dinv[i];
-  v->z[i] = z;
-  *acc += r * z;
-}
-
-/* beta = (new r.z) / (this iteration's r.z) (0 when that is 0: a breakdown the host reports);
- * p = z + beta p; the result: r.r */
-STRATA_REDUCE_KERNEL(fem_cg_direction, fem_cg_args_t, v, i, f64, acc) {
-  const double rz = v->s[FEM_CG_RZ + v->cur];
-  const double beta = rz != 0.0 ? v->s[FEM_CG_RZ + 1 - v->cur] / rz : 0.0;
-  v->p[i] = 1.0 * v->z[i] + beta * v->p[i];
-  *acc += v->r[i] * v->r[i];
-}
 
 /* max |x| (NaN ignored) and the count of x's non-finite entries */
 STRATA_REDUCE_KERNEL(fem_abs_max, fem_vec_args_t, v, i, f64, acc) {
