@@ -43,6 +43,9 @@ const char *bench_time_method(strata_exec_t *e);
  *  run; --quick uses small ones; `scale` multiplies the default sizes):
  *    poisson7:M        3D 7-point stencil on an M^3 grid           (150, quick 24)
  *    poisson27:M       3D 27-point stencil                          (100, quick 16)
+ *    laplace7:M        the 7-point Laplacian on an M^3 grid (6 on the diagonal, -1 per
+ *                      neighbour, Dirichlet boundary eliminated): SPD, for the solvers; not in
+ *                      gen:all                                      (100, quick 16)
  *    banded:N:PER      PER contiguous entries around the diagonal   (4M:16, quick 50k)
  *    random:N:PER      PER uniform random (stratified) columns      (4M:16)
  *    short:N:PER       short random rows                            (4M:3)

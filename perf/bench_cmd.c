@@ -217,7 +217,7 @@ static void usage(FILE *f) {
           "  --backend B        serial|openmp|cuda|hip|all, repeatable (default: every compiled backend with a device)\n"
           "  --matrix SPEC      FILE.mtx | gen:NAME[:params] | gen:all (the default) | shared (every .mtx under\n"
           "                     $STRATA_MATRICES or ../shared/matrices; files the reader refuses are skipped, said why);\n"
-          "                     repeatable. Generators: poisson7:M poisson27:M\n"
+          "                     repeatable. Generators: poisson7:M poisson27:M laplace7:M (SPD)\n"
           "                     banded:N:PER random:N:PER short:N:PER powerlaw:N:EXP:MAX dense:N:ROWS:LEN:PER hmep:N:SEG\n"
           "                     fem:H elasticity:H (the FEM job's Gmsh mesh at element size H: P1 Laplace, and 3-dof\n"
           "                     elasticity in 3x3 blocks; Dirichlet rows as in the job; need Gmsh; bench.h).\n"

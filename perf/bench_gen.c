@@ -236,6 +236,17 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
     if (s.m < 2 || s.m > 1290) { snprintf(err, err_len, "gen:%s: grid edge %lld outside [2, 1290]", spec, (long long)s.m); return -1; }
     return build(serial, s.m * s.m * s.m, st_len, st_col, &s, A, err, err_len);
   }
+  if (IS("laplace7")) { /* the poisson7 pattern with the Laplacian's values: SPD, for the solvers */
+    AT_MOST(1, 1, "the grid edge");
+    const stencil_ctx s = {(int64_t)(p[0] > 0 ? p[0] : (quick ? 16 : 100) * cbrt(S)), 7};
+    snprintf(name, name_len, "laplace7_%lld^3", (long long)s.m);
+    if (s.m < 2 || s.m > 1290) { snprintf(err, err_len, "gen:%s: grid edge %lld outside [2, 1290]", spec, (long long)s.m); return -1; }
+    if (build(serial, s.m * s.m * s.m, st_len, st_col, &s, A, err, err_len)) return -1;
+    const strata_crs_matrix_t *L = *A; /* serial: host memory */
+    for (int32_t r = 0; r < L->num_rows; ++r)
+      for (int64_t k = L->row_offsets[r]; k < L->row_offsets[r + 1]; ++k) L->values[k] = L->col_indices[k] == r ? 6.0 : -1.0;
+    return 0;
+  }
   if (IS("banded") || IS("random") || IS("short")) {
     const int sh = IS("short");
     AT_MOST(2, 3, "rows, entries per row");
@@ -313,7 +324,7 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
     return bench_gen_fem(serial, el ? 3 : 1, p[0] > 0 ? p[0] : (quick ? (el ? FEM_QUICK_H_EL : FEM_QUICK_H) : (el ? FEM_H_EL : FEM_H)) / cbrt(S),
                          A, name, name_len, err, err_len);
   }
-  snprintf(err, err_len, "gen:%s: unknown generator (poisson7, poisson27, banded, random, short, powerlaw, dense, hmep, fem, "
+  snprintf(err, err_len, "gen:%s: unknown generator (poisson7, poisson27, laplace7, banded, random, short, powerlaw, dense, hmep, fem, "
            "elasticity)", spec);
   return -1;
 #undef IS

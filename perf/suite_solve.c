@@ -63,9 +63,14 @@ static const solve_config_t configs[] = {
     {"gmres30+ilu0", STRATA_KRYLOV_GMRES, "ilu0", 1, BENCH_HYPRE_GMRES, BENCH_HYPRE_ILU, 0},
     {"bicgstab+ras8", STRATA_KRYLOV_BICGSTAB, "ras:8:0", 0, -1, 0, 0},
     {"bicgstab+ras8o1", STRATA_KRYLOV_BICGSTAB, "ras:8:1", 1, -1, 0, 0},
-    {"bicgstab+ras64", STRATA_KRYLOV_BICGSTAB, "ras:64:0", 0, -1, 0, 0},
-    {"bicgstab+ras64o1", STRATA_KRYLOV_BICGSTAB, "ras:64:1", 0, -1, 0, 0},
+    {"bicgstab+ras32", STRATA_KRYLOV_BICGSTAB, "ras:32:0", 0, -1, 0, 0},
+    {"bicgstab+ras32o1", STRATA_KRYLOV_BICGSTAB, "ras:32:1", 0, -1, 0, 0},
+    {"bicgstab+ras128", STRATA_KRYLOV_BICGSTAB, "ras:128:0", 0, -1, 0, 0},
+    {"bicgstab+ras128o1", STRATA_KRYLOV_BICGSTAB, "ras:128:1", 0, -1, 0, 0},
+    {"bicgstab+ras512", STRATA_KRYLOV_BICGSTAB, "ras:512:0", 0, -1, 0, 0},
     {"bicgstab+ras512o1", STRATA_KRYLOV_BICGSTAB, "ras:512:1", 0, -1, 0, 0},
+    {"bicgstab+ras1024", STRATA_KRYLOV_BICGSTAB, "ras:1024:0", 0, -1, 0, 0},
+    {"bicgstab+ras1024o1", STRATA_KRYLOV_BICGSTAB, "ras:1024:1", 0, -1, 0, 0},
 };
 #define NUM_CONFIGS ((int)(sizeof configs / sizeof configs[0]))
 /* the per-matrix kernels beside the solves (ILU(0) numeric, the two triangular solves, SpMV) */
@@ -596,38 +601,15 @@ static void solve_matrix(const strata_crs_matrix_t *Ah, const char *name, int gi
   free(b), free(x), free(w);
 }
 
-/* The 3D Poisson matrix of the seed paper and of hypre's counts in the issue: the 7-point
- * Laplacian on an m³ grid, 6 on the diagonal and -1 for each neighbour in the grid (Dirichlet
- * boundary eliminated), fill-complete on the serial backend. (gen:poisson7 has the pattern with
- * random values: not SPD.) 0, or -1 after an input error record. */
+/* The 3D Poisson matrix of the seed paper and of hypre's counts in the issue: gen:laplace7:M, the
+ * 7-point Laplacian on an m³ grid (gen:poisson7 has the pattern with random values: not SPD).
+ * 0, or -1 after an input error record. */
 static int laplace7(int m, strata_crs_matrix_t **A, char *name, size_t name_len) {
-  const int64_t n = (int64_t)m * m * m;
-  snprintf(name, name_len, "laplace7_%d^3", m);
-  int64_t *off = (int64_t *)malloc(((size_t)n + 1) * sizeof(int64_t));
-  int32_t *col = (int32_t *)malloc(((size_t)7 * n + 1) * sizeof(int32_t));
-  double *val = (double *)malloc(((size_t)7 * n + 1) * sizeof(double));
-  int64_t q = 0;
-  if (off && col && val) {
-    off[0] = 0;
-    for (int z = 0; z < m; ++z)
-      for (int y = 0; y < m; ++y)
-        for (int x = 0; x < m; ++x) { /* columns ascending: z-1, y-1, x-1, the row, x+1, y+1, z+1 */
-          const int32_t i = (int32_t)(((int64_t)z * m + y) * m + x);
-          const int32_t nb[7] = {z > 0 ? i - m * m : -1, y > 0 ? i - m : -1, x > 0 ? i - 1 : -1, i,
-                                 x < m - 1 ? i + 1 : -1, y < m - 1 ? i + m : -1, z < m - 1 ? i + m * m : -1};
-          for (int k = 0; k < 7; ++k)
-            if (nb[k] >= 0) col[q] = nb[k], val[q++] = k == 3 ? 6.0 : -1.0;
-          off[i + 1] = q;
-        }
-  }
-  const int fail = !off || !col || !val || strata_crs_create_from_csr(bench_cfg.serial, (int32_t)n, (int32_t)n, q, off, col, val, 0, A);
-  if (fail) {
-    char msg[300];
-    snprintf(msg, sizeof msg, "%s: %s", name, off && col && val ? strata_error_message() : "out of host memory");
-    bench_input_error("solve", name, msg);
-  }
-  free(off), free(col), free(val);
-  return fail ? -1 : 0;
+  char spec[32], err[300];
+  snprintf(spec, sizeof spec, "laplace7:%d", m);
+  if (bench_gen(bench_cfg.serial, spec, 0, 1.0, bench_cfg.seed, A, name, name_len, err, sizeof err) == 0) return 0;
+  bench_input_error("solve", spec, err);
+  return -1;
 }
 
 /* the default inputs: the Laplacian on 100³ and 150³ grids and the FEM matrix (16³ and the quick
