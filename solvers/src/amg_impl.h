@@ -1,0 +1,46 @@
+/* strata solvers — AMG's setup phases, private to the module (amg_*.c); each runs on the device and
+ * is tested against a host oracle. Conventions: A square, fill-complete, exec memory; a C/F
+ * splitting is cf [n] int32 in exec memory, 1 for a C point and -1 for an F point (hypre's
+ * CF_marker). */
+#ifndef STRATA_AMG_IMPL_H
+#define STRATA_AMG_IMPL_H
+
+#include "solvers_impl.h"
+#include "strata/amg.h"
+#include "strata/spgemm.h"
+
+/* Classical strength of connection (Ruge–Stüben): j ≠ i is a strong connection of i when
+ * -a_ij >= theta · max_{k≠i} (-a_ik) (for a positive diagonal; with a negative diagonal the signs
+ * flip, as hypre does); rows whose |Σ_j a_ij| > max_row_sum · |a_ii| have no strong connection
+ * (max_row_sum 1: off). *S has the pattern of the strong connections (S ⊂ pattern of A, diagonal
+ * excluded), values unused (1.0). */
+strata_status_t strata_impl_amg_strength(strata_exec_t *exec, const strata_crs_matrix_t *A, double theta,
+                                         double max_row_sum, strata_crs_matrix_t **S);
+
+/* The C/F splitting of the graph of S by method (RS, CLJP, PMIS, HMIS; seed: CLJP's and PMIS's
+ * random weights), into cf [n] (exec memory, caller's); *num_coarse = the C points. Isolated points
+ * (no strong connections either way) are F points with nothing to interpolate from (hypre's
+ * convention: they keep their value after smoothing). */
+strata_status_t strata_impl_amg_coarsen(strata_exec_t *exec, const strata_crs_matrix_t *S, strata_amg_coarsen_t method,
+                                        uint64_t seed, int32_t *cf, int32_t *num_coarse);
+
+/* Interpolation P [n × num_coarse] from A, S and cf by method, truncated (trunc_factor,
+ * max_elements; rows rescaled to keep their sum). C points' rows are identity rows. */
+strata_status_t strata_impl_amg_interp(strata_exec_t *exec, const strata_crs_matrix_t *A, const strata_crs_matrix_t *S,
+                                       const int32_t *cf, int32_t num_coarse, strata_amg_interp_t method,
+                                       double trunc_factor, int max_elements, strata_crs_matrix_t **P);
+
+/* A smoother for A (setup: its diagonal, colouring, eigenvalue estimates), applied as
+ * x <- x + M⁻¹ (b - A x) sweeps times (forward / backward for the GS variants, per the direction
+ * given). Opaque. */
+typedef struct strata_impl_smoother strata_impl_smoother_t;
+strata_status_t strata_impl_smoother_create(strata_exec_t *exec, const strata_crs_matrix_t *A,
+                                            const strata_amg_options_t *opts, strata_impl_smoother_t **sm);
+/* x [n] updated in place, b [n]; work: none needed from the caller; backward: 1 for the
+ * post-smoothing direction of the GS variants. x_is_zero: x = 0 on entry (the first sweep may skip
+ * the product). */
+strata_status_t strata_impl_smoother_apply(strata_exec_t *exec, const strata_impl_smoother_t *sm, const double *b,
+                                           double *x, int sweeps, int backward, int x_is_zero);
+void strata_impl_smoother_destroy(strata_impl_smoother_t **sm);
+
+#endif
