@@ -34,6 +34,8 @@ typedef int (*bench_fn)(void *ctx, int64_t call);
 void bench_sync(strata_exec_t *e);
 /** Times f on exec as described at the top of this file. Returns 0, or f's first nonzero status. */
 int bench_time(strata_exec_t *e, bench_fn f, void *ctx, double min_time, bench_stats_t *s);
+/** The statistics of n >= 1 samples t[0, n) (seconds per call; sorted in place), reps calls each. */
+void bench_stats_from_samples(double *t, int n, int reps, bench_stats_t *s);
 /** How bench_time measures on exec, in words (for the output header). */
 const char *bench_time_method(strata_exec_t *e);
 

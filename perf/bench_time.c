@@ -33,6 +33,17 @@ const char *bench_time_method(strata_exec_t *e) {
                                 : "device events on the exec's stream (strata_event: cudaEvent/hipEvent)";
 }
 
+void bench_stats_from_samples(double *t, int n, int reps, bench_stats_t *s) {
+  qsort(t, (size_t)n, sizeof t[0], cmp_d);
+  s->median = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+  s->min = t[0];
+  s->max = t[n - 1];
+  s->q1 = t[n / 4];
+  s->q3 = t[(3 * n) / 4 < n ? (3 * n) / 4 : n - 1];
+  s->samples = n;
+  s->reps = reps;
+}
+
 int bench_time(strata_exec_t *e, bench_fn f, void *ctx, double min_time, bench_stats_t *s) {
   int64_t call = 0;
   int st;
@@ -85,14 +96,7 @@ int bench_time(strata_exec_t *e, bench_fn f, void *ctx, double min_time, bench_s
     t[n++] = dt / (double)reps;
   }
   bench_sync(e);
-  qsort(t, (size_t)n, sizeof t[0], cmp_d);
-  s->median = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-  s->min = t[0];
-  s->max = t[n - 1];
-  s->q1 = t[n / 4];
-  s->q3 = t[(3 * n) / 4 < n ? (3 * n) / 4 : n - 1];
-  s->samples = n;
-  s->reps = (int)reps;
+  bench_stats_from_samples(t, n, (int)reps, s);
 out:
   free(t);
   strata_event_destroy(&ev0);

@@ -114,13 +114,7 @@ static void fem_suite_run(const bench_inputs_t *in) {
         else if (p == FEM_PHASE_SOLVE)
           snprintf(r->msg, sizeof r->msg, "%d CG iterations, error %.3e, matrix against the host assembly %.3g, "
                    "against serial %.3g; %d warm-up runs not timed", res.iterations, res.error, hdiff, diff, FEM_WARMUP);
-        double *v = sec[p];
-        const int m = kept;
-        for (int i = 1; i < m; ++i) /* sort the samples (insertion: at most FEM_MAX_RUNS) */
-          for (int j = i; j > 0 && v[j] < v[j - 1]; --j) { double t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
-        r->t.median = m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
-        r->t.min = v[0], r->t.max = v[m - 1], r->t.q1 = v[m / 4], r->t.q3 = v[(3 * m) / 4 < m ? (3 * m) / 4 : m - 1];
-        r->t.samples = m, r->t.reps = 1;
+        bench_stats_from_samples(sec[p], kept, 1, &r->t);
         if (p == FEM_PHASE_UNPACK || p == FEM_PHASE_PACK) /* 4 x 4 per tet, 2 rows of 2 per spring */
           r->entries = 16.0 * (double)res.num_tets + 4.0 * (double)res.bulk_nodes * (double)res.bulk_ties;
         bench_record_emit(r);

@@ -126,17 +126,6 @@ static double true_residual(const strata_crs_matrix_t *Ah, const double *b, cons
 }
 
 /* the median and spread of v [m] (sorted here) into r->t */
-static void set_stats(bench_result_t *r, double *v, int m) {
-  for (int i = 1; i < m; ++i)
-    for (int j = i; j > 0 && v[j] < v[j - 1]; --j) {
-      const double t = v[j];
-      v[j] = v[j - 1], v[j - 1] = t;
-    }
-  r->t.median = m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
-  r->t.min = v[0], r->t.max = v[m - 1], r->t.q1 = v[m / 4], r->t.q3 = v[(3 * m) / 4 < m ? (3 * m) / 4 : m - 1];
-  r->t.samples = m, r->t.reps = 1;
-}
-
 /* runs of a whole solve: the first (a warm-up, checked) then until --min-time has passed and
  * min_runs are kept (1 in --quick or when the warm-up alone took twice --min-time, else 3) */
 static int more_runs(int kept, double t0, double first) {
@@ -221,7 +210,7 @@ static int strata_config(const solve_input_t *in, int bi, const strata_operator_
     if (strata_krylov_solve(e, op, P, db, dx, &ko, &res)) goto error;
     times[kept++] = res.solve_s;
   }
-  set_stats(r, times, kept);
+  bench_stats_from_samples(times, kept, 1, &r->t);
   r->ok = 1;
   const double bpi = model_bytes(c->method, c->precond, n, (double)Ah->nnz, &ps);
   r->bytes = bpi * iters;
@@ -287,7 +276,7 @@ static void hypre_config(const solve_input_t *in, int bi, bench_hypre_t *h, cons
     if (bench_hypre_solve(s, in->b, in->x, &it2, &hres, &times[kept], r->msg, sizeof r->msg)) goto done;
     ++kept;
   }
-  set_stats(r, times, kept);
+  bench_stats_from_samples(times, kept, 1, &r->t);
   r->ok = 1;
   solve_row_t *w = row_add(rec);
   w->peer = 1, w->iterations = iters, w->residual = tr, w->setup = setup, w->per_iter = iters ? r->t.median / iters : 0;
