@@ -38,7 +38,10 @@ STRATA_KERNEL_DECLARE(strata_sptrsv_walk);
 #define LANES_MIN_ENTRIES 8
 /* GPU WALK / analysis: team threads (rows) per team; each thread's lanes are a whole warp. */
 #define WALK_ROWS_GPU 4
-/* host WALK / analysis: rows per ticket, run in order by one thread */
+/* host WALK: rows per ticket, run in order by one thread. The host analysis is one team that walks
+ * every row in order (no row ever waits: its dependencies are earlier rows of the same thread): on
+ * 3D Poisson 150^3 over 2 loaded cores, chunks of 32 rows taken by several threads spent 5.4 s
+ * spinning on dependencies held by descheduled threads (perf/NOTES.md, eighteenth session). */
 #define WALK_CHUNK_HOST 32
 /* GPU AUTO: WALK from this many levels on (below, the few launches of LEVELS cost little) */
 #define WALK_MIN_LEVELS 16
@@ -104,7 +107,7 @@ static strata_status_t analyse(strata_exec_t *exec, strata_sptrsv_t *p, const st
   if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, level, 0xFF, sizeof(int32_t) * (size_t)n);
   if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, p->ticket, 0, sizeof(int64_t));
   strata_sptrsv_levels_args_t la = {M->row_offsets, M->col_indices, n, p->lower, 0, level, p->ticket};
-  la.chunk = host ? WALK_CHUNK_HOST : WALK_ROWS_GPU;
+  la.chunk = host ? n : WALK_ROWS_GPU;
   strata_team_policy_t pol = strata_team_policy((n + la.chunk - 1) / la.chunk, host ? 1 : WALK_ROWS_GPU, host ? 1 : warp);
   if (st == STRATA_SUCCESS)
     st = strata_parallel_for_team(exec, "strata_sptrsv_analyse", &pol, &strata_sptrsv_analyse, &la);
