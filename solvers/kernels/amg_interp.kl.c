@@ -220,7 +220,8 @@ STRATA_KL_FUNC double strata_amg_rescale(const double *w, const int64_t *keep, i
   return dropped && kept != 0.0 ? all / kept : 1.0;
 }
 
-STRATA_KL_FUNC void strata_amg_refuse(const strata_amg_interp_args_t *a, int64_t i, double d) {
+/* device-only on GPUs (an atomic) */
+STRATA_KL_TEAM_FUNC void strata_amg_refuse(const strata_amg_interp_args_t *a, int64_t i, double d) {
   a->dd[i] = d;
   strata_atomic_min_i64(a->bad_row, i);
 }
