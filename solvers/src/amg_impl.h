@@ -43,4 +43,30 @@ strata_status_t strata_impl_smoother_apply(strata_exec_t *exec, const strata_imp
                                            double *x, int sweeps, int backward, int x_is_zero);
 void strata_impl_smoother_destroy(strata_impl_smoother_t **sm);
 
+/* What a smoother's setup found, for tests and reports (amg_smoother.c). */
+typedef struct strata_impl_smoother_info {
+  strata_amg_smoother_t kind;
+  int32_t n;
+  double omega;         /* the Jacobi weight applied: opts->omega (damped), the estimate's
+                           (weighted), 1 (l1-Jacobi, the GS variants); 0 for Chebyshev */
+  double lambda_max;    /* Lanczos estimates of D⁻¹A's extreme eigenvalues (weighted Jacobi,
+                           Chebyshev; else 0) */
+  double lambda_min;
+  double cheby_lo, cheby_hi; /* Chebyshev's interval [lambda_max / 30, 1.1 lambda_max] */
+  int degree;           /* Chebyshev's degree */
+  int32_t block_rows;   /* hybrid / symmetric GS: rows per block (STRATA_AMG_HGS_BLOCK) */
+  int num_colors;       /* multicolor GS: colours, and each row's colour ([n] exec memory, owned
+                           by the smoother) */
+  const int32_t *colors;
+} strata_impl_smoother_info_t;
+strata_status_t strata_impl_smoother_info(const strata_impl_smoother_t *sm, strata_impl_smoother_info_t *info);
+
+/* The multicolor GS's colouring (amg_coloring.c): a Jones–Plassmann colouring of the graph of
+ * A + Aᵀ with hashed priorities from seed (deterministic: the same on every backend), first-fit
+ * colours 0 .. num_colors - 1, into color [n] (exec memory, caller's); perm [n] (exec memory,
+ * caller's) the rows sorted by colour then index, offs [num_colors + 1] (host, malloc'ed, the
+ * caller frees) the start of each colour's rows in perm. Synchronous. */
+strata_status_t strata_impl_amg_color(strata_exec_t *exec, const strata_crs_matrix_t *A, uint64_t seed,
+                                      int32_t *color, int64_t *perm, int *num_colors, int64_t **offs);
+
 #endif
