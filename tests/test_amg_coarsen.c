@@ -673,6 +673,7 @@ static void test_special_rows(void **state) {
   free(cf);
   host_crs_free(&S);
   host_crs_free(&A);
+  host_crs_free(&P);
   /* two disconnected Laplacians (block diagonal) */
   host_crs_t L1 = hc_poisson(9, 7, 1), L2 = lap1d(30);
   host_crs_t D = hc_new(L1.nr + L2.nr, L1.nr + L2.nr, L1.nnz + L2.nnz);
