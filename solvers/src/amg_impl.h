@@ -13,14 +13,21 @@
  * -a_ij >= theta · max_{k≠i} (-a_ik) (for a positive diagonal; with a negative diagonal the signs
  * flip, as hypre does); rows whose |Σ_j a_ij| > max_row_sum · |a_ii| have no strong connection
  * (max_row_sum 1: off). *S has the pattern of the strong connections (S ⊂ pattern of A, diagonal
- * excluded), values unused (1.0). */
+ * excluded; explicit zeros never strong; a row without an off-diagonal of the right sign has none),
+ * fill-complete, values unused (1.0). exec NULL: A's. Errors: INVALID_ARGUMENT (NULL A or S; theta
+ * outside (0, 1) or max_row_sum outside (0, 1]: the value and the range named; A not square or not
+ * fill-complete). Synchronous. */
 strata_status_t strata_impl_amg_strength(strata_exec_t *exec, const strata_crs_matrix_t *A, double theta,
                                          double max_row_sum, strata_crs_matrix_t **S);
 
 /* The C/F splitting of the graph of S by method (RS, CLJP, PMIS, HMIS; seed: CLJP's and PMIS's
  * random weights), into cf [n] (exec memory, caller's); *num_coarse = the C points. Isolated points
- * (no strong connections either way) are F points with nothing to interpolate from (hypre's
- * convention: they keep their value after smoothing). */
+ * (no strong influencer: an empty row of S, e.g. a Dirichlet row, whether or not other rows depend
+ * on it) are F points with nothing to interpolate from (hypre's convention: they keep their value
+ * after smoothing). Every other F point has a C point in its row of S. S square and fill-complete;
+ * the methods and their device formulations: amg_coarsen.c. Errors: INVALID_ARGUMENT (NULL S or
+ * num_coarse, NULL cf with n > 0, S not square or not fill-complete, an unknown method: the value
+ * named). Synchronous. */
 strata_status_t strata_impl_amg_coarsen(strata_exec_t *exec, const strata_crs_matrix_t *S, strata_amg_coarsen_t method,
                                         uint64_t seed, int32_t *cf, int32_t *num_coarse);
 
