@@ -5,3 +5,4 @@
 strata_test(spgemm SOURCES test_spgemm.c)
 get_filename_component(_strata_spgemm_matrices "${PROJECT_SOURCE_DIR}/../shared/matrices" ABSOLUTE)
 target_compile_definitions(test_spgemm PRIVATE STRATA_TEST_MATRICES="${_strata_spgemm_matrices}")
+target_include_directories(test_spgemm PRIVATE ${PROJECT_SOURCE_DIR}/sparse/src)

@@ -9,8 +9,19 @@
 #include "test_common.h"
 
 #include "strata/sparse.h"
+#include "spgemm_impl.h"
 #include "strata/spgemm.h"
 #include "test_sparse_host.h"
+
+/* class thresholds the products run under (the most products per row of the short, medium-small
+ * and medium-large classes): the backend's defaults (NULL), the GPU defaults on every backend (so
+ * host backends run the medium kernels too), everything in the long class, everything in the
+ * medium-large class beside products-free rows, and narrow classes */
+static const int64_t T_MAX_GPU[3] = {64, 512, 2048};
+static const int64_t T_MAX_LONG[3] = {0, 0, 0};
+static const int64_t T_MAX_MEDL[3] = {0, 0, 2048};
+static const int64_t T_MAX_NARROW[3] = {1, 4, 16};
+static const int64_t *const T_MAX[5] = {NULL, T_MAX_GPU, T_MAX_LONG, T_MAX_MEDL, T_MAX_NARROW};
 
 /* ------------------------------------------------------------------ host side */
 
@@ -127,13 +138,6 @@ static host_crs_t host_product(const host_crs_t *A, const host_crs_t *B) {
   return C;
 }
 
-/* products per row, Σ over A's row of B's row lengths */
-static int64_t host_row_products(const host_crs_t *A, const host_crs_t *B, int32_t i) {
-  int64_t s = 0;
-  for (int64_t p = A->ro[i]; p < A->ro[i + 1]; ++p) s += B->ro[A->ci[p] + 1] - B->ro[A->ci[p]];
-  return s;
-}
-
 static host_crs_t host_transpose(const host_crs_t *A) {
   host_crs_t T;
   T.nr = A->nc;
@@ -191,12 +195,17 @@ static void expect_product(const char *what, const host_crs_t *want, const strat
   host_crs_free(&got);
 }
 
-/* A·B on the backend under test and on serial: both against the host product, and the two bit for
- * bit with each other on host backends. */
-static void check_product(const char *what, const host_crs_t *A, const host_crs_t *B) {
+/* A·B on the backend under test and on serial, with class thresholds th (NULL: the defaults):
+ * both against the host product, and the two bit for bit with each other on host backends;
+ * rows[4] (may be NULL) receives the rows per class of the backend's plan. */
+static void check_product_th(const char *what, const host_crs_t *A, const host_crs_t *B, const int64_t *th,
+                             int64_t *rows) {
   host_crs_t want = host_product(A, B);
   strata_crs_matrix_t *dA = dev_of(T_exec, A), *dB = dev_of(T_exec, B), *C = NULL;
-  T_OK(strata_crs_spgemm(T_exec, dA, dB, &C));
+  strata_spgemm_t *plan = NULL;
+  T_OK(strata_sparse_impl_spgemm_symbolic(T_exec, dA, dB, th, &plan, &C));
+  T_OK(strata_crs_spgemm_numeric(T_exec, plan, dA, dB, C));
+  if (rows) strata_sparse_impl_spgemm_class_rows(plan, rows);
   expect_product(what, &want, C);
   strata_crs_matrix_t *sA = dev_of(T_serial, A), *sB = dev_of(T_serial, B), *sC = NULL;
   T_OK(strata_crs_spgemm(T_serial, sA, sB, &sC));
@@ -206,8 +215,24 @@ static void check_product(const char *what, const host_crs_t *A, const host_crs_
     expect_same_crs(what, &s, &g);
     host_crs_free(&g), host_crs_free(&s);
   }
+  strata_spgemm_destroy(&plan);
   strata_crs_destroy(&C), strata_crs_destroy(&sC);
   strata_crs_destroy(&dA), strata_crs_destroy(&dB), strata_crs_destroy(&sA), strata_crs_destroy(&sB);
+  host_crs_free(&want);
+}
+
+/* under every threshold set of T_MAX (the one-call path for the defaults) */
+static void check_product(const char *what, const host_crs_t *A, const host_crs_t *B) {
+  for (int t = 0; t < 5; ++t) {
+    char w[200];
+    snprintf(w, sizeof w, "%s (thresholds %d)", what, t);
+    check_product_th(w, A, B, T_MAX[t], NULL);
+  }
+  host_crs_t want = host_product(A, B);
+  strata_crs_matrix_t *dA = dev_of(T_exec, A), *dB = dev_of(T_exec, B), *C = NULL;
+  T_OK(strata_crs_spgemm(T_exec, dA, dB, &C));
+  expect_product(what, &want, C);
+  strata_crs_destroy(&C), strata_crs_destroy(&dA), strata_crs_destroy(&dB);
   host_crs_free(&want);
 }
 
@@ -237,14 +262,11 @@ static void test_random(void **state) {
                        cases[c].kind);
     host_crs_t B = gen(&T_rng, cases[c].k, cases[c].n, cases[c].b_len, cases[c].long_every, cases[c].long_len,
                        cases[c].kind);
-    if (cases[c].mixed) {
-      int seen[4] = {0, 0, 0, 0};
-      for (int32_t i = 0; i < A.nr; ++i) {
-        const int64_t np = host_row_products(&A, &B, i);
-        seen[np <= 64 ? 0 : np <= 512 ? 1 : np <= 2048 ? 2 : 3]++;
-      }
+    if (cases[c].mixed) { /* every class runs under the GPU thresholds */
+      int64_t rows[4];
+      check_product_th("mixed", &A, &B, T_MAX_GPU, rows);
       for (int q = 0; q < 4; ++q)
-        if (!seen[q]) fail_msg("case %zu: no row in class %d (seed %llu)", c, q, (unsigned long long)T_seed);
+        if (!rows[q]) fail_msg("case %zu: no row in class %d (seed %llu)", c, q, (unsigned long long)T_seed);
     }
     char what[64];
     snprintf(what, sizeof what, "random case %zu", c);
@@ -468,6 +490,13 @@ static void test_bad_input(void **state) {
   t_expect_msg(strata_crs_spgemm_numeric(T_exec, plan, A, B4, &Cw), STRATA_ERR_INVALID_ARGUMENT, "3 x 5", "3 x 6");
   T_OK(strata_crs_spgemm_numeric(T_exec, plan, A, B4, C));
   strata_spgemm_destroy(&plan);
+  strata_crs_destroy(&C);
+  const int64_t disorder[3] = {60, 50, 70}, over[3] = {64, 513, 600};
+  t_expect_msg(strata_sparse_impl_spgemm_symbolic(T_exec, A, B4, disorder, &plan, &C), STRATA_ERR_INVALID_ARGUMENT,
+               "class 1", "[60, 512]");
+  t_expect_msg(strata_sparse_impl_spgemm_symbolic(T_exec, A, B4, over, &plan, &C), STRATA_ERR_INVALID_ARGUMENT,
+               "513", "[64, 512]");
+  assert_null(plan), assert_null(C);
   strata_crs_destroy(&C);
   /* Galerkin: A not square; P's rows not A's size */
   t_expect_msg(strata_crs_galerkin(T_exec, B4, A, &C), STRATA_ERR_INVALID_ARGUMENT, "3 x 4", "not square");

@@ -158,13 +158,43 @@ STRATA_TEAM_KERNEL(strata_spgemm_medium, strata_spgemm_args_t, a, team) {
 
 /* ----------------------------------------------------------------------------- long rows */
 
+/* Sorts a row's columns cols[0, n) ascending: a team of one (host backends) by heapsort, O(n log n)
+ * compares; larger teams by the team sort network (vals [n] its companions, left unordered).
+ * Every thread of the team calls it; it ends with a barrier. */
+STRATA_KL_TEAM_FUNC void strata_spgemm_sort_cols(const strata_team_t *team, int32_t *cols, double *vals, int64_t n) {
+  if (team->team_size * team->vector_length > 1) {
+    strata_team_sort_i32_f64(team, cols, vals, n);
+    return;
+  }
+  for (int64_t end = n, start = n / 2; end > 1;) {
+    if (start > 0) {
+      --start; /* heap building: sift cols[start] down */
+    } else {
+      --end; /* the largest to the end, then sift the new root down */
+      const int32_t t = cols[end];
+      cols[end] = cols[0];
+      cols[0] = t;
+    }
+    int64_t r = start;
+    const int32_t v = cols[r];
+    for (int64_t c = 2 * r + 1; c < end; c = 2 * r + 1) {
+      if (c + 1 < end && cols[c + 1] > cols[c]) ++c;
+      if (cols[c] <= v) break;
+      cols[r] = cols[c];
+      r = c;
+    }
+    cols[r] = v;
+  }
+  strata_team_barrier(team);
+}
+
 /* A team per row (league ranks stride over the class's rows), a dense accumulator of n columns
  * per team in device memory. A's entries are taken one after another; the team's lanes share one
  * B row (its columns distinct when b_unique, so no two lanes meet), or one lane walks it.
  * COUNT / FILL: a column is new to the row when its tag is not the row's mark (count and fill use
  * different marks, so the tags need no clearing); FILL appends new columns through a counter in
- * team scratch, then team-sorts the row in place in C (the values serve as the sort's companions,
- * zeroed afterwards by the host). NUMERIC: the accumulator at C's columns set to -0.0, the
+ * team scratch, then sorts the row in place in C (strata_spgemm_sort_cols; the values serve as the
+ * team sort's companions, zeroed afterwards by the host). NUMERIC: the accumulator at C's columns set to -0.0, the
  * products added, the row gathered. */
 STRATA_TEAM_KERNEL(strata_spgemm_long, strata_spgemm_args_t, a, team) {
   const int64_t n = a->n;
@@ -226,7 +256,7 @@ STRATA_TEAM_KERNEL(strata_spgemm_long, strata_spgemm_args_t, a, team) {
     }
     strata_team_barrier(team);
     if (fill)
-      strata_team_sort_i32_f64(team, a->c_col + cb, a->c_val + cb, a->c_off[r + 1] - cb);
+      strata_spgemm_sort_cols(team, a->c_col + cb, a->c_val + cb, a->c_off[r + 1] - cb);
     else if (strata_team_single(team))
       a->c_off[r] = *counter;
     strata_team_barrier(team);

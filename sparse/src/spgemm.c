@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "sparse_impl.h"
-#include "strata/spgemm.h"
+#include "spgemm_impl.h"
 
 #include "../kernels/spgemm_args.h"
 #include "../kernels/spmv_plan_args.h"
@@ -36,14 +36,22 @@ STRATA_KERNEL_DECLARE(strata_spmv_narrow);
 /* the long class's accumulators (n doubles per team) are held to this many bytes, at least one team */
 #define LONG_ACC_BUDGET ((size_t)1 << 29)
 
-static const int64_t class_max[STRATA_SPGEMM_NUM_CLASSES] = {STRATA_SPGEMM_SHORT_MAX, STRATA_SPGEMM_MED_S_MAX,
-                                                             STRATA_SPGEMM_MED_L_MAX, INT64_MAX};
+/* the classes' most products per row by default: on GPUs the four classes; on host backends (a
+ * team is one thread, for which the medium classes' sort network is O(n log^2 n) work against the
+ * dense accumulator's O(n)) rows beyond the short class go to the long class */
+static const int64_t class_max_gpu[STRATA_SPGEMM_NUM_CLASSES - 1] = {STRATA_SPGEMM_SHORT_MAX, STRATA_SPGEMM_MED_S_MAX,
+                                                                   STRATA_SPGEMM_MED_L_MAX};
+static const int64_t class_max_host[STRATA_SPGEMM_NUM_CLASSES - 1] = {STRATA_SPGEMM_SHORT_MAX, STRATA_SPGEMM_SHORT_MAX,
+                                                                    STRATA_SPGEMM_SHORT_MAX};
+static const int64_t class_cap[STRATA_SPGEMM_NUM_CLASSES - 1] = {STRATA_SPGEMM_SHORT_MAX, STRATA_SPGEMM_MED_S_MAX,
+                                                               STRATA_SPGEMM_MED_L_MAX};
 
 struct strata_spgemm {
   strata_exec_t *exec;
   int32_t m, k, n;
   int64_t nnz_a, nnz_b, nnz_c;
   int b_unique;                                 /* B was fill-complete at the symbolic phase */
+  int64_t max[STRATA_SPGEMM_NUM_CLASSES];       /* class c: rows of at most max[c] products (above max[c - 1]) */
   int64_t bounds[STRATA_SPGEMM_NUM_CLASSES + 1]; /* class c's rows: rows[bounds[c] .. bounds[c + 1]) */
   int32_t *rows;                                /* [m] rows grouped by class, ascending within one */
   int64_t long_teams;                           /* the long class's league (accumulators) */
@@ -83,25 +91,31 @@ static strata_status_t launch_class(strata_exec_t *exec, const strata_spgemm_t *
   a->rows = p->rows;
   a->begin = p->bounds[c];
   a->count = count;
-  a->cap = class_max[c];
+  a->cap = p->max[c];
   a->mode = mode;
   a->b_unique = p->b_unique;
   a->acc = p->acc;
+  static const char *const label[STRATA_SPGEMM_NUM_CLASSES][3] = {
+      {"strata_spgemm_short_count", "strata_spgemm_short_fill", "strata_spgemm_short_numeric"},
+      {"strata_spgemm_med_s_count", "strata_spgemm_med_s_fill", "strata_spgemm_med_s_numeric"},
+      {"strata_spgemm_med_l_count", "strata_spgemm_med_l_fill", "strata_spgemm_med_l_numeric"},
+      {"strata_spgemm_long_count", "strata_spgemm_long_fill", "strata_spgemm_long_numeric"}};
+  const char *lb = label[c][mode];
   strata_team_policy_t pol;
   if (c == STRATA_SPGEMM_SHORT) {
     const int ts = host ? 1 : SHORT_TEAM;
     pol = strata_team_policy((count + ts - 1) / ts, ts, 1);
     if (mode != STRATA_SPGEMM_NUMERIC) pol.scratch_thread = (size_t)STRATA_SPGEMM_SHORT_MAX * sizeof(int32_t);
-    return strata_parallel_for_team(exec, "strata_spgemm_short", &pol, &strata_spgemm_short, a);
+    return strata_parallel_for_team(exec, lb, &pol, &strata_spgemm_short, a);
   }
   if (c == STRATA_SPGEMM_LONG) {
     pol = strata_team_policy(p->long_teams, host ? 1 : LONG_TEAM, host ? 1 : GPU_LANES);
     pol.scratch_team = sizeof(int64_t);
-    return strata_parallel_for_team(exec, "strata_spgemm_long", &pol, &strata_spgemm_long, a);
+    return strata_parallel_for_team(exec, lb, &pol, &strata_spgemm_long, a);
   }
   pol = strata_team_policy(count, host ? 1 : c == STRATA_SPGEMM_MED_S ? MED_S_TEAM : MED_L_TEAM, host ? 1 : GPU_LANES);
   pol.scratch_team = STRATA_SPGEMM_MED_SCRATCH(a->cap);
-  return strata_parallel_for_team(exec, "strata_spgemm_medium", &pol, &strata_spgemm_medium, a);
+  return strata_parallel_for_team(exec, lb, &pol, &strata_spgemm_medium, a);
 }
 
 /* Products per row, checked; rows grouped by class into p->rows and p->bounds. */
@@ -133,7 +147,7 @@ static strata_status_t classify(strata_exec_t *exec, strata_spgemm_t *p, strata_
                           "alone has %lld",
                           total, (long long)STRATA_SPGEMM_LIMIT, (long long)most.loc, (long long)most.val);
   a->num_classes = STRATA_SPGEMM_NUM_CLASSES;
-  for (int c = 0; c < STRATA_SPGEMM_NUM_CLASSES; ++c) a->max_len[c] = class_max[c];
+  for (int c = 0; c < STRATA_SPGEMM_NUM_CLASSES; ++c) a->max_len[c] = p->max[c];
   a->keys = keys;
   a->perm = perm;
   if (st == STRATA_SUCCESS)
@@ -173,14 +187,30 @@ strata_status_t strata_spgemm_destroy(strata_spgemm_t **plan) {
   return STRATA_SUCCESS;
 }
 
+void strata_sparse_impl_spgemm_class_rows(const strata_spgemm_t *plan, int64_t rows[STRATA_SPGEMM_NUM_CLASSES]) {
+  for (int c = 0; c < STRATA_SPGEMM_NUM_CLASSES; ++c) rows[c] = plan->bounds[c + 1] - plan->bounds[c];
+}
+
 strata_status_t strata_crs_spgemm_symbolic(strata_exec_t *exec, const strata_crs_matrix_t *A,
                                            const strata_crs_matrix_t *B, strata_spgemm_t **plan,
                                            strata_crs_matrix_t **C) {
+  return strata_sparse_impl_spgemm_symbolic(exec, A, B, NULL, plan, C);
+}
+
+strata_status_t strata_sparse_impl_spgemm_symbolic(strata_exec_t *exec, const strata_crs_matrix_t *A,
+                                                   const strata_crs_matrix_t *B, const int64_t *class_max,
+                                                   strata_spgemm_t **plan, strata_crs_matrix_t **C) {
   if (!plan || !C) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "crs_spgemm_symbolic: NULL %s", plan ? "C" : "plan");
   *plan = NULL;
   *C = NULL;
   strata_status_t st = check_pair(&exec, A, B, "crs_spgemm_symbolic");
   if (st != STRATA_SUCCESS) return st;
+  const int64_t *mx = class_max ? class_max : strata_exec_is_host(exec) ? class_max_host : class_max_gpu;
+  for (int c = 0; c < STRATA_SPGEMM_NUM_CLASSES - 1; ++c)
+    if (mx[c] < (c ? mx[c - 1] : 0) || mx[c] > class_cap[c])
+      return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                              "crs_spgemm_symbolic: class %d's most products per row %lld outside [%lld, %lld]", c,
+                              (long long)mx[c], (long long)(c ? mx[c - 1] : 0), (long long)class_cap[c]);
   strata_spgemm_t *p = (strata_spgemm_t *)calloc(1, sizeof *p);
   strata_crs_matrix_t *M = (strata_crs_matrix_t *)calloc(1, sizeof *M);
   if (!p || !M) {
@@ -195,6 +225,8 @@ strata_status_t strata_crs_spgemm_symbolic(strata_exec_t *exec, const strata_crs
   p->nnz_a = A->nnz;
   p->nnz_b = B->nnz;
   p->b_unique = B->fill_complete;
+  for (int c = 0; c < STRATA_SPGEMM_NUM_CLASSES - 1; ++c) p->max[c] = mx[c];
+  p->max[STRATA_SPGEMM_LONG] = INT64_MAX;
   M->exec = exec;
   M->num_rows = A->num_rows;
   M->num_cols = B->num_cols;
