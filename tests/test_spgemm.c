@@ -320,11 +320,15 @@ static void test_shared(void **state) {
  * is fill-complete with zero values; the same product twice gives the same bits */
 static void test_reuse_determinism(void **state) {
   (void)state;
-  for (int kind = 0; kind < 3; ++kind) {
+  for (int it = 0; it < 6; ++it) { /* each input kind under the defaults and the GPU thresholds */
+    const int kind = it / 2;
     host_crs_t A = gen(&T_rng, 500, 400, 9, 31, 150, kind), B = gen(&T_rng, 400, 450, 9, 31, 150, kind);
     strata_crs_matrix_t *dA = dev_of(T_exec, &A), *dB = dev_of(T_exec, &B), *C = NULL;
     strata_spgemm_t *plan = NULL;
-    T_OK(strata_crs_spgemm_symbolic(T_exec, dA, dB, &plan, &C));
+    if (it % 2)
+      T_OK(strata_sparse_impl_spgemm_symbolic(T_exec, dA, dB, T_MAX_GPU, &plan, &C));
+    else
+      T_OK(strata_crs_spgemm_symbolic(T_exec, dA, dB, &plan, &C));
     host_crs_t want = host_product(&A, &B), sym = crs_to_host(C);
     assert_int_equal(C->fill_complete, 1);
     assert_int_equal(sym.nnz, want.nnz);

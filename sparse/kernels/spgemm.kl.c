@@ -199,7 +199,8 @@ STRATA_KL_TEAM_FUNC void strata_spgemm_sort_cols(const strata_team_t *team, int3
 STRATA_TEAM_KERNEL(strata_spgemm_long, strata_spgemm_args_t, a, team) {
   const int64_t n = a->n;
   const int numeric = a->mode == STRATA_SPGEMM_NUMERIC, fill = a->mode == STRATA_SPGEMM_FILL;
-  const int lanes = a->b_unique;
+  /* lanes over a B row when its columns are unique and the team has more than one participant */
+  const int lanes = a->b_unique && team->team_size * team->vector_length > 1;
   int64_t *counter = (int64_t *)team->scratch;
   for (int64_t i = team->league_rank; i < a->count; i += team->league_size) {
     const int32_t r = a->rows[a->begin + i];
@@ -244,14 +245,16 @@ STRATA_TEAM_KERNEL(strata_spgemm_long, strata_spgemm_args_t, a, team) {
         }
         strata_team_barrier(team);
       } else if (strata_team_single(team)) {
+        int64_t cnt = *counter;
         for (int64_t q = bb; q < be; ++q) {
           const int32_t col = a->b_col[q];
           if (tag[col] != mark) {
             tag[col] = mark;
-            if (fill) a->c_col[cb + *counter] = col;
-            *counter += 1;
+            if (fill) a->c_col[cb + cnt] = col;
+            ++cnt;
           }
         }
+        *counter = cnt;
       }
     }
     strata_team_barrier(team);
