@@ -142,3 +142,10 @@ fem_cli(unknown_precond 2 "--precond: unknown preconditioner 'amg'" --box 6 --pr
 fem_cli(bad_fill 2 "--precond: preconditioner 'iluk:99': the fill level K 99 is outside \\[0, 64\\]" --box 6 --precond iluk:99)
 fem_cli(restart_cg 2 "--restart applies to --solver gmres and fgmres" --box 6 --restart 5)
 fem_cli(save_system_unwritable 1 "--save-system /nonexistent/dir: cannot create the folder" --box 2 --save-system /nonexistent/dir)
+# a break-it review: b near the largest double whose solution does not fit in a double (x = [2, 3,
+# 3, 2]·1e308) was reported converged with x = inf; now non-finite, exit 3, for every method
+file(WRITE ${_d}/lap4.mtx "${_mm} general\n4 4 10\n1 1 2\n1 2 -1\n2 1 -1\n2 2 2\n2 3 -1\n3 2 -1\n3 3 2\n3 4 -1\n4 3 -1\n4 4 2\n")
+file(WRITE ${_d}/bhuge4.mtx "%%MatrixMarket matrix array real general\n4 1\n1e308\n1e308\n1e308\n1e308\n")
+foreach(_m cg bicgstab gmres fgmres)
+  solve_cli(x_beyond_double_${_m} 3 "non-finite after [0-9]+ iterations: x holds a NaN or an infinity" ${_d}/lap4.mtx --b ${_d}/bhuge4.mtx --solver ${_m})
+endforeach()

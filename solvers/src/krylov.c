@@ -297,6 +297,14 @@ strata_status_t strata_krylov_solve(strata_exec_t *exec, const strata_operator_t
     if (res->status != STRATA_SOLVE_BREAKDOWN) res->breakdown = NULL;
     st = strata_impl_vec_ldexp(exec, n, x, -scale, x);
   }
+  /* the scaled x may be finite and the caller's not (b near the largest double, A contracting): a
+   * solution that does not fit in a double is not converged */
+  int64_t bad = -1;
+  if (!st) st = strata_vec_find_nonfinite(exec, n, x, &bad);
+  if (!st && bad >= 0 && res->status != STRATA_SOLVE_NONFINITE) {
+    res->status = STRATA_SOLVE_NONFINITE;
+    res->breakdown = NULL;
+  }
   if (!st) st = strata_exec_fence(exec);
   res->solve_s = strata_timer_now() - t1;
   strata_mem_free(exec, STRATA_MEM_DEVICE, (void **)&K.work);
@@ -309,6 +317,12 @@ strata_status_t strata_krylov_solve(strata_exec_t *exec, const strata_operator_t
                               "residual %g (tol %g)",
                               method_name(o.method), strata_precond_name(M), res->breakdown, res->iterations,
                               res->rel_residual, o.tol);
+    if (res->status == STRATA_SOLVE_NONFINITE)
+      return strata_error_set(STRATA_ERR_NOT_CONVERGED,
+                              "strata_krylov_solve (%s, %s): non-finite after %d iterations: %s holds a NaN or an "
+                              "infinity (a solution beyond the double range, or an overflow in the iteration)",
+                              method_name(o.method), strata_precond_name(M), res->iterations,
+                              bad >= 0 ? "x" : "an iterate");
     return strata_error_set(STRATA_ERR_NOT_CONVERGED,
                             "strata_krylov_solve (%s, %s): %s after %d iterations (max_iter %d); true relative residual "
                             "%g > tol %g",
