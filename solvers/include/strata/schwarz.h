@@ -18,7 +18,9 @@ extern "C" {
 #endif
 
 typedef enum strata_partitioner {
-  STRATA_PARTITION_AUTO = 0,      /**< METIS where strata was built with it, else CONTIGUOUS */
+  STRATA_PARTITION_AUTO = 0,      /**< METIS where strata was built with it, else CONTIGUOUS; also
+                                       CONTIGUOUS where METIS would leave a partition empty, so
+                                       that AUTO always gives num_parts nonempty partitions */
   STRATA_PARTITION_METIS = 1,     /**< METIS_PartGraphKway on the graph of A + Aᵀ (diagonal dropped) */
   STRATA_PARTITION_CONTIGUOUS = 2 /**< P blocks of consecutive rows, sizes differing by at most one */
 } strata_partitioner_t;
