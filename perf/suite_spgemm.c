@@ -195,7 +195,7 @@ static void product(const char *name, const strata_crs_matrix_t *Xs, const strat
     c.e = e;
     char msg[200] = "";
     int ok = oracle;
-    if (!ok) snprintf(msg, sizeof msg, "the serial oracle: %s", oracle_msg);
+    if (!ok) snprintf(msg, sizeof msg, "the serial oracle: %.170s", oracle_msg);
     if (ok && (strata_crs_copy(e, Xs, &c.X) || strata_crs_copy(e, Ys, &c.Y) ||
                strata_crs_spgemm_symbolic(e, c.X, c.Y, &c.plan, &c.C) ||
                strata_crs_spgemm_numeric(e, c.plan, c.X, c.Y, c.C) || strata_crs_spgemm(e, c.X, c.Y, &c.C_full))) {
