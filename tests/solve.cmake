@@ -149,3 +149,12 @@ file(WRITE ${_d}/bhuge4.mtx "%%MatrixMarket matrix array real general\n4 1\n1e30
 foreach(_m cg bicgstab gmres fgmres)
   solve_cli(x_beyond_double_${_m} 3 "non-finite after [0-9]+ iterations: x holds a NaN or an infinity" ${_d}/lap4.mtx --b ${_d}/bhuge4.mtx --solver ${_m})
 endforeach()
+# a break-it review: GMRES on singular matrices missed breakdowns at rounding level (exact-zero
+# tests) and divided by noise: diag(1, 0, 1) gave x_1 = 1.1e16; S6's matrix ran 48 iterations.
+# The breakdown tests are relative to the column's scale: both stop at the least reachable residual
+file(WRITE ${_d}/diag101.mtx "${_mm} general\n3 3 2\n1 1 1\n3 3 1\n")
+file(WRITE ${_d}/s6.mtx "${_mm} general\n2 2 1\n1 1 -1\n")
+foreach(_m gmres fgmres)
+  solve_cli(singular_diag101_${_m} 3 "breakdown \\(h\\(j\\+1,j\\) vanished\\) after 2 iterations, [^\n]* = 5.774e-01" ${_d}/diag101.mtx --solver ${_m})
+  solve_cli(singular_s6_${_m} 3 "breakdown \\(h\\(j\\+1,j\\) vanished\\) after 2 iterations, [^\n]* = 7.071e-01" ${_d}/s6.mtx --solver ${_m})
+endforeach()

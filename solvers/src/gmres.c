@@ -12,6 +12,11 @@
 #include "../kernels/krylov_args.h"
 #include "krylov_impl.h"
 
+/* Breakdown tests of GMRES relative to the scale of the new column (||A z_j|| before the
+ * orthogonalization): an exact-zero test missed breakdowns at rounding level on singular matrices
+ * (diag(1, 0, 1) gave x_1 = 1.1e16), dividing by noise and growing the basis past n. */
+#define GMRES_BREAKDOWN_REL (64.0 * DBL_EPSILON)
+
 STRATA_KERNEL_DECLARE(strata_gmres_mgs);
 STRATA_KERNEL_DECLARE(strata_gmres_normalize);
 STRATA_KERNEL_DECLARE(strata_gmres_combo);
@@ -112,6 +117,9 @@ strata_status_t strata_impl_gmres(strata_impl_krylov_t *K, int flexible) {
       double *h = H + (size_t)j * (size_t)(m + 1);
       for (int i = 0; i <= j; ++i) h[i] = K->hs[i] + (K->opts->ortho == STRATA_ORTHO_CGS2 ? K->hs[c2 + i] : 0.0);
       const double hn = sqrt(K->hs[j + 1]);
+      double wn = hn * hn; /* ||A z_j||^2 before the orthogonalization: the scale of column j */
+      for (int i = 0; i <= j; ++i) wn += h[i] * h[i];
+      wn = sqrt(wn);
       if (strata_impl_any_nonfinite(h, j + 1) || !(hn <= DBL_MAX)) {
         strata_impl_krylov_nonfinite(K);
         singular = -1;
@@ -123,7 +131,8 @@ strata_status_t strata_impl_gmres(strata_impl_krylov_t *K, int flexible) {
         h[i] = t;
       }
       const double rho = hypot(h[j], hn);
-      if (rho == 0.0) { /* h(j,j) and h(j+1,j) both vanish: the least-squares problem is singular */
+      if (rho <= GMRES_BREAKDOWN_REL * wn) { /* h(j,j) and h(j+1,j) vanish next to column j's scale:
+                                                the least-squares problem is singular */
         singular = 1;
         break;
       }
@@ -136,7 +145,8 @@ strata_status_t strata_impl_gmres(strata_impl_krylov_t *K, int flexible) {
       k = j + 1;
       const double est = fabs(g[j + 1]) / K->bnorm;
       strata_impl_krylov_history(K, it, est);
-      if (hn == 0.0) { /* happy breakdown: the Krylov space is invariant, x_j is exact */
+      if (hn <= GMRES_BREAKDOWN_REL * wn) { /* happy breakdown: the Krylov space is invariant (to rounding:
+                                               the next basis vector would be noise), x_j is exact */
         happy = 1;
         break;
       }
