@@ -16,7 +16,8 @@
   X(spmv)               \
   X(unpack)             \
   X(fem)                \
-  X(solve)
+  X(solve)              \
+  X(spgemm)
 
 #define BENCH_SUITE_DECLARE(name) extern const bench_suite_t bench_suite_##name;
 BENCH_SUITES(BENCH_SUITE_DECLARE)

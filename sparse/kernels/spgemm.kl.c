@@ -1,0 +1,264 @@
+/* strata sparse — SpGEMM C = A·B by row class (Gustavson), written once for every backend.
+ *
+ * The products of row r are numbered in a fixed order: A's row entries p in storage order, and for
+ * each B's row col[p] entries in storage order (product t). Every entry of C is the sum of its
+ * products in that order, starting from -0.0 (the identity of IEEE addition, so a lone product
+ * keeps its sign): the short class adds in product order as it walks the row, the medium classes
+ * sort the (column, t) keys and sum each column's run in key order, the long class walks A's
+ * entries one after another (lanes over one B row touch distinct columns when B's rows are
+ * unique; one lane walks the row otherwise). So the values are the same on every run, thread
+ * count and backend (up to a compiler's contraction of a·b + s into an FMA on GPUs). */
+#include <strata/kl.h>
+
+#include "row_class.h"
+#include "spgemm_args.h"
+
+/* ----------------------------------------------------------------------------- products, classes */
+
+/* ub[r] = Σ over A's row r of B's row lengths, saturated at LIMIT + 1 (no overflow) */
+STRATA_FOR_KERNEL(strata_spgemm_products, strata_spgemm_args_t, a, r) {
+  int64_t s = 0;
+  for (int64_t p = a->a_off[r]; p < a->a_off[r + 1]; ++p) {
+    const int32_t k = a->a_col[p];
+    const int64_t len = a->b_off[k + 1] - a->b_off[k];
+    if (len > STRATA_SPGEMM_LIMIT - s) {
+      s = STRATA_SPGEMM_LIMIT + 1;
+      break;
+    }
+    s += len;
+  }
+  a->ub[r] = s;
+}
+
+/* the row with the most products (the first among equals) */
+STRATA_REDUCE_KERNEL(strata_spgemm_products_max, strata_spgemm_args_t, a, r, i64loc, acc) {
+  strata_kl_maxloc_i64(acc, a->ub[r], r);
+}
+
+/* all products, in double (no overflow whatever the rows hold) */
+STRATA_REDUCE_KERNEL(strata_spgemm_products_sum, strata_spgemm_args_t, a, r, f64, acc) { *acc += (double)a->ub[r]; }
+
+STRATA_FOR_KERNEL(strata_spgemm_classify, strata_spgemm_args_t, a, r) {
+  const int c = strata_sparse_row_class(a->ub[r], a->num_classes, a->max_len);
+  a->keys[r] = strata_sparse_class_key(c, 0, r);
+  a->perm[r] = r;
+}
+
+/* ----------------------------------------------------------------------------- short rows */
+
+/* A team thread per row. COUNT / FILL: the row's distinct columns in a sorted list in thread
+ * scratch (at most SHORT_MAX, insertion by binary search); NUMERIC: each product added at its
+ * column's place in C's row (found by binary search), in product order. */
+STRATA_TEAM_KERNEL(strata_spgemm_short, strata_spgemm_args_t, a, team) {
+  const int64_t i = team->league_rank * team->team_size + team->team_rank;
+  if (i >= a->count || team->vector_rank != 0) return;
+  const int32_t r = a->rows[a->begin + i];
+  const int64_t ab = a->a_off[r], ae = a->a_off[r + 1];
+  if (a->mode == STRATA_SPGEMM_NUMERIC) {
+    const int64_t cb = a->c_off[r], ce = a->c_off[r + 1];
+    for (int64_t q = cb; q < ce; ++q) a->c_val[q] = -0.0;
+    for (int64_t p = ab; p < ae; ++p) {
+      const int32_t k = a->a_col[p];
+      const double av = a->a_val[p];
+      for (int64_t q = a->b_off[k]; q < a->b_off[k + 1]; ++q) {
+        const int64_t pos = strata_kl_lower_bound_i32(a->c_col, cb, ce, a->b_col[q]);
+        a->c_val[pos] += av * a->b_val[q];
+      }
+    }
+    return;
+  }
+  int32_t *list = (int32_t *)team->thread_scratch;
+  int64_t len = 0;
+  for (int64_t p = ab; p < ae; ++p) {
+    const int32_t k = a->a_col[p];
+    for (int64_t q = a->b_off[k]; q < a->b_off[k + 1]; ++q) {
+      const int32_t col = a->b_col[q];
+      const int64_t pos = strata_kl_lower_bound_i32(list, 0, len, col);
+      if (pos < len && list[pos] == col) continue;
+      for (int64_t j = len; j > pos; --j) list[j] = list[j - 1];
+      list[pos] = col;
+      ++len;
+    }
+  }
+  if (a->mode == STRATA_SPGEMM_COUNT) {
+    a->c_off[r] = len;
+  } else {
+    int32_t *out = a->c_col + a->c_off[r];
+    for (int64_t j = 0; j < len; ++j) out[j] = list[j];
+  }
+}
+
+/* ----------------------------------------------------------------------------- medium rows */
+
+/* Row r's products into keys[t] = col · cap + t (and, when vals is given, vals[t] = a · b), t the
+ * product's number: A's entries are taken CHUNK at a time, a team scan of their B row lengths
+ * gives each its first t (start, team scratch), then the team's threads take A's entries and
+ * their lanes the B row. Returns the row's product count. Every thread of the team calls it. */
+STRATA_KL_TEAM_FUNC int64_t strata_spgemm_gather(const strata_team_t *team, const strata_spgemm_args_t *a, int32_t r,
+                                                 int64_t *keys, double *vals, int64_t *start) {
+  const int64_t ab = a->a_off[r], ae = a->a_off[r + 1], cap = a->cap;
+  int64_t base = 0;
+  for (int64_t c0 = ab; c0 < ae; c0 += STRATA_SPGEMM_CHUNK) {
+    const int64_t c1 = c0 + STRATA_SPGEMM_CHUNK < ae ? c0 + STRATA_SPGEMM_CHUNK : ae;
+    int64_t s;
+    STRATA_TEAM_VECTOR_SCAN(team, p, c0, c1, s, final) {
+      const int32_t k = a->a_col[p];
+      const int64_t len = a->b_off[k + 1] - a->b_off[k];
+      if (final) start[p - c0] = base + s;
+      s += len;
+    }
+    strata_team_barrier(team);
+    STRATA_TEAM_THREAD_RANGE(team, p, c0, c1) {
+      const int32_t k = a->a_col[p];
+      const int64_t bb = a->b_off[k], be = a->b_off[k + 1], t0 = start[p - c0] - bb;
+      const double av = vals ? a->a_val[p] : 0.0;
+      STRATA_THREAD_VECTOR_RANGE(team, q, bb, be) {
+        keys[t0 + q] = (int64_t)a->b_col[q] * cap + (t0 + q);
+        if (vals) vals[t0 + q] = av * a->b_val[q];
+      }
+    }
+    base += s;
+    strata_team_barrier(team);
+  }
+  return base;
+}
+
+/* A team per row: the products' (col · cap + t, a · b) pairs sorted in team scratch. COUNT /
+ * FILL: a team scan over the sorted keys marks each column's first key (its size, its columns);
+ * NUMERIC: each entry of C's row sums its column's run of products in key order (product order). */
+STRATA_TEAM_KERNEL(strata_spgemm_medium, strata_spgemm_args_t, a, team) {
+  const int64_t cap = a->cap;
+  int64_t *keys = (int64_t *)team->scratch;
+  double *vals = (double *)(keys + cap);
+  int64_t *start = (int64_t *)(vals + cap);
+  const int32_t r = a->rows[a->begin + team->league_rank];
+  const int numeric = a->mode == STRATA_SPGEMM_NUMERIC;
+  const int64_t np = strata_spgemm_gather(team, a, r, keys, numeric ? vals : NULL, start);
+  strata_team_sort_i64_f64(team, keys, vals, np);
+  if (numeric) {
+    STRATA_TEAM_VECTOR_RANGE(team, q, a->c_off[r], a->c_off[r + 1]) {
+      const int64_t col = a->c_col[q];
+      double s = -0.0;
+      for (int64_t t = strata_kl_lower_bound_i64(keys, 0, np, col * cap); t < np && keys[t] / cap == col; ++t)
+        s += vals[t];
+      a->c_val[q] = s;
+    }
+    return;
+  }
+  const int fill = a->mode == STRATA_SPGEMM_FILL;
+  int32_t *out = fill ? a->c_col + a->c_off[r] : NULL;
+  int64_t s;
+  STRATA_TEAM_VECTOR_SCAN(team, t, 0, np, s, final) {
+    const int first = t == 0 || keys[t] / cap != keys[t - 1] / cap;
+    if (final && first && fill) out[s] = (int32_t)(keys[t] / cap);
+    s += first;
+  }
+  if (!fill && strata_team_single(team)) a->c_off[r] = s;
+}
+
+/* ----------------------------------------------------------------------------- long rows */
+
+/* Sorts a row's columns cols[0, n) ascending: a team of one (host backends) by heapsort, O(n log n)
+ * compares; larger teams by the team sort network (vals [n] its companions, left unordered).
+ * Every thread of the team calls it; it ends with a barrier. */
+STRATA_KL_TEAM_FUNC void strata_spgemm_sort_cols(const strata_team_t *team, int32_t *cols, double *vals, int64_t n) {
+  if (team->team_size * team->vector_length > 1) {
+    strata_team_sort_i32_f64(team, cols, vals, n);
+    return;
+  }
+  for (int64_t end = n, start = n / 2; end > 1;) {
+    if (start > 0) {
+      --start; /* heap building: sift cols[start] down */
+    } else {
+      --end; /* the largest to the end, then sift the new root down */
+      const int32_t t = cols[end];
+      cols[end] = cols[0];
+      cols[0] = t;
+    }
+    int64_t r = start;
+    const int32_t v = cols[r];
+    for (int64_t c = 2 * r + 1; c < end; c = 2 * r + 1) {
+      if (c + 1 < end && cols[c + 1] > cols[c]) ++c;
+      if (cols[c] <= v) break;
+      cols[r] = cols[c];
+      r = c;
+    }
+    cols[r] = v;
+  }
+  strata_team_barrier(team);
+}
+
+/* A team per row (league ranks stride over the class's rows), a dense accumulator of n columns
+ * per team in device memory. A's entries are taken one after another; the team's lanes share one
+ * B row (its columns distinct when b_unique, so no two lanes meet), or one lane walks it.
+ * COUNT / FILL: a column is new to the row when its tag is not the row's mark (count and fill use
+ * different marks, so the tags need no clearing); FILL appends new columns through a counter in
+ * team scratch, then sorts the row in place in C (strata_spgemm_sort_cols; the values serve as the
+ * team sort's companions, zeroed afterwards by the host). NUMERIC: the accumulator at C's columns set to -0.0, the
+ * products added, the row gathered. */
+STRATA_TEAM_KERNEL(strata_spgemm_long, strata_spgemm_args_t, a, team) {
+  const int64_t n = a->n;
+  const int numeric = a->mode == STRATA_SPGEMM_NUMERIC, fill = a->mode == STRATA_SPGEMM_FILL;
+  const int lanes = a->b_unique;
+  int64_t *counter = (int64_t *)team->scratch;
+  for (int64_t i = team->league_rank; i < a->count; i += team->league_size) {
+    const int32_t r = a->rows[a->begin + i];
+    const int64_t ab = a->a_off[r], ae = a->a_off[r + 1];
+    if (numeric) {
+      double *acc = a->acc + team->league_rank * n;
+      const int64_t cb = a->c_off[r], ce = a->c_off[r + 1];
+      STRATA_TEAM_VECTOR_RANGE(team, q, cb, ce) { acc[a->c_col[q]] = -0.0; }
+      strata_team_barrier(team);
+      for (int64_t p = ab; p < ae; ++p) {
+        const int32_t k = a->a_col[p];
+        const double av = a->a_val[p];
+        const int64_t bb = a->b_off[k], be = a->b_off[k + 1];
+        if (lanes) {
+          STRATA_TEAM_VECTOR_RANGE(team, q, bb, be) { acc[a->b_col[q]] += av * a->b_val[q]; }
+          strata_team_barrier(team);
+        } else if (strata_team_single(team)) {
+          for (int64_t q = bb; q < be; ++q) acc[a->b_col[q]] += av * a->b_val[q];
+        }
+      }
+      strata_team_barrier(team);
+      STRATA_TEAM_VECTOR_RANGE(team, q, cb, ce) { a->c_val[q] = acc[a->c_col[q]]; }
+      strata_team_barrier(team);
+      continue;
+    }
+    int32_t *tag = a->tag + team->league_rank * n;
+    const int32_t mark = fill ? -(int32_t)(i + 1) : (int32_t)(i + 1);
+    const int64_t cb = fill ? a->c_off[r] : 0;
+    if (strata_team_single(team)) *counter = 0;
+    strata_team_barrier(team);
+    for (int64_t p = ab; p < ae; ++p) {
+      const int32_t k = a->a_col[p];
+      const int64_t bb = a->b_off[k], be = a->b_off[k + 1];
+      if (lanes) {
+        STRATA_TEAM_VECTOR_RANGE(team, q, bb, be) {
+          const int32_t col = a->b_col[q];
+          if (tag[col] != mark) {
+            tag[col] = mark;
+            const int64_t slot = strata_atomic_fetch_add_i64(counter, 1);
+            if (fill) a->c_col[cb + slot] = col;
+          }
+        }
+        strata_team_barrier(team);
+      } else if (strata_team_single(team)) {
+        for (int64_t q = bb; q < be; ++q) {
+          const int32_t col = a->b_col[q];
+          if (tag[col] != mark) {
+            tag[col] = mark;
+            if (fill) a->c_col[cb + *counter] = col;
+            *counter += 1;
+          }
+        }
+      }
+    }
+    strata_team_barrier(team);
+    if (fill)
+      strata_spgemm_sort_cols(team, a->c_col + cb, a->c_val + cb, a->c_off[r + 1] - cb);
+    else if (strata_team_single(team))
+      a->c_off[r] = *counter;
+    strata_team_barrier(team);
+  }
+}
