@@ -35,7 +35,9 @@ static void usage(FILE *f) {
           "  --solver   gmres (the default), fgmres, bicgstab (both right-preconditioned) or cg (A and M SPD)\n"
           "  --restart  the GMRES / FGMRES basis size M in [1, %d] (default 30)\n"
           "  --precond  none (the default), jacobi, l1-jacobi, ilu0, iluk:K (K in [0, 64]), bjacobi:P[:K],\n"
-          "             ras:P:OVERLAP[:K] (P partitions in [1, rows], OVERLAP >= 0 layers, ILU(K) in every block)\n"
+          "             ras:P:OVERLAP[:K] (P partitions in [1, rows], OVERLAP >= 0 layers, ILU(K) in every block),\n"
+          "             amg[:OPTS] (classical AMG, one cycle per application; OPTS e.g. coarsen=pmis,interp=ext+i,smoother=l1-jacobi,\n"
+          "             sweeps=N,theta=T,levels=L,cycle=v|w|f)\n"
           "  --tol      converged when ||b - A x|| / ||b|| <= T, T finite and > 0 (default 1e-8)\n"
           "  --max-iter N >= 0 (default 1000; BiCGSTAB counts a full step, two products, as one)\n"
           "  --backend  serial|openmp|cuda|hip|default\n"
@@ -97,10 +99,22 @@ static void print_json(const char *path, const char *backend, const strata_crs_m
   else printf("null");
   printf(", \"precond\": \"");
   cli_json_fputs(stdout, strata_precond_name(P));
-  printf("\", \"precond_nnz\": %lld, \"levels_lower\": %d, \"levels_upper\": %d, \"partitions\": %d, "
-         "\"tol\": %s, \"max_iter\": %d, \"status\": \"%s\", \"converged\": %s, \"breakdown\": ",
-         (long long)ps->nnz, ps->levels_lower, ps->levels_upper, ps->num_parts, cli_json_number(b[0], 48, "%.17g", tol),
-         max_iter, strata_solve_status_name(res->status), res->status == STRATA_SOLVE_CONVERGED ? "true" : "false");
+  printf("\", \"precond_nnz\": %lld, \"levels_lower\": %d, \"levels_upper\": %d, \"partitions\": %d, ",
+         (long long)ps->nnz, ps->levels_lower, ps->levels_upper, ps->num_parts);
+  strata_amg_info_t ai;
+  if (P && strata_precond_amg_info(P, &ai) == STRATA_SUCCESS) {
+    printf("\"amg\": {\"levels\": [");
+    for (int l = 0; l < ai.num_levels; ++l)
+      printf("%s{\"rows\": %d, \"nnz\": %lld, \"p_nnz\": %lld}", l ? ", " : "", ai.level[l].rows,
+             (long long)ai.level[l].nnz, (long long)ai.level[l].p_nnz);
+    printf("], \"operator_complexity\": %.9g, \"grid_complexity\": %.9g, \"times_s\": {\"strength\": %.9g, "
+           "\"coarsen\": %.9g, \"interp\": %.9g, \"rap\": %.9g, \"smoother\": %.9g, \"coarse_solve\": %.9g}}, ",
+           ai.operator_complexity, ai.grid_complexity, ai.strength_s, ai.coarsen_s, ai.interp_s, ai.rap_s,
+           ai.smoother_s, ai.coarse_solve_s);
+  }
+  strata_error_clear();
+  printf("\"tol\": %s, \"max_iter\": %d, \"status\": \"%s\", \"converged\": %s, \"breakdown\": ",
+         cli_json_number(b[0], 48, "%.17g", tol), max_iter, strata_solve_status_name(res->status), res->status == STRATA_SOLVE_CONVERGED ? "true" : "false");
   if (res->breakdown) printf("\"%s\"", res->breakdown);
   else printf("null");
   printf(", \"iterations\": %d, \"residual\": %s, \"true_residual_checks\": %d, \"times_s\": {\"read\": %s, "
@@ -131,6 +145,14 @@ static void print_text(const char *path, const char *backend, const strata_crs_m
     printf(", levels %d lower / %d upper", ps->levels_lower, ps->levels_upper);
   if (ps->nnz && ps->num_parts) printf(", %d partitions, %d rows with overlap", ps->num_parts, ps->rows_extended);
   printf("%s\n", ps->nnz ? ")" : "");
+  strata_amg_info_t ai;
+  if (P && strata_precond_amg_info(P, &ai) == STRATA_SUCCESS) {
+    printf("  amg            %d levels, operator complexity %.3f, grid complexity %.3f; rows / entries:", ai.num_levels,
+           ai.operator_complexity, ai.grid_complexity);
+    for (int l = 0; l < ai.num_levels; ++l) printf(" %d/%lld", ai.level[l].rows, (long long)ai.level[l].nnz);
+    printf("\n");
+  }
+  strata_error_clear();
   printf("  result         %s", strata_solve_status_name(res->status));
   if (res->breakdown) printf(" (%s vanished)", res->breakdown);
   printf(" after %d iteration%s, ||b - A x|| / ||b|| = %.3e (tol %.3g)\n", res->iterations, res->iterations == 1 ? "" : "s",

@@ -7,7 +7,7 @@
 
 #include "solvers_impl.h"
 
-#define NAME_FORMS "none, jacobi, l1-jacobi, ilu0, iluk:K, bjacobi:P[:K], ras:P:OVERLAP[:K]"
+#define NAME_FORMS "none, jacobi, l1-jacobi, ilu0, iluk:K, bjacobi:P[:K], ras:P:OVERLAP[:K], amg[:OPTS]"
 
 /* One ':'-separated decimal field of name at *s into *v in [lo, hi]; what names it in messages. */
 static strata_status_t field(const char *name, const char **s, const char *what, long lo, long hi, long *v) {
@@ -49,6 +49,15 @@ strata_status_t strata_precond_create_from_name(strata_exec_t *exec, const char 
   if (strcmp(name, "none") == 0) return STRATA_SUCCESS;
   if (strcmp(name, "jacobi") == 0) return strata_precond_create_jacobi(exec, STRATA_JACOBI, P);
   if (strcmp(name, "l1-jacobi") == 0) return strata_precond_create_jacobi(exec, STRATA_L1_JACOBI, P);
+  if (strcmp(name, "amg") == 0 || strncmp(name, "amg:", 4) == 0) {
+    strata_amg_options_t ao;
+    strata_amg_options_default(&ao);
+    if (name[3] == ':' && name[4] == '\0')
+      return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "preconditioner '%s': nothing after the last ':' (%s)", name,
+                              NAME_FORMS);
+    if (name[3] == ':' && (st = strata_amg_options_parse(name + 4, &ao))) return st;
+    return strata_precond_create_amg(exec, &ao, P);
+  }
   strata_ilu_options_t ilu;
   strata_ilu_options_default(&ilu);
   if (strcmp(name, "ilu0") == 0) return strata_precond_create_ilu(exec, &ilu, P);

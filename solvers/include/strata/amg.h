@@ -3,8 +3,8 @@
  * interpolation (standard, direct, extended+i)). The whole setup runs on the device: strength of
  * connection, coarsening, interpolation, Galerkin coarse operators Pᵀ·A·P by SpGEMM
  * (<strata/spgemm.h>), levels until the coarse size or the level limit, a coarsest-level solve.
- * AMG serves as a preconditioner of the Krylov methods (strata_precond_create_amg) or as a solver
- * (strata_amg_solve). Deterministic: the same hierarchy for the same matrix, seed and backend. */
+ * AMG serves as a preconditioner of the Krylov methods (strata_precond_create_amg); as a solver,
+ * through a Richardson loop or CG around it (no separate solve call yet). Deterministic: the same hierarchy for the same matrix, seed and backend. */
 #ifndef STRATA_AMG_H
 #define STRATA_AMG_H
 
@@ -53,7 +53,7 @@ typedef struct strata_amg_options {
   double theta;                  /**< strength threshold in (0, 1); default 0.25 */
   double max_row_sum;            /**< in (0, 1]: rows whose sum exceeds it times the diagonal are
                                       all weak (hypre's max_row_sum); 1 = off (default 0.9) */
-  int max_levels;                /**< >= 1; default 25 (the seed: 8) */
+  int max_levels;                /**< in [1, 32] (strata_amg_info_t.level[32]); default 25 (the seed: 8) */
   int32_t coarse_size;           /**< stop when a level has at most this many rows; default 64 */
   double trunc_factor;           /**< interpolation truncation: drop |p_ij| < trunc · max_j |p_ij|,
                                       rescale the row; in [0, 1); default 0 (off) */
@@ -68,7 +68,9 @@ typedef struct strata_amg_options {
 void strata_amg_options_default(strata_amg_options_t *opts);
 
 /** Parses "coarsen=rs|cljp|pmis|hmis,interp=direct|standard|ext+i,smoother=jacobi|wjacobi|
- *  l1-jacobi|cheby|hgs|mcgs|sgs,sweeps=N,theta=T,levels=L,cycle=v|w|f" (any subset, any order) into
+ *  l1-jacobi|cheby|hgs|mcgs|sgs,sweeps=N,theta=T,levels=L,cycle=v|w|f" and the other fields as
+ *  pre=N, post=N, max_row_sum=M, coarse=N, trunc=T, pmax=N, omega=W, degree=D, seed=S (any subset,
+ *  any order, names lowercase, values of the enumerations in any case) into
  *  opts (defaults first). Errors: INVALID_ARGUMENT naming the unknown name or the bad value and
  *  its limit. */
 strata_status_t strata_amg_options_parse(const char *text, strata_amg_options_t *opts);
@@ -89,11 +91,17 @@ typedef struct strata_amg_info {
   double strength_s, coarsen_s, interp_s, rap_s, smoother_s, coarse_solve_s; /**< setup phases */
 } strata_amg_info_t;
 
-/** AMG as a preconditioner: one cycle per application (symmetric for a symmetric smoother and
+/** AMG as a preconditioner: one cycle per application (from z = 0) (symmetric for a symmetric smoother and
  *  equal pre- and post-sweeps, so that CG may use it). Setup builds the hierarchy of the
  *  operator's CrsMatrix. Setup errors: INVALID_ARGUMENT (a bad option, its value and limit; an
  *  operator without a CrsMatrix; A not square); INVALID_DATA (a zero diagonal under a smoother
  *  that divides by it, the row and level named). */
+/*  The hierarchy stops at a level with at most coarse_size rows, at max_levels, or where the
+ *  coarsening gives no C point or no reduction. The coarsest level is solved by a dense LU with
+ *  partial pivoting when it has at most 4096 rows: factored on the host at setup, each solve on
+ *  the host (the coarse right-hand side and solution copied; a zero pivot of a singular coarse
+ *  matrix sets its unknown to 0); above 4096 rows it is smoothed instead (pre + post sweeps, at
+ *  least 2). opts NULL: the defaults. The name: "amg(rs, standard, hgs, 1+1, V)". */
 strata_status_t strata_precond_create_amg(strata_exec_t *exec, const strata_amg_options_t *opts,
                                           strata_precond_t **P);
 

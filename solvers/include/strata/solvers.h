@@ -16,4 +16,5 @@
 #include "strata/sptrsv.h"
 #include "strata/ilu.h"
 #include "strata/schwarz.h"
+#include "strata/amg.h"
 #endif
