@@ -25,24 +25,9 @@ strata_status_t strata_impl_bicgstab(strata_impl_krylov_t *K) {
   double *sh = K->M ? strata_impl_krylov_vector(K, 6) : r; /* s lives in r */
   const double bn = sqrt(K->bb);
   strata_status_t st;
-  double rel = 1.0;
-  if (K->opts->x0_given) {
-    if ((st = strata_impl_krylov_residual(K, r, &rel))) return st;
-    res->true_residual_checks--;
-  } else {
-    if ((st = strata_vec_copy(e, n, K->b, r))) return st;
-    K->true_current = 1;
-    K->last_true = rel;
-  }
-  strata_impl_krylov_history(K, 0, rel);
-  if (rel <= K->tol) {
-    res->status = STRATA_SOLVE_CONVERGED;
-    return STRATA_SUCCESS;
-  }
-  if (!(rel <= DBL_MAX)) {
-    strata_impl_krylov_nonfinite(K);
-    return STRATA_SUCCESS;
-  }
+  int done = 0;
+  if ((st = strata_impl_krylov_start(K, r, &done)) || done) return st;
+  double rel = 0.0; /* a true residual recomputed in the iteration */
   /* thresholds on s·s and r·r: sqrt(ss) <= tol·||b|| */
   const double thr = (K->tol * bn) * (K->tol * bn);
   strata_bicgstab_args_t a = {K->x, r, p, v, t, ph, sh, K->ds, 0, 1, thr};

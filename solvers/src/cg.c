@@ -39,24 +39,9 @@ strata_status_t strata_impl_cg(strata_impl_krylov_t *K) {
   const int general = K->M && !dinv;
   const double bnorm_est = sqrt(K->bb);
   strata_status_t st;
-  double rel = 1.0;
-  if (K->opts->x0_given) {
-    if ((st = strata_impl_krylov_residual(K, r, &rel))) return st;
-    res->true_residual_checks--; /* the initial residual, not a recomputation */
-  } else {
-    if ((st = strata_vec_copy(e, n, K->b, r))) return st;
-    K->true_current = 1;
-    K->last_true = rel;
-  }
-  strata_impl_krylov_history(K, 0, rel);
-  if (rel <= K->tol) {
-    res->status = STRATA_SOLVE_CONVERGED;
-    return STRATA_SUCCESS;
-  }
-  if (!(rel <= DBL_MAX)) {
-    strata_impl_krylov_nonfinite(K);
-    return STRATA_SUCCESS;
-  }
+  int done = 0;
+  if ((st = strata_impl_krylov_start(K, r, &done)) || done) return st;
+  double rel = 0.0; /* a true residual recomputed in the iteration */
   int cur = 0;
   if ((st = cg_start(K, dinv, r, p, z, cur))) return st;
   strata_cg_args_t a = {K->x, r, p, q, general ? z : r, dinv, K->ds, cur};

@@ -70,6 +70,30 @@ strata_status_t strata_impl_krylov_residual(strata_impl_krylov_t *K, double *r, 
   return STRATA_SUCCESS;
 }
 
+strata_status_t strata_impl_krylov_start(strata_impl_krylov_t *K, double *r, int *done) {
+  strata_krylov_result_t *res = K->res;
+  strata_status_t st;
+  double rel = 1.0;
+  *done = 0;
+  if (K->opts->x0_given) {
+    if ((st = strata_impl_krylov_residual(K, r, &rel))) return st;
+    res->true_residual_checks--; /* the initial residual, not a recomputation */
+  } else {
+    if ((st = strata_vec_copy(K->exec, K->n, K->b, r))) return st;
+    K->true_current = 1;
+    K->last_true = rel;
+  }
+  strata_impl_krylov_history(K, 0, rel);
+  if (rel <= K->tol) {
+    res->status = STRATA_SOLVE_CONVERGED;
+    *done = 1;
+  } else if (!(rel <= DBL_MAX)) {
+    strata_impl_krylov_nonfinite(K);
+    *done = 1;
+  }
+  return STRATA_SUCCESS;
+}
+
 int strata_impl_krylov_check(strata_impl_krylov_t *K, double rel) {
   strata_krylov_result_t *res = K->res;
   if (!(rel == rel) || rel > DBL_MAX) {

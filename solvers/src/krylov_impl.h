@@ -66,6 +66,10 @@ strata_status_t strata_impl_cg(strata_impl_krylov_t *K);
 strata_status_t strata_impl_bicgstab(strata_impl_krylov_t *K);
 strata_status_t strata_impl_gmres(strata_impl_krylov_t *K, int flexible);
 
+/* The start of CG and BiCGSTAB: r = b - A x0 (or r = b without x0), history entry 0; *done = 1
+ * when the method stops there (converged, or non-finite: the status is set). */
+strata_status_t strata_impl_krylov_start(strata_impl_krylov_t *K, double *r, int *done);
+
 /* r = b - A x and its relative norm ||r|| / ||b|| (scaled norms); counted in
  * res->true_residual_checks. Synchronous. */
 strata_status_t strata_impl_krylov_residual(strata_impl_krylov_t *K, double *r, double *rel);
