@@ -35,6 +35,18 @@ static inline host_crs_t hc_dense(int32_t nr, int32_t nc, const double *a) {
 }
 
 /* The 5-point (nz = 1) or 7-point Laplacian on an nx x ny x nz grid, natural order. */
+/* The 1D Laplacian tridiag(-1, 2, -1) of n points (hc_poisson's 1D form has 4 on the diagonal). */
+static inline host_crs_t hc_lap1d(int32_t n) {
+  host_crs_t h = hc_new(n, n, 3 * (int64_t)n);
+  for (int32_t i = 0; i < n; ++i) {
+    if (i > 0) hc_push(&h, i - 1, -1.0);
+    hc_push(&h, i, 2.0);
+    if (i < n - 1) hc_push(&h, i + 1, -1.0);
+    h.ro[i + 1] = h.nnz;
+  }
+  return h;
+}
+
 static inline host_crs_t hc_poisson(int32_t nx, int32_t ny, int32_t nz) {
   const int32_t n = nx * ny * nz;
   host_crs_t h = hc_new(n, n, (int64_t)n * 7);

@@ -119,17 +119,6 @@ static int amg_richardson(strata_exec_t *e, const host_crs_t *h, const strata_am
 
 static host_crs_t lap1d(int32_t n) { return hc_poisson(n, 1, 1); }
 
-/* The 1D Laplacian tridiag(-1, 2, -1) (hc_poisson's 1D form has 4 on the diagonal). */
-static host_crs_t lap1d_2(int32_t n) {
-  host_crs_t h = hc_new(n, n, 3 * (int64_t)n);
-  for (int32_t i = 0; i < n; ++i) {
-    if (i > 0) hc_push(&h, i - 1, -1.0);
-    hc_push(&h, i, 2.0);
-    if (i < n - 1) hc_push(&h, i + 1, -1.0);
-    h.ro[i + 1] = h.nnz;
-  }
-  return h;
-}
 
 /* ------------------------------------------------------------------ options */
 
@@ -254,7 +243,7 @@ static void test_amg_s17_diagonal(void **state) {
 static void test_amg_s19_small(void **state) {
   (void)state;
   for (int32_t n = 1; n <= 3; ++n) {
-    host_crs_t h = lap1d_2(n);
+    host_crs_t h = hc_lap1d(n);
     for (int coarse = 1; coarse <= 64; coarse += 63) {
       strata_amg_options_t o;
       strata_amg_options_default(&o);
@@ -286,7 +275,7 @@ static void test_amg_s19_small(void **state) {
  * tridiag(-1/2, 1, -1/2) (3 rows, 7 entries; P has 3 + 2·2 + 2 = 9 entries... counted below). */
 static void test_amg_lap1d_two_level(void **state) {
   (void)state;
-  host_crs_t h = lap1d_2(7);
+  host_crs_t h = hc_lap1d(7);
   strata_amg_options_t o;
   strata_amg_options_default(&o);
   o.coarse_size = 4;
@@ -483,7 +472,7 @@ static void test_amg_errors(void **state) {
   strata_crs_destroy(&A);
   host_crs_free(&r);
   /* a zero diagonal on the fine level, under a smoother that divides by it */
-  host_crs_t h = lap1d_2(100);
+  host_crs_t h = hc_lap1d(100);
   for (int64_t k = h.ro[5]; k < h.ro[6]; ++k)
     if (h.ci[k] == 5) h.v[k] = 0.0;
   A = hc_on(T_exec, &h);

@@ -16,17 +16,7 @@ static const char *const METHOD[4] = {"RS", "CLJP", "PMIS", "HMIS"};
 
 /* ------------------------------------------------------------------ matrices */
 
-/* tridiag(-1, 2, -1) of n points */
-static host_crs_t lap1d(int32_t n) {
-  host_crs_t h = hc_new(n, n, 3 * (int64_t)n);
-  for (int32_t i = 0; i < n; ++i) {
-    if (i > 0) hc_push(&h, i - 1, -1.0);
-    hc_push(&h, i, 2.0);
-    if (i < n - 1) hc_push(&h, i + 1, -1.0);
-    h.ro[i + 1] = h.nnz;
-  }
-  return h;
-}
+static host_crs_t lap1d(int32_t n) { return hc_lap1d(n); }
 
 /* The 9-point Laplacian on an nx x ny grid (8 on the diagonal, -1 to the 8 neighbours): a graph
  * with triangles, where CLJP's second rule acts. */
