@@ -50,18 +50,30 @@ STRATA_TEAM_KERNEL(strata_amg_sm_hgs, strata_amg_sm_hgs_args_t, a, team) {
     s[i - r0] = t;
   }
   strata_team_barrier(team);
-  /* Gauss–Seidel inside the block, in order, by one thread */
+  /* Gauss–Seidel inside the block, in order, by one thread: x_i += dinv_i (the row's residual
+   * with the block's newest values, x_i's own old value included) */
   if (strata_team_single(team)) {
     for (int64_t q = 0; q < r1 - r0; ++q) {
       const int64_t i = a->backward ? r1 - 1 - q : r0 + q;
       double t = s[i - r0];
       for (int64_t k = a->row_offsets[i]; k < a->row_offsets[i + 1]; ++k) {
         const int32_t j = a->cols[k];
-        if (j >= r0 && j < r1 && j != i) t = fma(-a->vals[k], a->x[j], t);
+        if (j >= r0 && j < r1) t = fma(-a->vals[k], a->x[j], t);
       }
-      a->x[i] = a->dinv[i] * t;
+      a->x[i] = fma(a->dinv[i], t, a->x[i]);
     }
   }
+}
+
+STRATA_FOR_KERNEL(strata_amg_sm_hgs_l1, strata_amg_sm_hgs_args_t, a, i) {
+  const int64_t r0 = i / a->block * a->block, r1 = r0 + a->block;
+  double s = 0.0;
+  for (int64_t k = a->row_offsets[i]; k < a->row_offsets[i + 1]; ++k) {
+    const int32_t j = a->cols[k];
+    if (j < r0 || j >= r1) s += fabs(a->vals[k]);
+  }
+  const double d = 1.0 / a->dinv[i];
+  a->x[i] = 1.0 / (d < 0.0 ? d - s : d + s);
 }
 
 STRATA_FOR_KERNEL(strata_amg_sm_color, strata_amg_sm_color_args_t, a, p) {

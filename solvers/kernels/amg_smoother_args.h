@@ -35,8 +35,9 @@ typedef struct strata_amg_sm_step_args {
 /** Hybrid Gauss–Seidel, one sweep (team kernel, a team per block of STRATA_AMG_HGS_BLOCK rows;
  *  scratch_team: block doubles): rows of other blocks from x_old (x at the start of the sweep),
  *  rows of the team's own block from x as they are updated; rows in increasing order (backward:
- *  decreasing). x_i = dinv_i · (b_i - Σ_{j outside the block} a_ij x_old_j - Σ_{j in the block,
- *  j != i} a_ij x_j), the two sums in that order, each in storage order. */
+ *  decreasing). x_i += dinv_i · (b_i - Σ_{j outside the block} a_ij x_old_j - Σ_{j in the block}
+ *  a_ij x_j) (x_i's own old value in the second sum; dinv the l1 diagonal below), the two sums in
+ *  that order, each in storage order. */
 typedef struct strata_amg_sm_hgs_args {
   const int64_t *row_offsets;
   const int32_t *cols;
@@ -49,6 +50,11 @@ typedef struct strata_amg_sm_hgs_args {
   int64_t block;
   int backward;
 } strata_amg_sm_hgs_args_t;
+
+/** The l1 diagonal of the hybrid Gauss–Seidel smoother (range over rows, the fields of
+ *  strata_amg_sm_hgs_args_t; dinv = D⁻¹ in, x = the result out): x_i = 1 / (a_ii + sgn(a_ii)
+ *  Σ_{j outside i's block} |a_ij|), the sum in storage order (Baker, Falgout, Kolev, Yang 2011:
+ *  with it the hybrid sweep converges for every SPD A, whatever the coupling across blocks). */
 
 /** Multicolor Gauss–Seidel, the rows perm[begin .. end) of one colour (range over positions
  *  0 .. end - begin): x_i = dinv_i (b_i - Σ_{j != i} a_ij x_j), x in place (no two rows of a colour

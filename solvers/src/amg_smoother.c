@@ -23,7 +23,10 @@
  * - Hybrid Gauss–Seidel: rows in blocks of STRATA_AMG_HGS_BLOCK consecutive rows, a team per
  *   block; inside its block a team runs Gauss–Seidel on the newest values of the block's rows,
  *   other blocks' rows read as they were at the start of the sweep (a copy): Gauss–Seidel inside
- *   a block, Jacobi across blocks (hypre's relax types 13 / 14). The result depends on the block
+ *   a block, Jacobi across blocks, each row's diagonal augmented by the l1 norm of its entries
+ *   outside the block (hypre's l1 relax types 13 / 14; Baker, Falgout, Kolev, Yang 2011): without
+ *   it the sweep diverges where the coupling across blocks is strong (the FEM job's P1 matrix:
+ *   AMG-CG broke down on r·z), with it it converges for every SPD A. The result depends on the block
  *   size, so it is one constant, the same on every backend: serial runs the same blocks in order
  *   with the same arithmetic, and every backend's result is bitwise serial's. Symmetric GS: a
  *   forward then a backward hybrid sweep in each sweep.
@@ -43,6 +46,7 @@
 STRATA_KERNEL_DECLARE(strata_amg_sm_jacobi);
 STRATA_KERNEL_DECLARE(strata_amg_sm_cheby);
 STRATA_KERNEL_DECLARE(strata_amg_sm_hgs);
+STRATA_KERNEL_DECLARE(strata_amg_sm_hgs_l1);
 STRATA_KERNEL_DECLARE(strata_amg_sm_color);
 STRATA_KERNEL_DECLARE(strata_amg_sm_lanczos_start);
 STRATA_KERNEL_DECLARE(strata_amg_sm_lanczos_apply);
@@ -59,6 +63,7 @@ struct strata_impl_smoother {
   int32_t n;
   strata_precond_t *jac;        /* Jacobi / l1-Jacobi: owns dinv */
   const double *dinv;           /* [n] exec memory */
+  double *dl1;                  /* [n] exec memory: hybrid / symmetric GS's l1 D⁻¹ (dinv points here) */
   double *work;                 /* [2n] exec memory: the other x and Chebyshev's d */
   double omega, lmax, lmin, cheby_lo, cheby_hi;
   int degree;
@@ -207,6 +212,17 @@ static strata_status_t setup(strata_impl_smoother_t *sm, const strata_amg_option
       sm->cheby_lo = sm->lmax / 30.0;
       sm->cheby_hi = 1.1 * sm->lmax;
       break;
+    case STRATA_SMOOTH_HYBRID_GS:
+    case STRATA_SMOOTH_SYMMETRIC_GS: {
+      if ((st = strata_mem_alloc(sm->exec, STRATA_MEM_DEVICE, (size_t)n * sizeof(double), (void **)&sm->dl1)))
+        return st;
+      const strata_crs_matrix_t *A = sm->A;
+      strata_amg_sm_hgs_args_t a = {A->row_offsets, A->col_indices, A->values, sm->dinv, NULL, NULL, sm->dl1,
+                                    n, STRATA_AMG_HGS_BLOCK, 0};
+      st = strata_parallel_for(sm->exec, "amg_smooth_hgs_l1", strata_range(0, n), &strata_amg_sm_hgs_l1, &a);
+      sm->dinv = sm->dl1;
+      break;
+    }
     case STRATA_SMOOTH_MULTICOLOR_GS:
       if ((st = strata_mem_alloc(sm->exec, STRATA_MEM_DEVICE, (size_t)n * sizeof(int32_t), (void **)&sm->color)) ||
           (st = strata_mem_alloc(sm->exec, STRATA_MEM_DEVICE, (size_t)n * sizeof(int64_t), (void **)&sm->perm)))
@@ -252,6 +268,7 @@ void strata_impl_smoother_destroy(strata_impl_smoother_t **sm) {
   strata_impl_smoother_t *s = *sm;
   strata_precond_destroy(&s->jac);
   strata_mem_free(s->exec, STRATA_MEM_DEVICE, (void **)&s->work);
+  strata_mem_free(s->exec, STRATA_MEM_DEVICE, (void **)&s->dl1);
   strata_mem_free(s->exec, STRATA_MEM_DEVICE, (void **)&s->color);
   strata_mem_free(s->exec, STRATA_MEM_DEVICE, (void **)&s->perm);
   free(s->offs);

@@ -36,9 +36,11 @@ typedef enum strata_amg_smoother {
                                      a few power steps */
   STRATA_SMOOTH_L1_JACOBI = 2,  /**< l1-Jacobi (no weight) */
   STRATA_SMOOTH_CHEBYSHEV = 3,  /**< Chebyshev of degree `degree` on [λ_max/30, 1.1 λ_max] of D⁻¹A */
-  STRATA_SMOOTH_HYBRID_GS = 4,  /**< Gauss–Seidel inside a block of rows, Jacobi across blocks:
-                                     forward when pre-smoothing, backward when post-smoothing (so
-                                     the cycle is symmetric; hypre's relax types 13 / 14) */
+  STRATA_SMOOTH_HYBRID_GS = 4,  /**< l1 hybrid Gauss–Seidel: GS inside a block of rows, Jacobi
+                                     across blocks, each diagonal plus the l1 norm of the row's
+                                     entries outside its block (convergent for SPD A); forward when
+                                     pre-smoothing, backward when post-smoothing (so the cycle is
+                                     symmetric; hypre's relax types 13 / 14; Baker et al. 2011) */
   STRATA_SMOOTH_MULTICOLOR_GS = 5, /**< Gauss–Seidel colour by colour (device graph colouring) */
   STRATA_SMOOTH_SYMMETRIC_GS = 6   /**< hybrid GS forward, then backward (symmetric: for CG) */
 } strata_amg_smoother_t;
