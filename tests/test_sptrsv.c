@@ -7,6 +7,7 @@
 #include "strata/solvers.h"
 #include "test_sparse_host.h"
 #include "sptrsv_host.h"
+#include "sptrsv_impl.h"
 
 static const strata_sptrsv_algorithm_t ALGS[] = {STRATA_SPTRSV_AUTO, STRATA_SPTRSV_LEVELS, STRATA_SPTRSV_WALK};
 static const char *ALG_NAMES[] = {"auto", "levels", "walk"};
@@ -212,6 +213,15 @@ static void test_levels(void **state) {
   }
 }
 
+/* The GPUs' analysis (relaxation sweeps, the walk after RELAX_MAX: the 10,000-level chain) on
+ * every backend: the same levels and solutions. */
+static void test_relax(void **state) {
+  strata_impl_sptrsv_relax = 1;
+  test_levels(state);
+  test_random(state);
+  strata_impl_sptrsv_relax = 0;
+}
+
 /* ------------------------------------------------------------------ updates, n = 0 */
 
 static void test_update_values(void **state) {
@@ -395,7 +405,7 @@ static void test_bad_input(void **state) {
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_s14, t_setup),          cmocka_unit_test_setup(test_random, t_setup),
-      cmocka_unit_test_setup(test_levels, t_setup),       cmocka_unit_test_setup(test_update_values, t_setup),
+      cmocka_unit_test_setup(test_levels, t_setup),       cmocka_unit_test_setup(test_relax, t_setup),       cmocka_unit_test_setup(test_update_values, t_setup),
       cmocka_unit_test_setup(test_empty, t_setup),        cmocka_unit_test_setup(test_refused, t_setup),
       cmocka_unit_test_setup(test_bad_input, t_setup),
   };

@@ -60,6 +60,20 @@ STRATA_TEAM_KERNEL(strata_sptrsv_analyse, strata_sptrsv_levels_args_t, a, team) 
   }
 }
 
+STRATA_FOR_KERNEL(strata_sptrsv_relax, strata_sptrsv_relax_args_t, a, q) {
+  const int64_t r = a->lower ? q : a->n - 1 - q;
+  int32_t m = -1;
+  for (int64_t k = a->row_offsets[r]; k < a->row_offsets[r + 1]; ++k) {
+    const int64_t c = a->col_indices[k];
+    if (a->lower ? c < r : c > r) {
+      const int32_t l = strata_atomic_load_i32(&a->level[c]);
+      if (l > m) m = l;
+    }
+  }
+  if (m >= 0 && strata_atomic_max_i32(&a->level[r], m + 1) < m + 1 && strata_atomic_load_i64(a->changed) == 0)
+    strata_atomic_exchange_i64(a->changed, 1);
+}
+
 STRATA_REDUCE_KERNEL(strata_sptrsv_level_max, strata_sptrsv_group_args_t, a, r, i64, acc) {
   const int64_t l = a->level[r];
   if (l > *acc) *acc = l;

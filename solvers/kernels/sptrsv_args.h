@@ -26,6 +26,20 @@ typedef struct strata_sptrsv_levels_args {
   int64_t *ticket;
 } strata_sptrsv_levels_args_t;
 
+/** One sweep of the GPU level analysis by relaxation (range over q, rows as above): level[r] =
+ *  max(level[r], 1 + the largest level[c] of its dependencies, 0 without any), read and raised in
+ *  place with atomics (level [n] starts at 0; every value only rises and never passes the row's
+ *  true level, so the sweeps reach it after at most the levels' count, and a sweep that raises
+ *  nothing proves it). *changed (one int64, 0 before the sweep) becomes 1 when a level rose. */
+typedef struct strata_sptrsv_relax_args {
+  const int64_t *row_offsets;
+  const int32_t *col_indices;
+  int64_t n;
+  int lower;
+  int32_t *level;
+  int64_t *changed;
+} strata_sptrsv_relax_args_t;
+
 /** The rows by level: keys[r] = level[r], perm[r] = r (before a stable sort of the pairs); after
  *  it, bounds[l] = lower_bound(keys, l) for l in [0, num_levels] and rows[p] = perm[p]. */
 typedef struct strata_sptrsv_group_args {

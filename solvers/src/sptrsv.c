@@ -1,8 +1,9 @@
 /* strata solvers — level-scheduled sparse triangular solves (strata/sptrsv.h). Host code only
  * orchestrates; every pass over rows or entries is a kernel (solvers/kernels/sptrsv.kl.c).
  *
- * Create: the diagonal check (non-unit), the level of every row in one launch whose teams wait on
- * the levels they depend on, a stable device sort of (level, row) that groups the rows by level
+ * Create: the diagonal check (non-unit), the level of every row (host backends: one team walking
+ * the rows in order; GPUs: relaxation sweeps, a launch each, until one raises no level, the walk
+ * after RELAX_MAX), a stable device sort of (level, row) that groups the rows by level
  * (rows ascending within a level), and a compact copy of the strict triangle in that order
  * (columns and values of each row, its diagonal apart): the solves stream it, and read nothing of
  * the other triangle. Host work is O(levels), never O(rows). */
@@ -15,6 +16,7 @@
 #include "../kernels/sptrsv_args.h"
 
 STRATA_KERNEL_DECLARE(strata_sptrsv_analyse);
+STRATA_KERNEL_DECLARE(strata_sptrsv_relax);
 STRATA_KERNEL_DECLARE(strata_sptrsv_level_max);
 STRATA_KERNEL_DECLARE(strata_sptrsv_group_keys);
 STRATA_KERNEL_DECLARE(strata_sptrsv_key_descents);
@@ -45,6 +47,12 @@ STRATA_KERNEL_DECLARE(strata_sptrsv_walk);
 #define WALK_CHUNK_HOST 32
 /* GPU AUTO: WALK from this many levels on (below, the few launches of LEVELS cost little) */
 #define WALK_MIN_LEVELS 16
+/* GPU analysis: relaxation sweeps per check of their flags (one host read per batch), and the most
+ * sweeps before the walk takes over */
+#define RELAX_BATCH 16
+#define RELAX_MAX 1024
+
+int strata_impl_sptrsv_relax = 0;
 
 static strata_status_t dalloc(strata_exec_t *exec, size_t bytes, void **p) {
   return strata_mem_alloc(exec, STRATA_MEM_DEVICE, bytes, p);
@@ -104,13 +112,39 @@ static strata_status_t analyse(strata_exec_t *exec, strata_sptrsv_t *p, const st
   int32_t *level = NULL;
   int64_t *keys = NULL, *perm = NULL, *bounds = NULL;
   strata_status_t st = dalloc(exec, sizeof(int32_t) * (size_t)n, (void **)&level);
-  if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, level, 0xFF, sizeof(int32_t) * (size_t)n);
-  if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, p->ticket, 0, sizeof(int64_t));
-  strata_sptrsv_levels_args_t la = {M->row_offsets, M->col_indices, n, p->lower, 0, level, p->ticket};
-  la.chunk = host ? n : WALK_ROWS_GPU;
-  strata_team_policy_t pol = strata_team_policy((n + la.chunk - 1) / la.chunk, host ? 1 : WALK_ROWS_GPU, host ? 1 : warp);
-  if (st == STRATA_SUCCESS)
-    st = strata_parallel_for_team(exec, "strata_sptrsv_analyse", &pol, &strata_sptrsv_analyse, &la);
+  /* GPUs: relaxation sweeps until one raises no level. The walk in row order (teams waiting on
+   * their dependencies) is latency-bound there: the rows in flight are a window of consecutive
+   * rows whose dependency chain is long (3D Poisson 150^3: 90 ms; perf/NOTES.md, session 19). A
+   * sweep costs about a hundredth of a nanosecond per row, a row of the walk tens of nanoseconds:
+   * after RELAX_MAX sweeps (more levels than that: long chains) the walk does it instead. */
+  int walk = host && !strata_impl_sptrsv_relax;
+  if (!walk && st == STRATA_SUCCESS) {
+    int64_t *flags = NULL, seen[RELAX_BATCH];
+    st = dalloc(exec, sizeof(int64_t) * RELAX_BATCH, (void **)&flags);
+    if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, level, 0, sizeof(int32_t) * (size_t)n);
+    int done = 0;
+    for (int sweeps = 0; st == STRATA_SUCCESS && !done && sweeps < RELAX_MAX; sweeps += RELAX_BATCH) {
+      st = strata_mem_set_async(exec, flags, 0, sizeof(int64_t) * RELAX_BATCH);
+      for (int b = 0; st == STRATA_SUCCESS && b < RELAX_BATCH; ++b) {
+        strata_sptrsv_relax_args_t ra = {M->row_offsets, M->col_indices, n, p->lower, level, flags + b};
+        st = strata_parallel_for(exec, "strata_sptrsv_relax", strata_range(0, n), &strata_sptrsv_relax, &ra);
+      }
+      if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, seen, flags, sizeof seen);
+      for (int b = 0; b < RELAX_BATCH; ++b) done |= seen[b] == 0;
+    }
+    dfree(exec, flags);
+    walk = !done;
+  }
+  if (walk && st == STRATA_SUCCESS) { /* host: one team in row order, nothing waits */
+    st = strata_mem_set_async(exec, level, 0xFF, sizeof(int32_t) * (size_t)n);
+    if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, p->ticket, 0, sizeof(int64_t));
+    strata_sptrsv_levels_args_t la = {M->row_offsets, M->col_indices, n, p->lower, host ? n : WALK_ROWS_GPU,
+                                      level, p->ticket};
+    strata_team_policy_t pol =
+        strata_team_policy((n + la.chunk - 1) / la.chunk, host ? 1 : WALK_ROWS_GPU, host ? 1 : warp);
+    if (st == STRATA_SUCCESS)
+      st = strata_parallel_for_team(exec, "strata_sptrsv_analyse", &pol, &strata_sptrsv_analyse, &la);
+  }
   strata_sptrsv_group_args_t ga = {level, NULL, NULL, n, NULL, NULL};
   int64_t max_level = 0;
   if (st == STRATA_SUCCESS)

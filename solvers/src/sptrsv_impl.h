@@ -47,4 +47,8 @@ static inline const strata_crs_matrix_t *strata_impl_sptrsv_matrix(const strata_
   return p->Tt ? p->Tt : T;
 }
 
+/* Tests: nonzero makes host backends analyse by the GPUs' relaxation sweeps too (the levels are
+ * the same either way: the unique fixed point). */
+extern int strata_impl_sptrsv_relax;
+
 #endif
