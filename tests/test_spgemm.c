@@ -177,22 +177,43 @@ static strata_crs_matrix_t *dev_of(strata_exec_t *e, const host_crs_t *h) {
   return M;
 }
 
-/* got equals want: bit for bit on host backends, to rounding elsewhere (same pattern always) */
-static void expect_product(const char *what, const host_crs_t *want, const strata_crs_matrix_t *C) {
+/* |A|·|B| (the scale of each product entry's rounding: a sum with cancellation is exact only to
+ * eps times the sum of its terms' magnitudes), the pattern of A·B */
+static host_crs_t abs_product(const host_crs_t *A, const host_crs_t *B) {
+  host_crs_t a = *A, b = *B;
+  a.v = (double *)t_malloc(sizeof(double) * ((size_t)A->nnz + 1));
+  b.v = (double *)t_malloc(sizeof(double) * ((size_t)B->nnz + 1));
+  for (int64_t q = 0; q < A->nnz; ++q) a.v[q] = fabs(A->v[q]);
+  for (int64_t q = 0; q < B->nnz; ++q) b.v[q] = fabs(B->v[q]);
+  host_crs_t S = host_product(&a, &b);
+  free(a.v), free(b.v);
+  return S;
+}
+
+/* got equals want: bit for bit on host backends, to rounding elsewhere (same pattern always):
+ * within 1e-12 (|A|·|B|)_ij when scale (abs_product) is given, else 1e-12 (1 + |want_ij|) */
+static void expect_product_scaled(const char *what, const host_crs_t *want, const host_crs_t *scale,
+                                  const strata_crs_matrix_t *C) {
   host_crs_t got = crs_to_host(C);
   assert_int_equal(C->fill_complete, 1);
   if (strata_exec_is_host(C->exec)) {
     expect_same_crs(what, want, &got);
   } else {
-    host_crs_t pat = got; /* the pattern exactly, the values to 1e-12 of the row's scale */
+    host_crs_t pat = got; /* the pattern exactly, the values to 1e-12 of the entry's scale */
     double *v = pat.v;
     pat.v = want->v;
     expect_same_crs(what, want, &pat);
-    for (int64_t q = 0; q < want->nnz; ++q)
-      if (fabs(v[q] - want->v[q]) > 1e-12 * (1.0 + fabs(want->v[q])))
-        fail_msg("%s: entry %lld = %.17g, expected %.17g", what, (long long)q, v[q], want->v[q]);
+    for (int64_t q = 0; q < want->nnz; ++q) {
+      const double tol = 1e-12 * (scale ? scale->v[q] : 1.0 + fabs(want->v[q]));
+      if (fabs(v[q] - want->v[q]) > tol)
+        fail_msg("%s: entry %lld = %.17g, expected %.17g (tolerance %.3g)", what, (long long)q, v[q], want->v[q], tol);
+    }
   }
   host_crs_free(&got);
+}
+
+static void expect_product(const char *what, const host_crs_t *want, const strata_crs_matrix_t *C) {
+  expect_product_scaled(what, want, NULL, C);
 }
 
 /* A·B on the backend under test and on serial, with class thresholds th (NULL: the defaults):
@@ -200,16 +221,16 @@ static void expect_product(const char *what, const host_crs_t *want, const strat
  * rows[4] (may be NULL) receives the rows per class of the backend's plan. */
 static void check_product_th(const char *what, const host_crs_t *A, const host_crs_t *B, const int64_t *th,
                              int64_t *rows) {
-  host_crs_t want = host_product(A, B);
+  host_crs_t want = host_product(A, B), scale = abs_product(A, B);
   strata_crs_matrix_t *dA = dev_of(T_exec, A), *dB = dev_of(T_exec, B), *C = NULL;
   strata_spgemm_t *plan = NULL;
   T_OK(strata_sparse_impl_spgemm_symbolic(T_exec, dA, dB, th, &plan, &C));
   T_OK(strata_crs_spgemm_numeric(T_exec, plan, dA, dB, C));
   if (rows) strata_sparse_impl_spgemm_class_rows(plan, rows);
-  expect_product(what, &want, C);
+  expect_product_scaled(what, &want, &scale, C);
   strata_crs_matrix_t *sA = dev_of(T_serial, A), *sB = dev_of(T_serial, B), *sC = NULL;
   T_OK(strata_crs_spgemm(T_serial, sA, sB, &sC));
-  expect_product(what, &want, sC);
+  expect_product_scaled(what, &want, &scale, sC);
   if (strata_exec_is_host(T_exec)) {
     host_crs_t g = crs_to_host(C), s = crs_to_host(sC);
     expect_same_crs(what, &s, &g);
@@ -218,7 +239,7 @@ static void check_product_th(const char *what, const host_crs_t *A, const host_c
   strata_spgemm_destroy(&plan);
   strata_crs_destroy(&C), strata_crs_destroy(&sC);
   strata_crs_destroy(&dA), strata_crs_destroy(&dB), strata_crs_destroy(&sA), strata_crs_destroy(&sB);
-  host_crs_free(&want);
+  host_crs_free(&want), host_crs_free(&scale);
 }
 
 /* under every threshold set of T_MAX (the one-call path for the defaults) */
@@ -228,12 +249,12 @@ static void check_product(const char *what, const host_crs_t *A, const host_crs_
     snprintf(w, sizeof w, "%s (thresholds %d)", what, t);
     check_product_th(w, A, B, T_MAX[t], NULL);
   }
-  host_crs_t want = host_product(A, B);
+  host_crs_t want = host_product(A, B), scale = abs_product(A, B);
   strata_crs_matrix_t *dA = dev_of(T_exec, A), *dB = dev_of(T_exec, B), *C = NULL;
   T_OK(strata_crs_spgemm(T_exec, dA, dB, &C));
-  expect_product(what, &want, C);
+  expect_product_scaled(what, &want, &scale, C);
   strata_crs_destroy(&C), strata_crs_destroy(&dA), strata_crs_destroy(&dB);
-  host_crs_free(&want);
+  host_crs_free(&want), host_crs_free(&scale);
 }
 
 /* ------------------------------------------------------------------ tests */
