@@ -296,6 +296,17 @@ static void test_random(void **state) {
   }
 }
 
+
+static void test_shared(void **state);
+
+/* the GPUs' NUMERIC of short rows (lanes over C's entries, B unique) on every backend */
+static void test_random_gather(void **state) {
+  strata_impl_spgemm_gather = 1;
+  test_random(state);
+  test_shared(state);
+  strata_impl_spgemm_gather = 0;
+}
+
 /* 0 x k, m x 0 inner, m x k times k x 0, nnz = 0 with rows */
 static void test_empty(void **state) {
   (void)state;
@@ -543,6 +554,7 @@ static void test_bad_input(void **state) {
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_random, t_setup),
+      cmocka_unit_test_setup(test_random_gather, t_setup),
       cmocka_unit_test_setup(test_empty, t_setup),
       cmocka_unit_test_setup(test_shared, t_setup),
       cmocka_unit_test_setup(test_reuse_determinism, t_setup),

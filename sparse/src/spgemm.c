@@ -5,7 +5,7 @@
  * Symbolic: products per row (a kernel; their largest and their sum checked against 2^62), rows
  * grouped by class on the device (strata_sparse_impl_group_by_class), a COUNT launch per class
  * (exact row sizes), a device scan to C's row offsets, a FILL launch per class (sorted columns).
- * Numeric: one launch per class. The plan keeps the grouped rows, the class bounds and the long
+ * Numeric: one launch per class (short rows on GPUs, B's rows unique: lanes over C's entries). The plan keeps the grouped rows, the class bounds and the long
  * class's accumulators, so numeric is that one pass. */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +21,7 @@ STRATA_KERNEL_DECLARE(strata_spgemm_products_max);
 STRATA_KERNEL_DECLARE(strata_spgemm_products_sum);
 STRATA_KERNEL_DECLARE(strata_spgemm_classify);
 STRATA_KERNEL_DECLARE(strata_spgemm_short);
+STRATA_KERNEL_DECLARE(strata_spgemm_short_gather);
 STRATA_KERNEL_DECLARE(strata_spgemm_medium);
 STRATA_KERNEL_DECLARE(strata_spgemm_long);
 STRATA_KERNEL_DECLARE(strata_spmv_narrow);
@@ -29,6 +30,11 @@ STRATA_KERNEL_DECLARE(strata_spmv_narrow);
  * rows 2 x 32 (up to 512 products) and 8 x 32 (up to 2048), long rows 8 x 32. Not measured yet:
  * perf/NOTES.md will hold the numbers. Host backends: teams of one. */
 #define SHORT_TEAM 128
+/* short rows' NUMERIC on GPUs with B's rows unique: rows per team x lanes over C's row */
+#define SHORT_GATHER_ROWS 32
+#define SHORT_GATHER_LANES 8
+
+int strata_impl_spgemm_gather = 0;
 #define MED_S_TEAM 2
 #define MED_L_TEAM 8
 #define LONG_TEAM 8
@@ -102,6 +108,11 @@ static strata_status_t launch_class(strata_exec_t *exec, const strata_spgemm_t *
       {"strata_spgemm_long_count", "strata_spgemm_long_fill", "strata_spgemm_long_numeric"}};
   const char *lb = label[c][mode];
   strata_team_policy_t pol;
+  if (c == STRATA_SPGEMM_SHORT && mode == STRATA_SPGEMM_NUMERIC && p->b_unique && (!host || strata_impl_spgemm_gather)) {
+    const int ts = host ? 1 : SHORT_GATHER_ROWS;
+    pol = strata_team_policy((count + ts - 1) / ts, ts, host ? 1 : SHORT_GATHER_LANES);
+    return strata_parallel_for_team(exec, lb, &pol, &strata_spgemm_short_gather, a);
+  }
   if (c == STRATA_SPGEMM_SHORT) {
     const int ts = host ? 1 : SHORT_TEAM;
     pol = strata_team_policy((count + ts - 1) / ts, ts, 1);

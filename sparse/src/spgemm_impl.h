@@ -20,4 +20,8 @@ strata_status_t strata_sparse_impl_spgemm_symbolic(strata_exec_t *exec, const st
 /** rows[c] = the plan's rows in class c (host). */
 void strata_sparse_impl_spgemm_class_rows(const strata_spgemm_t *plan, int64_t rows[STRATA_SPGEMM_NUM_CLASSES]);
 
+/* Tests: nonzero makes host backends take the GPUs' NUMERIC of short rows (lanes over C's entries)
+ * too; the values are the same bits either way on host backends (the same products, the same order). */
+extern int strata_impl_spgemm_gather;
+
 #endif
