@@ -33,6 +33,10 @@ STRATA_KERNEL_DECLARE(strata_spmv_narrow);
 /* short rows' NUMERIC on GPUs with B's rows unique: rows per team x lanes over C's row */
 #define SHORT_GATHER_ROWS 32
 #define SHORT_GATHER_LANES 8
+/* ... when C's rows average at least this many entries. On the H200 (perf/NOTES.md, session 19):
+ * laplace7 100^3 A·A (25 per row) 6.0 -> 0.93 ms, Pᵀ·(A·P) (27) 0.078 -> 0.053 ms; A·P with 2x2x2
+ * aggregates (about 4 per row) 0.13 -> 0.22 ms, so below the threshold the product-order walk. */
+#define SHORT_GATHER_MIN_AVG 8
 
 int strata_impl_spgemm_gather = 0;
 #define MED_S_TEAM 2
@@ -108,7 +112,8 @@ static strata_status_t launch_class(strata_exec_t *exec, const strata_spgemm_t *
       {"strata_spgemm_long_count", "strata_spgemm_long_fill", "strata_spgemm_long_numeric"}};
   const char *lb = label[c][mode];
   strata_team_policy_t pol;
-  if (c == STRATA_SPGEMM_SHORT && mode == STRATA_SPGEMM_NUMERIC && p->b_unique && (!host || strata_impl_spgemm_gather)) {
+  if (c == STRATA_SPGEMM_SHORT && mode == STRATA_SPGEMM_NUMERIC && p->b_unique &&
+      ((!host && p->nnz_c >= SHORT_GATHER_MIN_AVG * (int64_t)p->m) || strata_impl_spgemm_gather)) {
     const int ts = host ? 1 : SHORT_GATHER_ROWS;
     pol = strata_team_policy((count + ts - 1) / ts, ts, host ? 1 : SHORT_GATHER_LANES);
     return strata_parallel_for_team(exec, lb, &pol, &strata_spgemm_short_gather, a);
