@@ -138,7 +138,7 @@ fem_cli(gmres_ras 0 "GMRES \\(ras\\(4, overlap 1, ilu\\(0\\)\\)\\) +[0-9]+ itera
 fem_cli(cg_none 0 "\"solver\": \"CG \\(none\\)\", \"iterations\": [0-9]+, \"converged\": true" --box 6 --precond none --json)
 fem_cli(max_iter 3 "\"iterations\": 5, \"converged\": false, \"stalled\": false.*CG \\(Jacobi\\) did not converge in 5 iterations" --box 6 --max-iter 5 --json)
 fem_cli(unknown_solver 2 "--solver minres: unknown solver \\(cg, bicgstab, gmres, fgmres\\)" --box 6 --solver minres)
-fem_cli(cg_amg 0 "CG \\(amg\\(rs, standard, hgs, 1\\+1, V\\)\\) +[0-9]+ iterations, converged" --box 6 --precond amg)
+fem_cli(cg_amg 0 "CG \\(amg\\(hmis, ext\\+i, l1-jacobi, 1\\+1, V\\)\\) +[0-9]+ iterations, converged" --box 6 --precond amg)
 fem_cli(unknown_precond 2 "--precond: unknown preconditioner 'mg'" --box 6 --precond mg)
 fem_cli(bad_fill 2 "--precond: preconditioner 'iluk:99': the fill level K 99 is outside \\[0, 64\\]" --box 6 --precond iluk:99)
 fem_cli(restart_cg 2 "--restart applies to --solver gmres and fgmres" --box 6 --restart 5)
@@ -178,11 +178,11 @@ foreach(y RANGE 0 19)
   endforeach()
 endforeach()
 file(WRITE ${_d}/poisson20.mtx "${_p2}")
-solve_cli(amg_lap10 0 "cg, preconditioner amg\\(rs, standard, hgs, 1\\+1, V\\).*amg +1 levels, operator complexity 1.000.*converged after 1 iteration"
+solve_cli(amg_lap10 0 "cg, preconditioner amg\\(hmis, ext\\+i, l1-jacobi, 1\\+1, V\\).*amg +1 levels, operator complexity 1.000.*converged after 1 iteration"
           ${_d}/lap10.mtx --solver cg --precond amg)
 solve_cli(amg_poisson20 0 "preconditioner amg\\(pmis, ext\\+i, l1-jacobi, 1\\+1, W\\).*amg +[2-9] levels.*rows / entries: 400/1920 .*converged"
           ${_d}/poisson20.mtx --solver cg --precond amg:coarsen=pmis,interp=ext+i,smoother=l1-jacobi,cycle=w,coarse=10)
-solve_cli(amg_json 0 "\"precond\": \"amg\\(rs, standard, hgs, 1\\+1, V\\)\", .*\"amg\": \\{\"levels\": \\[\\{\"rows\": 400, \"nnz\": 1920, \"p_nnz\": [1-9][0-9]*\\}, \\{\"rows\": [0-9]+, .*\\], \"operator_complexity\": [0-9.]+, \"grid_complexity\": [0-9.]+, \"times_s\": \\{\"strength\": [0-9.e-]+, \"coarsen\": [0-9.e-]+, \"interp\": [0-9.e-]+, \"rap\": [0-9.e-]+, \"smoother\": [0-9.e-]+, \"coarse_solve\": [0-9.e-]+\\}\\}, \"tol\".*\"converged\": true"
+solve_cli(amg_json 0 "\"precond\": \"amg\\(hmis, ext\\+i, l1-jacobi, 1\\+1, V\\)\", .*\"amg\": \\{\"levels\": \\[\\{\"rows\": 400, \"nnz\": 1920, \"p_nnz\": [1-9][0-9]*\\}, \\{\"rows\": [0-9]+, .*\\], \"operator_complexity\": [0-9.]+, \"grid_complexity\": [0-9.]+, \"times_s\": \\{\"strength\": [0-9.e-]+, \"coarsen\": [0-9.e-]+, \"interp\": [0-9.e-]+, \"rap\": [0-9.e-]+, \"smoother\": [0-9.e-]+, \"coarse_solve\": [0-9.e-]+\\}\\}, \"tol\".*\"converged\": true"
           ${_d}/poisson20.mtx --solver cg --precond amg:coarse=10 --json)
 solve_cli(amg_bad_theta 2 "--precond: AMG options: theta = '2' \\(must be a number in \\(0, 1\\)\\)" ${_d}/lap10.mtx --precond amg:theta=2)
 solve_cli(amg_unknown 2 "--precond: AMG options: unknown name 'foo'" ${_d}/lap10.mtx --precond amg:foo=1)

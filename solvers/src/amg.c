@@ -35,9 +35,9 @@
 void strata_amg_options_default(strata_amg_options_t *o) {
   if (!o) return;
   memset(o, 0, sizeof *o);
-  o->coarsen = STRATA_AMG_RS;
-  o->interp = STRATA_AMG_STANDARD;
-  o->smoother = STRATA_SMOOTH_HYBRID_GS;
+  o->coarsen = STRATA_AMG_HMIS;
+  o->interp = STRATA_AMG_EXT_I;
+  o->smoother = STRATA_SMOOTH_L1_JACOBI;
   o->pre_sweeps = 1;
   o->post_sweeps = 1;
   o->theta = 0.25;
@@ -45,7 +45,7 @@ void strata_amg_options_default(strata_amg_options_t *o) {
   o->max_levels = 25;
   o->coarse_size = 64;
   o->trunc_factor = 0.0;
-  o->max_elements = 0;
+  o->max_elements = 4;
   o->omega = 2.0 / 3.0;
   o->cheby_degree = 2;
   o->cycle = STRATA_CYCLE_V;

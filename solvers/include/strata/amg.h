@@ -48,9 +48,9 @@ typedef enum strata_amg_smoother {
 typedef enum strata_amg_cycle { STRATA_CYCLE_V = 0, STRATA_CYCLE_W = 1, STRATA_CYCLE_F = 2 } strata_amg_cycle_t;
 
 typedef struct strata_amg_options {
-  strata_amg_coarsen_t coarsen;  /**< default RS (the seed's) */
-  strata_amg_interp_t interp;    /**< default STANDARD */
-  strata_amg_smoother_t smoother;/**< default HYBRID_GS */
+  strata_amg_coarsen_t coarsen;  /**< default HMIS (hypre's; the seed's is RS) */
+  strata_amg_interp_t interp;    /**< default EXT_I (hypre's; the seed's is STANDARD) */
+  strata_amg_smoother_t smoother;/**< default L1_JACOBI (hypre's on GPUs; the same on every backend) */
   int pre_sweeps, post_sweeps;   /**< >= 0; default 1 and 1 (the seed: 3 and 3) */
   double theta;                  /**< strength threshold in (0, 1); default 0.25 */
   double max_row_sum;            /**< in (0, 1]: rows whose sum exceeds it times the diagonal are
@@ -59,7 +59,8 @@ typedef struct strata_amg_options {
   int32_t coarse_size;           /**< stop when a level has at most this many rows; default 64 */
   double trunc_factor;           /**< interpolation truncation: drop |p_ij| < trunc · max_j |p_ij|,
                                       rescale the row; in [0, 1); default 0 (off) */
-  int max_elements;              /**< at most this many entries per row of P (0: no limit) */
+  int max_elements;              /**< at most this many entries per row of P (0: no limit); default 4
+                                      (hypre's P_max) */
   double omega;                  /**< damped Jacobi weight in (0, 2); default 2/3 */
   int cheby_degree;              /**< Chebyshev degree >= 1; default 2 */
   strata_amg_cycle_t cycle;      /**< default V */
@@ -103,7 +104,7 @@ typedef struct strata_amg_info {
  *  partial pivoting when it has at most 4096 rows: factored on the host at setup, each solve on
  *  the host (the coarse right-hand side and solution copied; a zero pivot of a singular coarse
  *  matrix sets its unknown to 0); above 4096 rows it is smoothed instead (pre + post sweeps, at
- *  least 2). opts NULL: the defaults. The name: "amg(rs, standard, hgs, 1+1, V)". */
+ *  least 2). opts NULL: the defaults. The name: "amg(hmis, ext+i, l1-jacobi, 1+1, V)". */
 strata_status_t strata_precond_create_amg(strata_exec_t *exec, const strata_amg_options_t *opts,
                                           strata_precond_t **P);
 
