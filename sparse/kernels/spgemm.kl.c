@@ -93,21 +93,29 @@ STRATA_TEAM_KERNEL(strata_spgemm_short, strata_spgemm_args_t, a, team) {
  * of a_p · B(k_p, col), B(k_p, col) found by binary search in B's row (each column occurs at most
  * once there), from -0.0: the same products in the same order as the product-order walk above,
  * without its read-modify-write of C per product. */
+/* C's entry q of row r (a lane's share of a gathering NUMERIC): Σ over A's row entries p in storage
+ * order of a_p · B(k_p, col_q), B(k_p, col) found by binary search in B's row (each column occurs
+ * at most once there: b_unique), from -0.0 — the same products in the same order as the
+ * product-order walk and the medium class's sorted runs. */
+STRATA_KL_FUNC void strata_spgemm_gather_entry(const strata_spgemm_args_t *a, int64_t ab, int64_t ae, int64_t q) {
+  const int32_t col = a->c_col[q];
+  double s = -0.0;
+  for (int64_t p = ab; p < ae; ++p) {
+    const int32_t k = a->a_col[p];
+    const int64_t be = a->b_off[k + 1], pos = strata_kl_lower_bound_i32(a->b_col, a->b_off[k], be, col);
+    if (pos < be && a->b_col[pos] == col) s += a->a_val[p] * a->b_val[pos];
+  }
+  a->c_val[q] = s;
+}
+
+/* NUMERIC of short rows on GPUs when B's rows are sorted and unique (b_unique): a team thread per
+ * row, its lanes over C's row entries, without the walk's read-modify-write of C per product. */
 STRATA_TEAM_KERNEL(strata_spgemm_short_gather, strata_spgemm_args_t, a, team) {
   const int64_t i = team->league_rank * team->team_size + team->team_rank;
   if (i >= a->count) return;
   const int32_t r = a->rows[a->begin + i];
   const int64_t ab = a->a_off[r], ae = a->a_off[r + 1];
-  STRATA_THREAD_VECTOR_RANGE(team, q, a->c_off[r], a->c_off[r + 1]) {
-    const int32_t col = a->c_col[q];
-    double s = -0.0;
-    for (int64_t p = ab; p < ae; ++p) {
-      const int32_t k = a->a_col[p];
-      const int64_t be = a->b_off[k + 1], pos = strata_kl_lower_bound_i32(a->b_col, a->b_off[k], be, col);
-      if (pos < be && a->b_col[pos] == col) s += a->a_val[p] * a->b_val[pos];
-    }
-    a->c_val[q] = s;
-  }
+  STRATA_THREAD_VECTOR_RANGE(team, q, a->c_off[r], a->c_off[r + 1]) { strata_spgemm_gather_entry(a, ab, ae, q); }
 }
 
 /* ----------------------------------------------------------------------------- medium rows */
@@ -155,6 +163,11 @@ STRATA_TEAM_KERNEL(strata_spgemm_medium, strata_spgemm_args_t, a, team) {
   int64_t *start = (int64_t *)(vals + cap);
   const int32_t r = a->rows[a->begin + team->league_rank];
   const int numeric = a->mode == STRATA_SPGEMM_NUMERIC;
+  if (numeric && a->gather && a->a_off[r + 1] - a->a_off[r] <= STRATA_SPGEMM_GATHER_A) {
+    const int64_t ab = a->a_off[r], ae = a->a_off[r + 1];
+    STRATA_TEAM_VECTOR_RANGE(team, q, a->c_off[r], a->c_off[r + 1]) { strata_spgemm_gather_entry(a, ab, ae, q); }
+    return;
+  }
   const int64_t np = strata_spgemm_gather(team, a, r, keys, numeric ? vals : NULL, start);
   strata_team_sort_i64_f64(team, keys, vals, np);
   if (numeric) {

@@ -5,7 +5,8 @@
  * Symbolic: products per row (a kernel; their largest and their sum checked against 2^62), rows
  * grouped by class on the device (strata_sparse_impl_group_by_class), a COUNT launch per class
  * (exact row sizes), a device scan to C's row offsets, a FILL launch per class (sorted columns).
- * Numeric: one launch per class (short rows on GPUs, B's rows unique: lanes over C's entries). The plan keeps the grouped rows, the class bounds and the long
+ * Numeric: one launch per class (on GPUs with B's rows unique, short rows (C's rows averaging >= 8
+ * entries) and medium rows of <= 32 A entries gather: lanes over C's entries). The plan keeps the grouped rows, the class bounds and the long
  * class's accumulators, so numeric is that one pass. */
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,7 @@ static strata_status_t launch_class(strata_exec_t *exec, const strata_spgemm_t *
   a->cap = p->max[c];
   a->mode = mode;
   a->b_unique = p->b_unique;
+  a->gather = p->b_unique && (!host || strata_impl_spgemm_gather);
   a->acc = p->acc;
   static const char *const label[STRATA_SPGEMM_NUM_CLASSES][3] = {
       {"strata_spgemm_short_count", "strata_spgemm_short_fill", "strata_spgemm_short_numeric"},
