@@ -1,7 +1,7 @@
 # The dist/ module (strata/dist.h) under mpirun, built only with MPI (STRATA_HAVE_MPI): maps,
 # plans and reductions (test_dist), the distributed CrsMatrix and SpMV modes (test_dist_crs), each
 # on every compiled backend with 1, 2 and 4 ranks (4 oversubscribed on small machines):
-# <topic>.<backend>.np<N>. Once more test_dist_crs's task-mode test with MPI started at
+# <topic>.np<N>.<backend> (the backend last, as every test's name: scripts/test selects by it). Once more test_dist_crs's task-mode test with MPI started at
 # MPI_THREAD_FUNNELED (refused, EDGE_CASES D13). Ranks use one OpenMP thread each (two on one
 # rank) and wait passively: the CI machine has 2 cores for 4 ranks and ctest -j2.
 if(STRATA_HAVE_MPI)
@@ -30,19 +30,19 @@ if(STRATA_HAVE_MPI)
         else()
           set(_omp 1)
         endif()
-        add_test(NAME ${topic}.${be}.np${np}
+        add_test(NAME ${topic}.np${np}.${be}
                  COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${_strata_mpi_flags} ${MPIEXEC_PREFLAGS}
                          $<TARGET_FILE:test_${topic}> ${MPIEXEC_POSTFLAGS} ${be})
-        set_tests_properties(${topic}.${be}.np${np} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 PROCESSORS ${np}
+        set_tests_properties(${topic}.np${np}.${be} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 PROCESSORS ${np}
                              ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=${_omp}")
       endforeach()
     endforeach()
   endforeach()
   list(GET STRATA_BACKENDS 0 _be0)
-  add_test(NAME dist_crs.${_be0}.funneled
+  add_test(NAME dist_crs.funneled.${_be0}
            COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${_strata_mpi_flags} ${MPIEXEC_PREFLAGS}
                    $<TARGET_FILE:test_dist_crs> ${MPIEXEC_POSTFLAGS} ${_be0} test_task_mode_thread_level)
-  set_tests_properties(dist_crs.${_be0}.funneled PROPERTIES TIMEOUT 300 PROCESSORS 2
+  set_tests_properties(dist_crs.funneled.${_be0} PROPERTIES TIMEOUT 300 PROCESSORS 2
                        ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1;STRATA_TEST_MPI_THREAD=funneled"
                        PASS_REGULAR_EXPRESSION "task mode refused as expected: rank 0: dist spmv: task mode needs MPI_THREAD_SERIALIZED.*MPI granted MPI_THREAD_FUNNELED.*1 test\\(s\\)")
 endif()

@@ -81,9 +81,10 @@ typedef struct strata_dist_map strata_dist_map_t;
  *  o_r = r·q + min(r, m), q = num_global / p, m = num_global mod p (the first m ranks one id
  *  more; ranks beyond num_global own none: more ranks than ids is valid). num_global must be the
  *  same on every rank. comm is duplicated (the map's messages never meet the caller's).
- *  Errors (agreed): INVALID_ARGUMENT (num_global < 0 or different on some rank: both values
- *  named; a rank would own 2^31 ids or more). This rank only: INVALID_ARGUMENT (NULL map,
- *  MPI_COMM_NULL, MPI not initialized). Collective. Source: Tpetra::Map(numGlobal, base, comm). */
+ *  Errors (agreed): INVALID_ARGUMENT (NULL map; num_global < 0 or different on some rank: both
+ *  values named; a rank would own 2^31 ids or more). This rank only: INVALID_ARGUMENT
+ *  (MPI_COMM_NULL, MPI not initialized). *map is NULL after an error. Collective.
+ *  Source: Tpetra::Map(numGlobal, base, comm). */
 strata_status_t strata_dist_map_create_block(MPI_Comm comm, int64_t num_global,
                                              strata_dist_map_t **map);
 
@@ -109,9 +110,8 @@ strata_status_t strata_dist_map_create_contiguous(MPI_Comm comm, int64_t num_loc
 strata_status_t strata_dist_map_create_list(MPI_Comm comm, int64_t num_local, const int64_t *gids,
                                             strata_dist_map_t **map);
 
-/** Frees the map (and its duplicated communicator: MPI_Comm_free, collective when it frees one).
- *  Maps, plans and matrices made from it must be destroyed first, on every rank. NULL-safe;
- *  sets *map to NULL. */
+/** Frees the map and its duplicated communicator (MPI_Comm_free: collective). Plans and
+ *  matrices made with it (which borrow it) must be destroyed first. NULL-safe; sets *map NULL. */
 strata_status_t strata_dist_map_destroy(strata_dist_map_t **map);
 
 typedef struct strata_dist_map_info {
@@ -209,9 +209,10 @@ strata_status_t strata_dist_plan_export_begin(strata_dist_plan_t *plan, strata_e
  *  (MPI_Waitall; staged: copies them into exec memory), writes the import's x_ghost or combines
  *  the export into y_owned, on the exec given at begin (asynchronous there: fence before the
  *  host reads the result), and completes the agreement. Errors (agreed): those deferred by
- *  begin, those of the unpack kernels. This rank only: INVALID_ARGUMENT (NULL plan; no exchange
- *  in flight). Collective (neighbours, and the agreement). Source: Tpetra Distributor::doWaits;
- *  PETSc VecScatterEnd. */
+ *  begin (nothing is written then). This rank only: INVALID_ARGUMENT (NULL plan; no exchange in
+ *  flight); a fault of the asynchronous unpack surfaces at a later fence of that rank's exec.
+ *  Collective (neighbours, and the agreement). Source: Tpetra Distributor::doWaits; PETSc
+ *  VecScatterEnd. */
 strata_status_t strata_dist_plan_end(strata_dist_plan_t *plan);
 
 typedef struct strata_dist_plan_info {
@@ -270,7 +271,7 @@ typedef struct strata_dist_crs_options {
 } strata_dist_crs_options_t;
 
 /** Builds a distributed CrsMatrix from global entries (rows[k], cols[k], vals[k]), k < n (host
- *  arrays; vals NULL = all zeros) given on any rank: each entry is sent to the owner of its row
+ *  arrays; vals NULL = all zeros; n may differ between ranks, 0 too) given on any rank: each entry is sent to the owner of its row
  *  in row_map (MPI messages to the ranks that need them, after an MPI_Alltoall of counts) and
  *  entries for the same (row, column) are summed, in the order of the sending ranks and then of
  *  their input (deterministic: strata_crs_create_from_coo on exec). Columns are those of
@@ -279,6 +280,7 @@ typedef struct strata_dist_crs_options {
  *  others the off-diagonal block (num_local(row_map) x num_ghosts), whose columns are the ghost
  *  ids sorted by owner rank then id (receive order of the import plan built here: no
  *  permutation). Both blocks are fill-complete CrsMatrices on exec with row-class SpMV plans.
+ *  row_map and domain_map are borrowed: they must outlive A.
  *  Nothing is dropped silently: an entry whose row no rank owns, or whose column no rank owns,
  *  is counted (report->invalid_rows / invalid_cols, summed over ranks, the first examples named)
  *  and the call fails with STRATA_ERR_INVALID_DATA on every rank, building nothing. report may
@@ -355,7 +357,9 @@ strata_status_t strata_dist_mode_from_name(const char *name, strata_dist_mode_t 
  *  latency overlaps the exchange): INVALID_ARGUMENT (NULL x or y with a nonzero extent, exec of
  *  another backend, unknown mode, x and y overlapping), UNSUPPORTED (task mode when MPI granted
  *  less than MPI_THREAD_SERIALIZED: the level granted and the level needed named —
- *  EDGE_CASES D13), those of strata_spmv_plan_apply. This rank only: NULL A. Collective.
+ *  EDGE_CASES D13). This rank only: INVALID_ARGUMENT (NULL A; an apply of A still in flight on
+ *  another thread), the errors of strata_spmv_plan_apply (the products are asynchronous: their
+ *  faults surface at a fence of that rank's exec). Collective.
  *  Source: PETSc MatMult_MPIAIJ (VecScatterBegin, diagonal, VecScatterEnd, off-diagonal). */
 strata_status_t strata_dist_crs_spmv(strata_exec_t *exec, strata_dist_mode_t mode, double alpha,
                                      const strata_dist_crs_t *A, const double *x, double beta,
