@@ -95,6 +95,19 @@ static strata_status_t map_contiguous(strata_dist_map_t *m, int64_t num_local, c
   return STRATA_SUCCESS;
 }
 
+/* the end of the contiguous creators: st agreed, then the offsets; the map freed on error */
+static strata_status_t map_finish_contiguous(strata_dist_map_t *m, strata_status_t st, int64_t num_local, const char *what,
+                                             strata_dist_map_t **map) {
+  if (!(st = strata_impl_agree(m->comm, st))) st = map_contiguous(m, num_local, what);
+  if (st) {
+    map_free(m);
+    if (map) *map = NULL;
+    return st;
+  }
+  *map = m;
+  return STRATA_SUCCESS;
+}
+
 strata_status_t strata_dist_map_create_block(MPI_Comm comm, int64_t num_global, strata_dist_map_t **map) {
   const char *what = "dist map (block)";
   strata_dist_map_t *m = NULL;
@@ -112,14 +125,7 @@ strata_status_t strata_dist_map_create_block(MPI_Comm comm, int64_t num_global, 
   if (!st && q + (rem > 0) > INT32_MAX)
     st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: %lld ids on %d ranks give %lld on a rank, above the %d local ids",
                           what, (long long)num_global, m->size, (long long)(q + (rem > 0)), INT32_MAX);
-  if (!(st = strata_impl_agree(m->comm, st))) st = map_contiguous(m, mine, what);
-  if (st) {
-    map_free(m);
-    if (map) *map = NULL;
-    return st;
-  }
-  *map = m;
-  return STRATA_SUCCESS;
+  return map_finish_contiguous(m, st, mine, what, map);
 }
 
 strata_status_t strata_dist_map_create_contiguous(MPI_Comm comm, int64_t num_local, strata_dist_map_t **map) {
@@ -131,14 +137,7 @@ strata_status_t strata_dist_map_create_contiguous(MPI_Comm comm, int64_t num_loc
   else if (num_local < 0 || num_local > INT32_MAX)
     st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: num_local %lld outside [0, %d]", what, (long long)num_local,
                           INT32_MAX);
-  if (!(st = strata_impl_agree(m->comm, st))) st = map_contiguous(m, num_local, what);
-  if (st) {
-    map_free(m);
-    if (map) *map = NULL;
-    return st;
-  }
-  *map = m;
-  return STRATA_SUCCESS;
+  return map_finish_contiguous(m, st, num_local, what, map);
 }
 
 static strata_status_t map_hash(strata_dist_map_t *m, const char *what) {

@@ -74,6 +74,27 @@ static strata_status_t zeros(strata_exec_t *exec, strata_mem_space_t space, int6
   return st;
 }
 
+/* the ranks r with cnt[r] > 0, ascending: *n of them, ranks [*n], offsets [*n + 1] (prefix sums
+ * of their counts), *self = this rank's index among them or -1 */
+static strata_status_t segments(const int64_t *cnt, int p, int rank, int *n, int **ranks, int64_t **offsets, int *self,
+                                const char *what) {
+  *n = 0;
+  for (int r = 0; r < p; ++r) *n += cnt[r] > 0;
+  *ranks = (int *)strata_impl_alloc(*n, sizeof(int));
+  *offsets = (int64_t *)strata_impl_alloc(*n + 1, sizeof(int64_t));
+  if (!*ranks || !*offsets) return strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "%s: %d neighbours", what, *n);
+  *self = -1;
+  (*offsets)[0] = 0;
+  for (int r = 0, i = 0; r < p; ++r)
+    if (cnt[r] > 0) {
+      if (r == rank) *self = i;
+      (*ranks)[i] = r;
+      (*offsets)[i + 1] = (*offsets)[i] + cnt[r];
+      ++i;
+    }
+  return STRATA_SUCCESS;
+}
+
 /* the receive / send segments, the request lists and the export's combine table (host work),
  * then the exec arrays, buffers and persistent requests */
 static strata_status_t plan_build(strata_dist_plan_t *P, const int *own, const int32_t *rlid) {
@@ -96,49 +117,23 @@ static strata_status_t plan_build(strata_dist_plan_t *P, const int *own, const i
     req[q] = rlid[i];
     if (q != i) identity = 0;
   }
-  for (int r = 0; r < p; ++r) P->nrecv += cnt[r] > 0;
-  P->recv_ranks = (int *)strata_impl_alloc(P->nrecv, sizeof(int));
-  P->recv_offsets = (int64_t *)strata_impl_alloc(P->nrecv + 1, sizeof(int64_t));
-  st = P->recv_ranks && P->recv_offsets ? STRATA_SUCCESS
-                                        : strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "%s: %d neighbours", what, P->nrecv);
+  st = segments(cnt, p, P->rank, &P->nrecv, &P->recv_ranks, &P->recv_offsets, &P->self_recv, what);
   if ((st = strata_impl_agree(P->comm, st))) goto done;
-  P->self_recv = -1;
-  P->recv_offsets[0] = 0;
-  for (int r = 0, i = 0; r < p; ++r)
-    if (cnt[r] > 0) {
-      if (r == P->rank) P->self_recv = i;
-      P->recv_ranks[i] = r;
-      P->recv_offsets[i + 1] = P->recv_offsets[i] + cnt[r];
-      ++i;
-    }
   int32_t *got = NULL;
   int64_t ns = 0;
   if ((st = strata_impl_exchange(P->comm, sizeof(int32_t), cnt, req, rcnt, (void **)&got, &ns))) goto done;
   P->num_sends = ns;
-  for (int r = 0; r < p; ++r) P->nsend += rcnt[r] > 0;
-  P->send_ranks = (int *)strata_impl_alloc(P->nsend, sizeof(int));
-  P->send_offsets = (int64_t *)strata_impl_alloc(P->nsend + 1, sizeof(int64_t));
+  st = segments(rcnt, p, P->rank, &P->nsend, &P->send_ranks, &P->send_offsets, &P->self_send, what);
   int64_t *lcnt = (int64_t *)calloc((size_t)P->num_owned + 1, sizeof(int64_t));
   int64_t *cpos = (int64_t *)strata_impl_alloc(ns, sizeof(int64_t));
   int32_t *clids = NULL;
   int64_t *coff = NULL;
-  st = P->send_ranks && P->send_offsets && lcnt && cpos ? STRATA_SUCCESS
-                                                        : strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "%s: %lld sends", what,
-                                                                           (long long)ns);
+  if (!st && (!lcnt || !cpos)) st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "%s: %lld sends", what, (long long)ns);
   for (int64_t k = 0; !st && k < ns; ++k)
     if (got[k] < 0 || got[k] >= P->num_owned)
       st = strata_error_set(STRATA_ERR_INTERNAL, "%s: a neighbour asked for local id %d of %lld", what, (int)got[k],
                             (long long)P->num_owned);
   if (!st) {
-    P->self_send = -1;
-    P->send_offsets[0] = 0;
-    for (int r = 0, j = 0; r < p; ++r)
-      if (rcnt[r] > 0) {
-        if (r == P->rank) P->self_send = j;
-        P->send_ranks[j] = r;
-        P->send_offsets[j + 1] = P->send_offsets[j] + rcnt[r];
-        ++j;
-      }
     /* the export's combine: positions grouped by target lid, ascending (receive order) */
     for (int64_t k = 0; k < ns; ++k) lcnt[got[k] + 1]++;
     int64_t nt = 0;
@@ -178,8 +173,10 @@ static strata_status_t plan_build(strata_dist_plan_t *P, const int *own, const i
   P->exp_req = (MPI_Request *)strata_impl_alloc(nreq, sizeof(MPI_Request));
   if (!st && (!P->imp_req || !P->exp_req))
     st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "%s: %d requests", what, nreq);
-  if (P->imp_req)
-    for (int i = 0; i < nreq; ++i) P->imp_req[i] = P->exp_req ? (P->exp_req[i] = MPI_REQUEST_NULL) : MPI_REQUEST_NULL;
+  for (int i = 0; i < nreq; ++i) {
+    if (P->imp_req) P->imp_req[i] = MPI_REQUEST_NULL;
+    if (P->exp_req) P->exp_req[i] = MPI_REQUEST_NULL;
+  }
   st = strata_impl_agree(P->comm, st);
   if (!st) {
     double *gm = P->staged ? P->ghost_host : P->ghost_buf, *om = P->staged ? P->owned_host : P->owned_buf;
@@ -203,7 +200,6 @@ static strata_status_t plan_build(strata_dist_plan_t *P, const int *own, const i
   free(coff);
   free(got);
   P->state = STRATA_IMPL_IDLE;
-  (void)identity;
 done:
   free(cnt);
   free(rcnt);

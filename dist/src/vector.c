@@ -37,48 +37,31 @@ static strata_status_t gather_parts(const strata_dist_map_t *map, double part, s
   return agreed;
 }
 
-strata_status_t strata_dist_vec_dot(strata_exec_t *exec, const strata_dist_map_t *map, const double *x, const double *y,
-                                    double *result) {
-  const char *what = "dist dot";
+/* each rank's part (dot: x·y; norm: ||x||_2, y unused), gathered and combined in rank order */
+static strata_status_t reduce(strata_exec_t *exec, const strata_dist_map_t *map, const double *x, const double *y,
+                              int norm, double *result) {
+  const char *what = norm ? "dist nrm2" : "dist dot";
   if (!map) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL map", what);
   strata_status_t st = STRATA_SUCCESS;
   const int32_t n = map->num_local;
   if (!exec || !result) st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL %s", what, exec ? "result" : "exec");
-  else if (n > 0 && (!x || !y))
+  else if (n > 0 && (!x || (!norm && !y)))
     st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL %s with %d local values", what, x ? "y" : "x", (int)n);
   double part = 0.0;
-  if (!st) st = strata_vec_dot(exec, n, x, y, &part);
+  if (!st) st = norm ? strata_vec_nrm2(exec, n, x, &part) : strata_vec_dot(exec, n, x, y, &part);
   double *parts = NULL;
   const strata_status_t agreed = gather_parts(map, part, st, &parts, what);
-  if (!agreed) {
-    double s = 0.0;
-    for (int r = 0; r < map->size; ++r) s += parts[r];
-    *result = s;
-  }
-  free(parts);
-  return agreed;
-}
-
-strata_status_t strata_dist_vec_nrm2(strata_exec_t *exec, const strata_dist_map_t *map, const double *x,
-                                     double *result) {
-  const char *what = "dist nrm2";
-  if (!map) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL map", what);
-  strata_status_t st = STRATA_SUCCESS;
-  const int32_t n = map->num_local;
-  if (!exec || !result) st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL %s", what, exec ? "result" : "exec");
-  else if (n > 0 && !x) st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL x with %d local values", what, (int)n);
-  double part = 0.0;
-  if (!st) st = strata_vec_nrm2(exec, n, x, &part);
-  double *parts = NULL;
-  const strata_status_t agreed = gather_parts(map, part, st, &parts, what);
-  if (!agreed) {
+  if (agreed) return agreed;
+  double res = 0.0;
+  if (!norm) {
+    for (int r = 0; r < map->size; ++r) res += parts[r];
+  } else { /* m·sqrt(Σ (n_r / m)^2), m = max n_r: no overflow or underflow of the squares */
     double m = 0.0;
     int nan = 0;
     for (int r = 0; r < map->size; ++r) {
       if (parts[r] != parts[r]) nan = 1;
       else if (parts[r] > m) m = parts[r];
     }
-    double res = 0.0;
     if (nan) res = NAN;
     else if (isinf(m)) res = INFINITY;
     else if (m > 0.0) {
@@ -86,8 +69,18 @@ strata_status_t strata_dist_vec_nrm2(strata_exec_t *exec, const strata_dist_map_
       for (int r = 0; r < map->size; ++r) s += (parts[r] / m) * (parts[r] / m);
       res = m * sqrt(s);
     }
-    *result = res;
   }
+  *result = res;
   free(parts);
-  return agreed;
+  return STRATA_SUCCESS;
+}
+
+strata_status_t strata_dist_vec_dot(strata_exec_t *exec, const strata_dist_map_t *map, const double *x, const double *y,
+                                    double *result) {
+  return reduce(exec, map, x, y, 0, result);
+}
+
+strata_status_t strata_dist_vec_nrm2(strata_exec_t *exec, const strata_dist_map_t *map, const double *x,
+                                     double *result) {
+  return reduce(exec, map, x, NULL, 1, result);
 }
