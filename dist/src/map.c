@@ -95,6 +95,15 @@ static strata_status_t map_contiguous(strata_dist_map_t *m, int64_t num_local, c
   return STRATA_SUCCESS;
 }
 
+/* the arguments every creator of a map from local counts checks */
+static strata_status_t check_local(strata_dist_map_t **map, int64_t num_local, const char *what) {
+  if (!map) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL map", what);
+  if (num_local < 0 || num_local > INT32_MAX)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: num_local %lld outside [0, %d]", what, (long long)num_local,
+                            INT32_MAX);
+  return STRATA_SUCCESS;
+}
+
 /* the end of the contiguous creators: st agreed, then the offsets; the map freed on error */
 static strata_status_t map_finish_contiguous(strata_dist_map_t *m, strata_status_t st, int64_t num_local, const char *what,
                                              strata_dist_map_t **map) {
@@ -133,10 +142,7 @@ strata_status_t strata_dist_map_create_contiguous(MPI_Comm comm, int64_t num_loc
   strata_dist_map_t *m = NULL;
   strata_status_t st = map_start(comm, what, &m);
   if (st) return st;
-  if (!map) st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL map", what);
-  else if (num_local < 0 || num_local > INT32_MAX)
-    st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: num_local %lld outside [0, %d]", what, (long long)num_local,
-                          INT32_MAX);
+  st = check_local(map, num_local, what);
   return map_finish_contiguous(m, st, num_local, what, map);
 }
 
@@ -231,11 +237,8 @@ strata_status_t strata_dist_map_create_list(MPI_Comm comm, int64_t num_local, co
   strata_dist_map_t *m = NULL;
   strata_status_t st = map_start(comm, what, &m);
   if (st) return st;
-  if (!map) st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL map", what);
-  else if (num_local < 0 || num_local > INT32_MAX)
-    st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: num_local %lld outside [0, %d]", what, (long long)num_local,
-                          INT32_MAX);
-  else if (!gids && num_local > 0)
+  st = check_local(map, num_local, what);
+  if (!st && !gids && num_local > 0)
     st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL gids with num_local %lld", what, (long long)num_local);
   for (int64_t i = 0; !st && i < num_local; ++i)
     if (gids[i] < 0)

@@ -355,6 +355,18 @@ static strata_status_t begin_check(strata_dist_plan_t *P, const char *what) {
   return STRATA_SUCCESS;
 }
 
+/* what the end needs, and this rank's status into the agreement the end completes */
+static strata_status_t begun(strata_dist_plan_t *P, strata_impl_plan_state_t state, strata_status_t st, strata_exec_t *ex,
+                             double *out, strata_combine_mode_t mode) {
+  P->state = state;
+  P->local_status = st;
+  P->cur_exec = ex;
+  P->cur_out = out;
+  P->cur_mode = mode;
+  strata_impl_agree_begin(&P->agree, P->comm, st);
+  return STRATA_SUCCESS;
+}
+
 strata_status_t strata_dist_plan_import_begin(strata_dist_plan_t *P, strata_exec_t *exec, const double *x_owned,
                                               double *x_ghost) {
   const char *what = "dist plan import";
@@ -370,12 +382,7 @@ strata_status_t strata_dist_plan_import_begin(strata_dist_plan_t *P, strata_exec
   strata_status_t s2 = strata_impl_plan_import_pack(P, ex, x_owned, !st);
   if (!st) st = s2;
   strata_impl_plan_import_send(P);
-  P->state = STRATA_IMPL_IMPORTING;
-  P->local_status = st;
-  P->cur_exec = ex;
-  P->cur_out = x_ghost;
-  strata_impl_agree_begin(&P->agree, P->comm, st);
-  return STRATA_SUCCESS;
+  return begun(P, STRATA_IMPL_IMPORTING, st, ex, x_ghost, STRATA_COMBINE_ZERO);
 }
 
 strata_status_t strata_dist_plan_export_begin(strata_dist_plan_t *P, strata_exec_t *exec, const double *y_ghost,
@@ -424,13 +431,7 @@ strata_status_t strata_dist_plan_export_begin(strata_dist_plan_t *P, strata_exec
     if (!st) st = s2;
   }
   if (P->exp_nsend) MPI_Startall(P->exp_nsend, P->exp_req + P->exp_nrecv);
-  P->state = STRATA_IMPL_EXPORTING;
-  P->local_status = st;
-  P->cur_exec = ex;
-  P->cur_out = y_owned;
-  P->cur_mode = mode;
-  strata_impl_agree_begin(&P->agree, P->comm, st);
-  return STRATA_SUCCESS;
+  return begun(P, STRATA_IMPL_EXPORTING, st, ex, y_owned, mode);
 }
 
 strata_status_t strata_dist_plan_end(strata_dist_plan_t *P) {
