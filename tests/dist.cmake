@@ -4,7 +4,9 @@
 # <topic>.np<N>.<backend> (the backend last, as every test's name: scripts/test selects by it). Once more test_dist_crs's task-mode test with MPI started at
 # MPI_THREAD_FUNNELED (refused, EDGE_CASES D13). Ranks use one OpenMP thread each (two on one
 # rank) and wait passively: the CI machine has 2 cores for 4 ranks and ctest -j2.
-if(STRATA_HAVE_MPI)
+if(STRATA_HAVE_MPI AND NOT MPIEXEC_EXECUTABLE)
+  message(WARNING "strata: MPI found but no mpiexec / mpirun (Debian: openmpi-bin): the dist tests are not registered")
+elseif(STRATA_HAVE_MPI)
   get_filename_component(_strata_dist_matrices "${PROJECT_SOURCE_DIR}/../shared/matrices" ABSOLUTE)
   # OpenMPI: --oversubscribe (more ranks than cores), running as root allowed (CI containers), the
   # shared-memory transport without its cross-memory-attach copies (ptrace is often barred in
