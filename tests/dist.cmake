@@ -1,8 +1,9 @@
 # The dist/ module (strata/dist.h) under mpirun, built only with MPI (STRATA_HAVE_MPI): maps,
 # plans and reductions (test_dist), the distributed CrsMatrix and SpMV modes (test_dist_crs), each
-# on every compiled backend with 1, 2 and 4 ranks (4 oversubscribed on small machines):
-# <topic>.np<N>.<backend> (the backend last, as every test's name: scripts/test selects by it). Once more test_dist_crs's task-mode test with MPI started at
-# MPI_THREAD_FUNNELED (refused, EDGE_CASES D13). Ranks use one OpenMP thread each (two on one
+# on every compiled backend with 1, 2, 3 and 4 ranks (oversubscribed on small machines):
+# <topic>.np<N>.<backend> (the backend last, as in every test's name: scripts/test selects by it).
+# Once more test_dist_crs's task-mode test with MPI started at MPI_THREAD_FUNNELED (refused,
+# EDGE_CASES D13). Ranks use one OpenMP thread each (two on one
 # rank) and wait passively: the CI machine has 2 cores for 4 ranks and ctest -j2.
 if(STRATA_HAVE_MPI AND NOT MPIEXEC_EXECUTABLE)
   message(WARNING "strata: MPI found but no mpiexec / mpirun (Debian: openmpi-bin): the dist tests are not registered")
@@ -26,7 +27,7 @@ elseif(STRATA_HAVE_MPI)
     target_link_libraries(test_${topic} PRIVATE strata_test_common strata_dist)
     target_compile_definitions(test_${topic} PRIVATE STRATA_TEST_MATRICES="${_strata_dist_matrices}")
     foreach(be IN LISTS STRATA_BACKENDS)
-      foreach(np 1 2 4)
+      foreach(np 1 2 3 4)
         if(np EQUAL 1)
           set(_omp 2)
         else()

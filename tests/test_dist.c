@@ -1,8 +1,8 @@
 /* strata dist — maps (block, contiguous, lists of arbitrary ids, the directory), import / export
  * plans (ghost ids round trip, every combine mode, the staged path, in-flight and deferred
  * errors), distributed dot and norm (the same bits on every rank), and errors found on one rank
- * reported on all (EDGE_CASES D1, D2, D5, D6, D10, D16). Run under mpirun with 1, 2 and 4 ranks
- * (tests/dist.cmake). */
+ * reported on all (EDGE_CASES D1, D2, D5, D6, D10, D16). Run under mpirun with 1, 2, 3 and 4
+ * ranks (tests/dist.cmake). */
 #include "test_dist_common.h"
 
 static MPI_Comm W = MPI_COMM_WORLD;

@@ -63,6 +63,7 @@ static strata_status_t map_start(MPI_Comm comm, const char *what, strata_dist_ma
   if (comm == MPI_COMM_NULL) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: MPI_COMM_NULL", what);
   MPI_Comm dup;
   MPI_Comm_dup(comm, &dup);
+  MPI_Comm_set_errhandler(dup, MPI_ERRORS_ARE_FATAL); /* a duplicate inherits the caller's handler */
   strata_dist_map_t *m = (strata_dist_map_t *)calloc(1, sizeof *m);
   strata_status_t st = m ? STRATA_SUCCESS : strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "%s: the map object", what);
   st = strata_impl_agree(dup, st);

@@ -217,6 +217,7 @@ strata_status_t strata_dist_plan_create(strata_exec_t *exec, const strata_dist_m
   if (plan) *plan = NULL;
   MPI_Comm dup;
   MPI_Comm_dup(map->comm, &dup);
+  MPI_Comm_set_errhandler(dup, MPI_ERRORS_ARE_FATAL); /* a duplicate inherits the caller's handler */
   strata_dist_plan_t *P = (strata_dist_plan_t *)calloc(1, sizeof *P);
   strata_status_t st = STRATA_SUCCESS;
   if (!P) st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "%s: the plan object", what);
