@@ -1,5 +1,5 @@
 # Installation and the exported package: `cmake --install` puts libstrata, the public headers
-# (core, sparse, solvers, the generated strata/config.h), the kernel-language mapping headers (kernel
+# (core, sparse, solvers, dist when built, the generated strata/config.h), the kernel-language mapping headers (kernel
 # sources of users' projects need them) and StrataKernels.cmake into the prefix, with
 # strataConfig.cmake so that a project does
 #   find_package(strata REQUIRED)
@@ -18,6 +18,15 @@ install(TARGETS strata EXPORT strataTargets
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY core/include/strata sparse/include/strata solvers/include/strata
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
+# the dist/ module, when built (MPI found): strata::dist, its header beside the others
+if(TARGET strata_dist)
+  install(TARGETS strata_dist EXPORT strataTargets
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+    INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(DIRECTORY dist/include/strata DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
+endif()
 install(FILES ${PROJECT_BINARY_DIR}/include/strata/config.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/strata)
 # the kernel-language mapping headers of every backend, in one folder (they include each other

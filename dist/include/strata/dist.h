@@ -1,0 +1,389 @@
+/* strata — the distributed module (DESIGN §10): maps, import/export plans, the distributed
+ * CrsMatrix and its SpMV in three modes, distributed vector reductions, on MPI.
+ *
+ * Built only when MPI is found (-DSTRATA_MPI=auto|ON|OFF): library strata::dist (libstrata_dist),
+ * config.h's STRATA_HAVE_MPI = 1. The application initializes MPI (MPI_Init_thread or
+ * strata_dist_init) and strata (strata_init) and finalizes both.
+ *
+ * Terms. A map gives each rank of a communicator the global ids (gids, int64, >= 0) it owns; a
+ * gid's local id (lid, int32) is its position among its rank's ids. A plan (Tpetra's Distributor)
+ * moves values between the owners of gids and the ranks that hold copies of them ("ghosts").
+ * A distributed CrsMatrix owns rows by a row map and splits each rank's rows into a diagonal
+ * block (the columns this rank owns in the domain map, local ids) and an off-diagonal block
+ * (the other columns, "ghost columns", compressed to 0..num_ghosts-1) — PETSc's MPIAIJ, hypre's
+ * ParCSR. Each block is a strata_crs_matrix_t applied through the row-class SpMV plan.
+ *
+ * Collective calls. Every function marked collective must be called by every rank of the map's
+ * communicator, in the same order. Errors detected on one rank are agreed on all of them: every
+ * rank returns the same status (the most negative one detected; for equal ones the lowest rank's)
+ * and every rank's message names the rank that detected it and that rank's message
+ * ("rank 2: ..."), so no rank goes on to a collective that another skipped (no hang). Local
+ * misuse that leaves no communicator to agree on (a NULL map, MPI not initialized) is refused on
+ * the calling rank only (the call's doc says which). MPI's own failures abort the job
+ * (MPI_ERRORS_ARE_FATAL on strata's duplicated communicators): a broken transport cannot be
+ * agreed on. Messages of 2^31 elements or more are refused (agreed, naming the count and the
+ * limit), never sent with a wrapped count.
+ *
+ * Memory. "host" arrays are ordinary host memory; "exec memory" is the memory of the execution
+ * space given (device memory on GPU backends). On GPU execution spaces a plan stages every
+ * message through page-locked host buffers and synchronizes the exec's stream before MPI reads a
+ * buffer (a pack kernel must have finished); a receive buffer is never refilled before the copy
+ * out of it has completed. (CUDA-aware MPI, where MPIX_Query_cuda_support says so, is reported
+ * by strata_dist_plan_info but not used yet: the staged path always runs.)
+ *
+ * Sources: Tpetra's Map, Directory and Distributor (createFromRecvs: receives posted before
+ * sends, counts computed once, neighbours only); PETSc's MPIAIJ (diagonal and off-diagonal
+ * blocks, VecScatter with persistent requests); Kreutzer, Hager, Wellein et al., "Sparse
+ * matrix-vector multiplication on GPGPU clusters: a new storage format and a scalable
+ * implementation" (IPDPSW 2012: vector mode, vector mode with naive overlap, task mode with a
+ * dedicated communication thread). Edge cases: ../shared/cases/EDGE_CASES.md D1-D16.
+ */
+#ifndef STRATA_DIST_H
+#define STRATA_DIST_H
+
+#include <mpi.h>
+
+#include "strata/sparse.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ MPI start and helpers */
+
+/** Initializes MPI with thread level `required` (MPI_THREAD_SINGLE .. MPI_THREAD_MULTIPLE;
+ *  task mode needs MPI_THREAD_SERIALIZED or more) unless MPI is initialized already; *provided
+ *  (may be NULL) receives the level MPI granted, which may be less than asked for (not an error
+ *  here: strata_dist_crs_spmv refuses task mode then). argc / argv as MPI_Init_thread (may be
+ *  NULL). Errors: INVALID_ARGUMENT (required outside the four levels; MPI finalized already).
+ *  Not collective for strata (MPI_Init_thread itself is). Synchronous. */
+strata_status_t strata_dist_init(int *argc, char ***argv, int required, int *provided);
+
+/** Finalizes MPI if strata_dist_init initialized it (else nothing). Release every map, plan and
+ *  matrix first. Collective (MPI_Finalize). */
+strata_status_t strata_dist_finalize(void);
+
+/** "MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE",
+ *  or "unknown". */
+const char *strata_dist_thread_level_name(int level);
+
+/** This rank's index among the ranks of comm on the same node, and their number (from
+ *  MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)): the GPU a rank should take is node_rank modulo
+ *  the device count (one rank per GPU, DESIGN §10). Either output may be NULL. Errors:
+ *  INVALID_ARGUMENT (MPI not initialized, comm MPI_COMM_NULL; this rank only). Collective. */
+strata_status_t strata_dist_node_rank(MPI_Comm comm, int *node_rank, int *node_size);
+
+/* ------------------------------------------------------------------ maps */
+
+typedef struct strata_dist_map strata_dist_map_t;
+
+/** A contiguous map of num_global ids in blocks: rank r of p owns ids [o_r, o_{r+1}) with
+ *  o_r = r·q + min(r, m), q = num_global / p, m = num_global mod p (the first m ranks one id
+ *  more; ranks beyond num_global own none: more ranks than ids is valid). num_global must be the
+ *  same on every rank. comm is duplicated (the map's messages never meet the caller's).
+ *  Errors (agreed): INVALID_ARGUMENT (NULL map; num_global < 0 or different on some rank: both
+ *  values named; a rank would own 2^31 ids or more). This rank only: INVALID_ARGUMENT
+ *  (MPI_COMM_NULL, MPI not initialized). *map is NULL after an error. Collective.
+ *  Source: Tpetra::Map(numGlobal, base, comm). */
+strata_status_t strata_dist_map_create_block(MPI_Comm comm, int64_t num_global,
+                                             strata_dist_map_t **map);
+
+/** A contiguous map where each rank gives how many ids it owns (num_local >= 0, < 2^31): rank r
+ *  owns [o_r, o_r + num_local_r), o_r = the sum over lower ranks (zero is valid). Errors as
+ *  strata_dist_map_create_block (num_local negative or too large). Collective.
+ *  Source: Tpetra::Map(numGlobal, numLocal, base, comm). */
+strata_status_t strata_dist_map_create_contiguous(MPI_Comm comm, int64_t num_local,
+                                                  strata_dist_map_t **map);
+
+/** A map of arbitrary ids: this rank owns gids [num_local] (host; any order; ids need not be
+ *  contiguous nor dense: ids near 2^62 are fine). Each id must be owned by exactly one rank
+ *  (one-to-one). A distributed directory (Tpetra's Directory: the id space cut into p blocks,
+ *  rank r keeps (owner, lid) of the ids in block r) is built here and answers
+ *  strata_dist_map_owners; global-to-local lookup on this rank is a host hash table. When the
+ *  lists happen to tile [0, num_global) in rank order with each rank's ids ascending and
+ *  consecutive, the map is contiguous (strata_dist_map_info) and keeps no directory.
+ *  Errors (agreed): INVALID_ARGUMENT (num_local negative or >= 2^31; NULL gids with
+ *  num_local > 0; an id < 0 — a uint64 id beyond 2^63 arrives here negative —: its index and
+ *  value named), INVALID_DATA (an id given twice, on one rank or on two: the id and both ranks
+ *  named; EDGE_CASES D1), OUT_OF_MEMORY. This rank only: as strata_dist_map_create_block.
+ *  Collective. Source: Tpetra::Map(numGlobal, gids, base, comm). */
+strata_status_t strata_dist_map_create_list(MPI_Comm comm, int64_t num_local, const int64_t *gids,
+                                            strata_dist_map_t **map);
+
+/** Frees the map and its duplicated communicator (MPI_Comm_free: collective). Plans and
+ *  matrices made with it (which borrow it) must be destroyed first. NULL-safe; sets *map NULL. */
+strata_status_t strata_dist_map_destroy(strata_dist_map_t **map);
+
+typedef struct strata_dist_map_info {
+  MPI_Comm comm;        /**< the map's own (duplicated) communicator; do not free it */
+  int rank, size;       /**< this rank in comm, and comm's size */
+  int64_t num_global;   /**< ids over all ranks */
+  int32_t num_local;    /**< ids this rank owns */
+  int64_t max_gid;      /**< the largest id of any rank (-1: no ids) */
+  int contiguous;       /**< 1: rank r owns [first_gid_r, first_gid_r + num_local_r), in rank order */
+  int64_t first_gid;    /**< contiguous maps: this rank's first id (its offset); else -1 */
+} strata_dist_map_info_t;
+
+/** Sizes and kind of the map. Errors: INVALID_ARGUMENT (NULL). Local, synchronous. */
+strata_status_t strata_dist_map_info(const strata_dist_map_t *map, strata_dist_map_info_t *info);
+
+/** *lid = the local id of gid on this rank, or -1 when this rank does not own it (any gid, also
+ *  negative ones). Contiguous maps: gid - first_gid; list maps: a hash lookup. Errors:
+ *  INVALID_ARGUMENT (NULL). Local, synchronous. Source: Tpetra Map::getLocalElement. */
+strata_status_t strata_dist_map_lid(const strata_dist_map_t *map, int64_t gid, int32_t *lid);
+
+/** gids [num_local] (host) receives this rank's ids in local-id order. Errors: INVALID_ARGUMENT
+ *  (NULL map; NULL gids with num_local > 0). Local, synchronous. */
+strata_status_t strata_dist_map_gids(const strata_dist_map_t *map, int64_t *gids);
+
+/** For each of gids [n] (host, any ids, repeats allowed), the rank that owns it in owners [n] and
+ *  its local id there in lids [n] (host; lids may be NULL), -1 / -1 for an id nobody owns
+ *  (negative ids included). Contiguous maps answer locally by binary search in the offsets of
+ *  all ranks; list maps ask the directory (the distinct ids sent to their directory ranks, the
+ *  answers sent back). n may differ between ranks (0 too). Errors (agreed): INVALID_ARGUMENT
+ *  (n < 0; NULL gids or owners with n > 0), OUT_OF_MEMORY. Collective, also for contiguous
+ *  maps (so that a caller need not know the kind). Source: Tpetra Map::getRemoteIndexList. */
+strata_status_t strata_dist_map_owners(const strata_dist_map_t *map, int64_t n, const int64_t *gids,
+                                       int *owners, int32_t *lids);
+
+/* ------------------------------------------------------------------ import / export plans */
+
+typedef struct strata_dist_plan strata_dist_plan_t;
+
+/** Options of a plan (and of a distributed matrix's plan); all-zero = defaults. */
+typedef struct strata_dist_plan_options {
+  int staging; /**< 0: stage through host buffers on GPU execution spaces only (the default);
+                    1: always (host backends too: it exercises the staged path in host tests) */
+} strata_dist_plan_options_t;
+
+/** A plan that imports the values of ghost_gids [num_ghosts] (host; any order; repeats allowed;
+ *  ids this rank owns allowed: copied locally, no message) from their owners in `map`, and
+ *  exports contributions back (the reverse). Built once (collective: the owners are found with
+ *  strata_dist_map_owners, each owner told which of its local ids each requester needs, one
+ *  MPI_Alltoall of counts then messages between neighbours only) and reused by every exchange:
+ *  counts, offsets, buffers and MPI's persistent requests (MPI_Recv_init / MPI_Send_init) are
+ *  made here. Messages go only to and from neighbours (ranks owning a ghost, ranks ghosting an
+ *  owned id). Buffers (num_ghosts + the entries sent, doubles) live in exec memory, plus
+ *  page-locked host mirrors when staged. Receive order: by owner rank ascending, the caller's
+ *  order within an owner; when ghost_gids is already in that order no permutation is applied.
+ *  opts may be NULL. Errors (agreed): INVALID_ARGUMENT (NULL exec, plan; num_ghosts < 0 or
+ *  >= 2^31; NULL ghost_gids with num_ghosts > 0), INVALID_DATA (ghost ids nobody owns: how
+ *  many, the first one and its index), OUT_OF_MEMORY. This rank only: NULL map. Collective.
+ *  Source: Tpetra Distributor::createFromRecvs, Import(sourceMap, targetMap). */
+strata_status_t strata_dist_plan_create(strata_exec_t *exec, const strata_dist_map_t *map,
+                                        int64_t num_ghosts, const int64_t *ghost_gids,
+                                        const strata_dist_plan_options_t *opts,
+                                        strata_dist_plan_t **plan);
+
+/** Starts an import of x_owned [map's num_local] (exec memory) into x_ghost [num_ghosts] (exec
+ *  memory, the caller's order of ghost_gids; NULL: the values stay in the plan's buffer, in
+ *  receive order, strata_dist_plan_ghost_buffer): receives are posted first, x_owned is packed
+ *  into the send buffer by a kernel on exec (NULL: the plan's; else the same backend), the
+ *  stream is synchronized (and, staged, the buffer copied to the host), then the sends start.
+ *  Returns while messages are in flight: x_owned may change once this returns; x_ghost is
+ *  written by strata_dist_plan_end. Errors of the arguments found on one rank (NULL x_owned
+ *  with num_local > 0, exec of another backend) do not stop the exchange (that rank sends its
+ *  stale buffer, so no neighbour waits forever): they are agreed, by an MPI_Iallreduce started
+ *  here, and returned by strata_dist_plan_end on every rank. Errors returned here, this rank
+ *  only, nothing started: INVALID_ARGUMENT (NULL plan; an exchange of this plan in flight:
+ *  "exchange in flight", EDGE_CASES D10). Collective (neighbours). Source: Tpetra
+ *  Distributor::doPosts; PETSc VecScatterBegin. */
+strata_status_t strata_dist_plan_import_begin(strata_dist_plan_t *plan, strata_exec_t *exec,
+                                              const double *x_owned, double *x_ghost);
+
+/** Starts an export, the reverse of an import: y_ghost [num_ghosts] (exec memory, the caller's
+ *  order; the plan's own ghost buffer is taken as it is, in receive order) is sent to the owners,
+ *  and strata_dist_plan_end combines every received value into y_owned [num_local] (exec
+ *  memory) by a kernel over the target local ids, each target's contributions in receive order
+ *  (by sender rank, then the sender's order: deterministic, no atomics). mode:
+ *  STRATA_COMBINE_ADD (y += v), REPLACE (y = the last v), ABSMAX (y = max(|y|, |v|), NaN kept),
+ *  ZERO (nothing combined); INSERT is refused (a vector has no pattern to grow). As
+ *  strata_dist_plan_import_begin otherwise: receives first, the stream synchronized before a
+ *  send, argument errors (also an unknown mode, NULL y_owned with num_local > 0) agreed and
+ *  returned by the end. Collective (neighbours). Source: Tpetra Export, doReverse, CombineMode. */
+strata_status_t strata_dist_plan_export_begin(strata_dist_plan_t *plan, strata_exec_t *exec,
+                                              const double *y_ghost, strata_combine_mode_t mode,
+                                              double *y_owned);
+
+/** Completes the exchange begun on this plan (import or export): waits for its messages
+ *  (MPI_Waitall; staged: copies them into exec memory), writes the import's x_ghost or combines
+ *  the export into y_owned, on the exec given at begin (asynchronous there: fence before the
+ *  host reads the result), and completes the agreement. Errors (agreed): those deferred by
+ *  begin (nothing is written then). This rank only: INVALID_ARGUMENT (NULL plan; no exchange in
+ *  flight); a fault of the asynchronous unpack surfaces at a later fence of that rank's exec.
+ *  Collective (neighbours, and the agreement). Source: Tpetra Distributor::doWaits; PETSc
+ *  VecScatterEnd. */
+strata_status_t strata_dist_plan_end(strata_dist_plan_t *plan);
+
+typedef struct strata_dist_plan_info {
+  int64_t num_ghosts;        /**< slots of the ghost vector */
+  int64_t num_owned;         /**< the map's num_local on this rank */
+  int64_t num_sends;         /**< values this rank sends per import (to itself included) */
+  int num_recv_neighbors;    /**< ranks this rank receives from in an import (itself excluded) */
+  int num_send_neighbors;    /**< ranks this rank sends to in an import (itself excluded) */
+  int64_t recv_bytes;        /**< bytes received per import over MPI (itself excluded) */
+  int64_t send_bytes;        /**< bytes sent per import over MPI (itself excluded) */
+  int staged;                /**< 1: messages go through page-locked host buffers */
+  int cuda_aware;            /**< 1: MPIX_Query_cuda_support says the MPI library takes device
+                                  buffers (not used yet: GPU plans stage) */
+  int identity_order;        /**< 1: ghost_gids was in receive order (no permutation) */
+} strata_dist_plan_info_t;
+
+/** What the plan moves. Errors: INVALID_ARGUMENT (NULL). Local, synchronous. */
+strata_status_t strata_dist_plan_info(const strata_dist_plan_t *plan, strata_dist_plan_info_t *info);
+
+/** The plan's ghost buffer [num_ghosts] (exec memory), in receive order: valid after
+ *  an import's strata_dist_plan_end until the next begin. Errors: INVALID_ARGUMENT (NULL). Local. */
+strata_status_t strata_dist_plan_ghost_buffer(const strata_dist_plan_t *plan, const double **buffer);
+
+/** Frees the plan (its persistent requests and communicator: collective). An exchange still in
+ *  flight is completed first (its results discarded). NULL-safe; sets *plan to NULL. */
+strata_status_t strata_dist_plan_destroy(strata_dist_plan_t **plan);
+
+/* ------------------------------------------------------------------ distributed CrsMatrix */
+
+typedef struct strata_dist_crs strata_dist_crs_t;
+
+#define STRATA_DIST_MAX_EXAMPLES 8
+
+/** What strata_dist_crs_create_from_entries did, the same on every rank (sums over all ranks). */
+typedef struct strata_dist_build_report {
+  int64_t entries_given;     /**< entries passed in, over all ranks */
+  int64_t entries_exported;  /**< valid entries given on a rank other than their row's owner */
+  int64_t entries_stored;    /**< stored entries of all blocks (after duplicates are summed) */
+  int64_t duplicates_summed; /**< valid entries merged into another one: valid - stored */
+  int64_t invalid_rows;      /**< entries whose global row no rank owns in the row map */
+  int64_t invalid_cols;      /**< entries with a valid row whose global column no rank owns in
+                                  the domain map */
+  int num_examples;          /**< examples[] filled: the first invalid entries of the lowest
+                                  rank that had any, in its input order */
+  struct {
+    int64_t row, col;        /**< the entry's global row and column */
+    int rank;                /**< the rank that gave it */
+    int64_t index;           /**< its index in that rank's input arrays */
+  } examples[STRATA_DIST_MAX_EXAMPLES];
+} strata_dist_build_report_t;
+
+/** Options of a distributed matrix; all-zero (or NULL) = defaults. */
+typedef struct strata_dist_crs_options {
+  const strata_spmv_options_t *spmv; /**< the row-class plans of both blocks (NULL: defaults) */
+  strata_dist_plan_options_t plan;   /**< its import plan (staging) */
+} strata_dist_crs_options_t;
+
+/** Builds a distributed CrsMatrix from global entries (rows[k], cols[k], vals[k]), k < n (host
+ *  arrays; vals NULL = all zeros; n may differ between ranks, 0 too) given on any rank: each entry is sent to the owner of its row
+ *  in row_map (MPI messages to the ranks that need them, after an MPI_Alltoall of counts) and
+ *  entries for the same (row, column) are summed, in the order of the sending ranks and then of
+ *  their input (deterministic: strata_crs_create_from_coo on exec). Columns are those of
+ *  domain_map (the distribution of x; NULL = row_map, a square matrix): the owned ones form the
+ *  diagonal block (num_local(row_map) x num_local(domain_map), the domain map's local ids), the
+ *  others the off-diagonal block (num_local(row_map) x num_ghosts), whose columns are the ghost
+ *  ids sorted by owner rank then id (receive order of the import plan built here: no
+ *  permutation). Both blocks are fill-complete CrsMatrices on exec with row-class SpMV plans.
+ *  row_map and domain_map are borrowed: they must outlive A.
+ *  Nothing is dropped silently: an entry whose row no rank owns, or whose column no rank owns,
+ *  is counted (report->invalid_rows / invalid_cols, summed over ranks, the first examples named)
+ *  and the call fails with STRATA_ERR_INVALID_DATA on every rank, building nothing. report may
+ *  be NULL; filled (and identical on every rank) whenever the input passed the argument checks.
+ *  Errors (agreed): INVALID_ARGUMENT (NULL exec or A; n < 0; NULL rows or cols with n > 0;
+ *  maps of different communicators), INVALID_DATA (above), OUT_OF_MEMORY, those of
+ *  strata_crs_create_from_coo and strata_spmv_plan_create. This rank only: NULL row_map.
+ *  *A is NULL after an error. Collective. Synchronous. Source: PETSc MatCreateAIJ +
+ *  MatSetValues + MatAssemblyBegin/End (off-process entries stashed and sent to their owner),
+ *  Tpetra FECrsMatrix / Export with ADD, hypre IJ assembly. */
+strata_status_t strata_dist_crs_create_from_entries(strata_exec_t *exec,
+                                                    const strata_dist_map_t *row_map,
+                                                    const strata_dist_map_t *domain_map, int64_t n,
+                                                    const int64_t *rows, const int64_t *cols,
+                                                    const double *vals,
+                                                    const strata_dist_crs_options_t *opts,
+                                                    strata_dist_build_report_t *report,
+                                                    strata_dist_crs_t **A);
+
+/** Frees the matrix, its blocks, plans and communication thread. NULL-safe; sets *A to NULL.
+ *  Collective (its plan frees a communicator). */
+strata_status_t strata_dist_crs_destroy(strata_dist_crs_t **A);
+
+typedef struct strata_dist_crs_info {
+  int64_t num_global_rows, num_global_cols;  /**< the maps' num_global */
+  int32_t num_local_rows;                    /**< this rank's rows (row map) */
+  int32_t num_local_cols;                    /**< this rank's owned columns (domain map) */
+  int32_t num_ghosts;                        /**< the off-diagonal block's columns */
+  int64_t nnz_local;                         /**< stored entries of both blocks on this rank */
+  int64_t nnz_global;                        /**< over all ranks */
+  const strata_crs_matrix_t *diag;           /**< num_local_rows x num_local_cols, exec memory */
+  const strata_crs_matrix_t *offdiag;        /**< num_local_rows x num_ghosts, exec memory */
+  const int64_t *ghost_gids;                 /**< [num_ghosts] host: the global column of each
+                                                  off-diagonal column, sorted by (owner, id) */
+  const int *ghost_owners;                   /**< [num_ghosts] host: their owner ranks */
+  const strata_dist_map_t *row_map, *domain_map;
+  const strata_dist_plan_t *plan;            /**< the import plan of x's ghosts */
+  strata_exec_t *exec;                       /**< the blocks' execution space */
+} strata_dist_crs_info_t;
+
+/** The matrix's sizes, blocks and plan (pointers valid while A lives). Errors: INVALID_ARGUMENT
+ *  (NULL). Local, synchronous. */
+strata_status_t strata_dist_crs_info(const strata_dist_crs_t *A, strata_dist_crs_info_t *info);
+
+/** The three SpMV modes (Kreutzer et al.; DESIGN §10). All give the same y, bit for bit. */
+typedef enum strata_dist_mode {
+  STRATA_DIST_VECTOR = 0,  /**< exchange x's ghosts (begin + end), then the diagonal and the
+                                off-diagonal block */
+  STRATA_DIST_OVERLAP = 1, /**< begin the exchange, diagonal block, end, off-diagonal block
+                                ("naive overlap": MPI progresses only inside MPI calls) */
+  STRATA_DIST_TASK = 2     /**< a communication thread of the matrix (created on first use,
+                                joined at destroy) starts the sends and waits for the messages
+                                while the calling thread runs the diagonal block; needs
+                                MPI_THREAD_SERIALIZED or more (the two threads never call MPI
+                                at the same time) */
+} strata_dist_mode_t;
+
+/** "vector", "overlap", "task" (NULL for other values). */
+const char *strata_dist_mode_name(strata_dist_mode_t mode);
+/** Parses "vector", "overlap" or "task". Errors: INVALID_ARGUMENT naming the text and the
+ *  accepted names. Local. */
+strata_status_t strata_dist_mode_from_name(const char *name, strata_dist_mode_t *mode);
+
+/** y = alpha·A·x + beta·y on every rank's rows (DESIGN §4 semantics: beta == 0 does not read y;
+ *  alpha == 0 reads neither A nor x — the ghost exchange still runs, with stale buffers, so that
+ *  ranks never wait on each other: alpha, beta and mode need not agree across ranks, though y
+ *  is only meaningful if they do). x [num_local_cols] and y [num_local_rows] in exec memory
+ *  (exec NULL: the matrix's; else the same backend), not overlapping. The order of work per mode
+ *  is in strata_dist_mode_t; y = alpha·D·x + beta·y, then y += alpha·O·x_ghost, each by its
+ *  block's row-class plan (so every mode gives the same bits). Applies of one matrix must not
+ *  overlap (its plan's buffers and the blocks' plans are reused). Returns when the exchange is
+ *  complete and the products are queued (asynchronous on exec afterwards).
+ *  Errors (agreed by an MPI_Iallreduce started at the beginning, completed at the end, so its
+ *  latency overlaps the exchange): INVALID_ARGUMENT (NULL x or y with a nonzero extent, exec of
+ *  another backend, unknown mode, x and y overlapping), UNSUPPORTED (task mode when MPI granted
+ *  less than MPI_THREAD_SERIALIZED: the level granted and the level needed named —
+ *  EDGE_CASES D13). This rank only: INVALID_ARGUMENT (NULL A; an apply of A still in flight on
+ *  another thread), the errors of strata_spmv_plan_apply (the products are asynchronous: their
+ *  faults surface at a fence of that rank's exec). Collective.
+ *  Source: PETSc MatMult_MPIAIJ (VecScatterBegin, diagonal, VecScatterEnd, off-diagonal). */
+strata_status_t strata_dist_crs_spmv(strata_exec_t *exec, strata_dist_mode_t mode, double alpha,
+                                     const strata_dist_crs_t *A, const double *x, double beta,
+                                     double *y);
+
+/* ------------------------------------------------------------------ distributed vectors */
+
+/** *result = x·y over all ranks; x, y [map's num_local] (exec memory). Each rank's partial sum
+ *  (strata_vec_dot, deterministic per backend) is gathered to every rank (MPI_Allgather) and the
+ *  partials are added in rank order there: every rank gets the same bits, every run
+ *  (EDGE_CASES D16: an MPI_Allreduce of doubles need not give all ranks the same bits).
+ *  Errors (agreed in the same gather): INVALID_ARGUMENT (NULL exec or result; NULL x or y with
+ *  num_local > 0). This rank only: NULL map. Collective. Synchronous. */
+strata_status_t strata_dist_vec_dot(strata_exec_t *exec, const strata_dist_map_t *map,
+                                    const double *x, const double *y, double *result);
+
+/** *result = ||x||_2 over all ranks, x [num_local] (exec memory): each rank's scaled norm
+ *  (strata_vec_nrm2: no overflow or underflow where the norm is representable) gathered as for
+ *  strata_dist_vec_dot, combined in rank order as m·sqrt(Σ (n_r / m)^2) with m = max n_r.
+ *  NaN anywhere gives NaN, an infinity +inf. Errors as strata_dist_vec_dot. Collective. */
+strata_status_t strata_dist_vec_nrm2(strata_exec_t *exec, const strata_dist_map_t *map,
+                                     const double *x, double *result);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
