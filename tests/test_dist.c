@@ -133,6 +133,55 @@ static void test_map_list(void **state) {
   strata_dist_map_destroy(&m);
 }
 
+/* ids at the very top of the id space (INT64_MAX included, valid per strata_dist_map_create_list):
+ * the directory's block size, ceil((max_gid + 1) / p), must not overflow (it did: a wrapped block
+ * size indexed the per-rank counts out of bounds, a crash on every rank) */
+static void test_map_list_top_ids(void **state) {
+  (void)state;
+  const int64_t p = td_size;
+  int64_t gids[2] = {INT64_MAX - td_rank, INT64_MAX - 1000 - td_rank};
+  strata_dist_map_t *m = NULL;
+  T_OK(strata_dist_map_create_list(W, 2, gids, &m));
+  strata_dist_map_info_t in;
+  T_OK(strata_dist_map_info(m, &in));
+  TD_CHECK(in.num_global == 2 * p && in.max_gid == INT64_MAX && in.contiguous == 0, "top ids: %lld ids, max %lld, contiguous %d",
+           (long long)in.num_global, (long long)in.max_gid, in.contiguous);
+  const int64_t n = 2 * p + 2;
+  int64_t *q = (int64_t *)t_malloc((size_t)n * sizeof(int64_t));
+  int *own = (int *)t_malloc((size_t)n * sizeof(int));
+  int32_t *lid = (int32_t *)t_malloc((size_t)n * sizeof(int32_t));
+  for (int64_t r = 0; r < p; ++r) {
+    q[2 * r] = INT64_MAX - r, own[2 * r] = (int)r, lid[2 * r] = 0;
+    q[2 * r + 1] = INT64_MAX - 1000 - r, own[2 * r + 1] = (int)r, lid[2 * r + 1] = 1;
+  }
+  q[2 * p] = INT64_MAX - 500, own[2 * p] = -1, lid[2 * p] = -1;
+  q[2 * p + 1] = 0, own[2 * p + 1] = -1, lid[2 * p + 1] = -1;
+  check_owners(m, n, q, own, lid);
+  /* a plan importing every id: each value its gid's distance from the top */
+  strata_dist_plan_t *pl = NULL;
+  T_OK(strata_dist_plan_create(T_exec, m, 2 * p, q, NULL, &pl));
+  const double xo[2] = {(double)td_rank, 1000.0 + td_rank};
+  double *dx = (double *)t_to_dev(xo, sizeof xo), *dg = (double *)t_dev_alloc((size_t)(2 * p) * sizeof(double));
+  T_OK(strata_dist_plan_import_begin(pl, NULL, dx, dg));
+  T_OK(strata_dist_plan_end(pl));
+  T_OK(strata_exec_fence(T_exec));
+  double *g = (double *)t_malloc((size_t)(2 * p) * sizeof(double));
+  t_to_host(g, dg, (size_t)(2 * p) * sizeof(double));
+  int64_t bad = -1;
+  for (int64_t k = 0; k < 2 * p && bad < 0; ++k)
+    if (g[k] != (double)(INT64_MAX - q[k])) bad = k;
+  TD_CHECK(bad < 0, "imported ghost %lld: %g, expected %g", (long long)bad, bad < 0 ? 0.0 : g[bad],
+           bad < 0 ? 0.0 : (double)(INT64_MAX - q[bad]));
+  T_OK(strata_dist_plan_destroy(&pl));
+  t_dev_free(dx);
+  t_dev_free(dg);
+  free(g);
+  free(q);
+  free(own);
+  free(lid);
+  strata_dist_map_destroy(&m);
+}
+
 /* D1: a repeated id, on one rank or across two, refused on every rank naming the id and ranks */
 static void test_map_duplicates(void **state) {
   (void)state;
@@ -434,6 +483,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_map_block, t_setup),
       cmocka_unit_test_setup(test_map_contiguous, t_setup),
       cmocka_unit_test_setup(test_map_list, t_setup),
+      cmocka_unit_test_setup(test_map_list_top_ids, t_setup),
       cmocka_unit_test_setup(test_map_duplicates, t_setup),
       cmocka_unit_test_setup(test_map_bad_input_one_rank, t_setup),
       cmocka_unit_test_setup(test_plan_round_trip, t_setup),

@@ -64,7 +64,8 @@ struct strata_dist_map {
   int64_t *hkeys;
   int32_t *hvals;
   /* list: this rank's block of the directory, sorted by gid */
-  int64_t dir_block;  /* ids per directory rank: gid g lives at rank g / dir_block */
+  uint64_t dir_block; /* ids per directory rank: gid g lives at rank g / dir_block (unsigned: it is
+                         2^63 for one rank and an id of INT64_MAX) */
   int64_t dir_n;
   int64_t *dir_gids;
   int32_t *dir_owner;
@@ -121,6 +122,7 @@ struct strata_dist_plan {
  * after the fence) / start_sends / wait / finish (staged: the copy into exec memory). do_pack 0
  * sends the stale buffer (arguments refused on this rank). */
 void strata_impl_plan_quiesce(strata_dist_plan_t *plan, strata_exec_t *exec);
+strata_status_t strata_impl_plan_release_exec(strata_dist_plan_t *plan, strata_exec_t *exec);
 void strata_impl_plan_import_post(strata_dist_plan_t *plan);
 strata_status_t strata_impl_plan_import_pack(strata_dist_plan_t *plan, strata_exec_t *exec, const double *x,
                                              int do_pack);

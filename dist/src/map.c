@@ -176,11 +176,15 @@ static int cmp_dir(const void *a, const void *b) {
   return x->owner < y->owner ? -1 : x->owner > y->owner;
 }
 
+/* the directory rank of gid g (0 <= g <= max_gid) */
+static int dir_rank(const strata_dist_map_t *m, int64_t g) { return (int)((uint64_t)g / m->dir_block); }
+
 /* the directory: (gid, lid) to rank gid / dir_block, which sorts and checks them (collective) */
 static strata_status_t map_directory(strata_dist_map_t *m, const char *what) {
   const int p = m->size;
-  m->dir_block = (m->max_gid + 1 + p - 1) / p;
-  if (m->dir_block < 1) m->dir_block = 1;
+  /* ceil((max_gid + 1) / p), in uint64: max_gid + p overflows int64 for ids near INT64_MAX, and
+   * the result itself is 2^63 for p = 1 and an id INT64_MAX */
+  m->dir_block = m->max_gid < 0 ? 1 : (uint64_t)m->max_gid / (uint64_t)p + 1;
   int64_t *cnt = (int64_t *)calloc((size_t)p, sizeof *cnt), *rcnt = (int64_t *)calloc((size_t)p, sizeof *rcnt);
   int64_t *pos = (int64_t *)calloc((size_t)p + 1, sizeof *pos);
   dir_rec_t *send = (dir_rec_t *)strata_impl_alloc(m->num_local, sizeof *send);
@@ -190,11 +194,11 @@ static strata_status_t map_directory(strata_dist_map_t *m, const char *what) {
   dir_rec_t *recv = NULL;
   int64_t nrecv = 0;
   if (!st) {
-    for (int32_t l = 0; l < m->num_local; ++l) cnt[m->gids[l] / m->dir_block]++;
+    for (int32_t l = 0; l < m->num_local; ++l) cnt[dir_rank(m, m->gids[l])]++;
     for (int r = 0; r < p; ++r) pos[r + 1] = pos[r] + cnt[r];
     for (int32_t l = 0; l < m->num_local; ++l) {
       dir_rec_t d = {m->gids[l], m->rank, l};
-      send[pos[m->gids[l] / m->dir_block]++] = d;
+      send[pos[dir_rank(m, m->gids[l])]++] = d;
     }
     st = strata_impl_exchange(m->comm, sizeof(dir_rec_t), cnt, send, rcnt, (void **)&recv, &nrecv);
   }
@@ -275,7 +279,7 @@ strata_status_t strata_dist_map_create_list(MPI_Comm comm, int64_t num_local, co
   /* contiguous in disguise? (count, first, consecutive ascending) of every rank */
   int64_t mine[3] = {num_local, num_local ? gids[0] : -1, 1};
   for (int64_t i = 1; i < num_local; ++i)
-    if (gids[i] != gids[i - 1] + 1) mine[2] = 0;
+    if (gids[i] - 1 != gids[i - 1]) mine[2] = 0; /* ids are >= 0 here: no overflow at INT64_MAX */
   int64_t *all = (int64_t *)strata_impl_alloc(3 * (int64_t)m->size, sizeof(int64_t));
   st = all ? STRATA_SUCCESS : strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "%s: %d ranks' sizes", what, m->size);
   if (!(st = strata_impl_agree(m->comm, st))) {
@@ -286,7 +290,7 @@ strata_status_t strata_dist_map_create_list(MPI_Comm comm, int64_t num_local, co
       const int64_t c = all[3 * r], f = all[3 * r + 1];
       if (c > 0) {
         if (!all[3 * r + 2] || f != next) contiguous = 0;
-        next = f + c;
+        if (contiguous) next = f + c; /* f + c may overflow once it is not */
       }
       total += c;
     }
@@ -372,7 +376,7 @@ static strata_status_t owners_directory(const strata_dist_map_t *m, int64_t n, c
     for (int64_t i = 0; i < nu; ++i)
       if (i == 0 || u[i] != u[k - 1]) u[k++] = u[i];
     nu = k;
-    for (int64_t i = 0; i < nu; ++i) cnt[u[i] / m->dir_block]++; /* u ascending: grouped by rank */
+    for (int64_t i = 0; i < nu; ++i) cnt[dir_rank(m, u[i])]++; /* u ascending: grouped by rank */
     st = strata_impl_exchange(m->comm, sizeof(int64_t), cnt, u, rcnt, (void **)&q, &nq);
   }
   if (!st) {
