@@ -355,6 +355,72 @@ static void test_diagonal_no_neighbours(void **state) {
   strata_dist_map_destroy(&m);
 }
 
+/* an exec of the caller's (strata_exec_create) given to an SpMV and to a plan exchange, fenced and
+ * destroyed by the caller, then the matrix and the plan used again with their own exec: the next
+ * exchange must not touch the destroyed exec (it did: a fence of the freed instance, a crash) */
+static void test_caller_exec_destroyed(void **state) {
+  (void)state;
+  const int64_t nx = 5, n = nx * nx * nx;
+  strata_dist_map_t *m = NULL;
+  T_OK(strata_dist_map_create_block(W, n, &m));
+  strata_dist_map_info_t mi;
+  T_OK(strata_dist_map_info(m, &mi));
+  td_coo_t e = {0};
+  td_poisson3d(nx, mi.first_gid, mi.first_gid + mi.num_local, &e);
+  strata_dist_crs_t *A = build(m, NULL, &e, 0, NULL);
+  strata_crs_matrix_t *G = td_global_crs((int32_t)n, (int32_t)n, &e);
+  const int32_t nl = mi.num_local;
+  double *h = (double *)t_malloc((size_t)(nl + 1) * sizeof(double));
+  for (int32_t l = 0; l < nl; ++l) h[l] = 1.0 + (double)l;
+  double *dx = (double *)t_to_dev(h, (size_t)nl * sizeof(double)), *dy = (double *)t_dev_alloc((size_t)nl * sizeof(double));
+  for (int mode = 0; mode < 3; ++mode) {
+    if (mode == STRATA_DIST_TASK && td_thread_level < MPI_THREAD_SERIALIZED) continue;
+    strata_exec_t *mine = NULL;
+    T_OK(strata_exec_create(strata_exec_backend(T_exec), &mine));
+    T_OK(strata_dist_crs_spmv(mine, (strata_dist_mode_t)mode, 1.0, A, dx, 0.0, dy));
+    T_OK(strata_exec_fence(mine));
+    T_OK(strata_exec_destroy(&mine));
+    td_check_spmv(A, G, 1.0, 0.0); /* every mode on the matrix's exec, against serial */
+  }
+  /* a plan of every id: import with the caller's exec, destroyed, then with the plan's */
+  int64_t *ids = (int64_t *)t_malloc((size_t)n * sizeof(int64_t));
+  for (int64_t g = 0; g < n; ++g) ids[g] = n - 1 - g;
+  strata_dist_plan_t *pl = NULL;
+  T_OK(strata_dist_plan_create(T_exec, m, n, ids, NULL, &pl));
+  double *dg = (double *)t_dev_alloc((size_t)n * sizeof(double)), *g = (double *)t_malloc((size_t)n * sizeof(double));
+  for (int round = 0; round < 2; ++round) {
+    strata_exec_t *mine = NULL;
+    if (round == 0) T_OK(strata_exec_create(strata_exec_backend(T_exec), &mine));
+    T_OK(strata_dist_plan_import_begin(pl, mine, dx, dg));
+    T_OK(strata_dist_plan_end(pl));
+    if (mine) {
+      T_OK(strata_exec_fence(mine));
+      T_OK(strata_exec_destroy(&mine));
+    }
+    T_OK(strata_exec_fence(T_exec));
+    t_to_host(g, dg, (size_t)n * sizeof(double));
+    int64_t bad = -1;
+    for (int64_t k = 0; k < n && bad < 0; ++k) {
+      const int64_t gid = ids[k];
+      const int owner = block_owner(gid, n, td_size);
+      const int64_t first = owner * (n / td_size) + (owner < n % td_size ? owner : n % td_size);
+      if (g[k] != 1.0 + (double)(gid - first)) bad = k;
+    }
+    TD_CHECK(bad < 0, "round %d: ghost %lld = %g", round, (long long)bad, bad < 0 ? 0.0 : g[bad]);
+  }
+  T_OK(strata_dist_plan_destroy(&pl));
+  t_dev_free(dx);
+  t_dev_free(dy);
+  t_dev_free(dg);
+  free(h);
+  free(g);
+  free(ids);
+  strata_crs_destroy(&G);
+  T_OK(strata_dist_crs_destroy(&A));
+  td_coo_free(&e);
+  strata_dist_map_destroy(&m);
+}
+
 /* D5: argument errors on one rank are every rank's (no hang); the matrix works afterwards */
 static void test_errors_one_rank(void **state) {
   (void)state;
@@ -463,6 +529,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_noncontiguous_ids, t_setup),
       cmocka_unit_test_setup(test_rank_without_rows, t_setup),
       cmocka_unit_test_setup(test_diagonal_no_neighbours, t_setup),
+      cmocka_unit_test_setup(test_caller_exec_destroyed, t_setup),
       cmocka_unit_test_setup(test_errors_one_rank, t_setup),
       cmocka_unit_test_setup(test_task_mode_thread_level, t_setup),
   };

@@ -341,6 +341,15 @@ static strata_status_t check_exec(const strata_dist_plan_t *P, strata_exec_t *ex
  * (the copy out of a mirror, a kernel reading the ghost buffer) is complete — a fence of that exec
  * when it is not the one of this exchange (whose own fence, after the pack, orders the staged
  * path), and of this one too on the unstaged path, whose receives are posted before the pack. */
+/* After an exchange on ex: an exec other than the plan's own is fenced now and forgotten, so that
+ * the next exchange's quiesce never touches it (the caller may destroy it once this returns); the
+ * plan's own exec lives as long as the plan and stays asynchronous. */
+strata_status_t strata_impl_plan_release_exec(strata_dist_plan_t *P, strata_exec_t *ex) {
+  if (!ex || ex == P->exec) return STRATA_SUCCESS;
+  P->cur_exec = NULL;
+  return strata_exec_fence(ex);
+}
+
 void strata_impl_plan_quiesce(strata_dist_plan_t *P, strata_exec_t *ex) {
   if (P->cur_exec && P->cur_exec != ex) strata_exec_fence(P->cur_exec);
   if (!P->staged) strata_exec_fence(ex);
@@ -469,8 +478,9 @@ strata_status_t strata_dist_plan_end(strata_dist_plan_t *P) {
       st = strata_parallel_for(ex, "dist_export_combine", strata_range(0, P->num_targets), &strata_dist_combine, &a);
     }
   }
-  /* the unpack is asynchronous: a fault in it surfaces at a later fence of this rank's exec */
-  return st;
+  /* the unpack is asynchronous on the plan's exec: a fault in it surfaces at a later fence of it */
+  const strata_status_t fs = strata_impl_plan_release_exec(P, ex);
+  return st ? st : fs;
 }
 
 strata_status_t strata_dist_plan_info(const strata_dist_plan_t *P, strata_dist_plan_info_t *info) {

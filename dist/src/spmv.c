@@ -176,6 +176,7 @@ strata_status_t strata_dist_crs_spmv(strata_exec_t *exec, strata_dist_mode_t mod
     STRATA_KEEP(strata_impl_plan_import_finish(P, ex));
     STRATA_KEEP(strata_spmv_plan_apply(ex, A->poff, alpha, A->offdiag, P->ghost_buf, 1.0, y));
   }
+  STRATA_KEEP(strata_impl_plan_release_exec(P, ex)); /* a caller's exec: fenced, not remembered */
 #undef STRATA_KEEP
   strata_status_t agreed = strata_impl_agree_end(&agree);
   if (agreed) return agreed;

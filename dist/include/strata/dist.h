@@ -207,8 +207,10 @@ strata_status_t strata_dist_plan_export_begin(strata_dist_plan_t *plan, strata_e
 
 /** Completes the exchange begun on this plan (import or export): waits for its messages
  *  (MPI_Waitall; staged: copies them into exec memory), writes the import's x_ghost or combines
- *  the export into y_owned, on the exec given at begin (asynchronous there: fence before the
- *  host reads the result), and completes the agreement. Errors (agreed): those deferred by
+ *  the export into y_owned, on the exec given at begin (asynchronous on the plan's own exec: fence
+ *  before the host reads the result; an exec given at begin other than the plan's is fenced
+ *  before this returns and not kept, so it may be destroyed afterwards), and completes the
+ *  agreement. Errors (agreed): those deferred by
  *  begin (nothing is written then). This rank only: INVALID_ARGUMENT (NULL plan; no exchange in
  *  flight); a fault of the asynchronous unpack surfaces at a later fence of that rank's exec.
  *  Collective (neighbours, and the agreement). Source: Tpetra Distributor::doWaits; PETSc
@@ -352,7 +354,8 @@ strata_status_t strata_dist_mode_from_name(const char *name, strata_dist_mode_t 
  *  is in strata_dist_mode_t; y = alpha·D·x + beta·y, then y += alpha·O·x_ghost, each by its
  *  block's row-class plan (so every mode gives the same bits). Applies of one matrix must not
  *  overlap (its plan's buffers and the blocks' plans are reused). Returns when the exchange is
- *  complete and the products are queued (asynchronous on exec afterwards).
+ *  complete and the products are queued (asynchronous on the matrix's exec afterwards; an exec
+ *  other than the matrix's is fenced before return and not kept, so it may be destroyed then).
  *  Errors (agreed by an MPI_Iallreduce started at the beginning, completed at the end, so its
  *  latency overlaps the exchange): INVALID_ARGUMENT (NULL x or y with a nonzero extent, exec of
  *  another backend, unknown mode, x and y overlapping), UNSUPPORTED (task mode when MPI granted
