@@ -5,7 +5,7 @@
  *   bench_suites.c   the suite table: the suites in the order they run
  *   bench_record.c   result records, their JSON lines, the progress line, the oracle's comparison
  *   bench_report.c   the summary tables and the gnuplot plots (--out)
- *   suite_NAME.c     one suite each: stream, spmv, unpack, fem, solve
+ *   suite_NAME.c     one suite each: stream, spmv, unpack, fem, solve, spgemm, amg
  * The measuring module (timing, generators, the vendor peer, unpack baselines) is bench.h. */
 #ifndef STRATA_BENCH_HARNESS_H
 #define STRATA_BENCH_HARNESS_H
@@ -63,7 +63,7 @@ typedef struct bench_result {
   int has_fmt;        /* spmv format records: footprint and (auto) the chosen format */
   double fmt_bytes, fmt_overhead;
   char fmt_chosen[16];
-  char extra[480];    /* suite-specific JSON members (", \"NAME\": VALUE ..."), appended to the line */
+  char extra[1536];   /* suite-specific JSON members (", \"NAME\": VALUE ..."), appended to the line */
 } bench_result_t;
 /** The records of the run so far, in the order they were added (bench_nrec of them). */
 extern bench_result_t *bench_rec;
@@ -146,6 +146,15 @@ int bench_suite_selected(const char *name);
 /* ---------------------------------------------------------- what suites share beyond records */
 /** The stream suite on backend bench_cfg.be[bi]: its records emitted, bench_cfg.stream_bw set. */
 void bench_stream_backend(int bi);
+/** ||b - A x|| / ||b|| (||b - A x|| when b = 0) on the host, A x by strata's SpMV on the serial
+ *  backend (Ah, b, x, w: host memory, w [n] a work vector); NaN when the SpMV fails (suite_solve.c). */
+double bench_true_residual(const strata_crs_matrix_t *Ah, const double *b, const double *x, double *w);
+/** The timed runs of a whole solve (solve and amg suites): after a checked warm-up run that took
+ *  `first` seconds, one more while fewer than BENCH_SOLVE_MAX_RUNS are kept and either fewer than
+ *  the minimum (1 with --quick or when the warm-up took over 2 --min-time, else 3) or --min-time has
+ *  not passed since t0. */
+#define BENCH_SOLVE_MAX_RUNS 20
+int bench_more_runs(int kept, double t0, double first);
 
 /* ------------------------------------------------------------------------------- report */
 /** The summary tables (and the last line, "strata bench: N results, ...") on f. */

@@ -40,7 +40,6 @@
 
 #define SOLVE_TOL 1e-8
 #define SOLVE_MAX_ITER 20000
-#define SOLVE_MAX_RUNS 20
 
 typedef struct solve_config {
   const char *name;   /* the record's algorithm */
@@ -117,20 +116,16 @@ static double model_bytes(int method, const char *pname, double n, double nnz, c
   return S + M + (5 * (m + 1) / 2 + 3 + (m + 4) / m) * pass;
 }
 
-/* ||b - A x|| / ||b|| on the host by strata's SpMV on the serial backend (Ah: host memory) */
-static double true_residual(const strata_crs_matrix_t *Ah, const double *b, const double *x, double *w) {
+double bench_true_residual(const strata_crs_matrix_t *Ah, const double *b, const double *x, double *w) {
   if (strata_crs_spmv(bench_cfg.serial, 1.0, Ah, x, 0.0, w)) return NAN;
   double rr = 0, bb = 0;
   for (int32_t i = 0; i < Ah->num_rows; ++i) rr += (b[i] - w[i]) * (b[i] - w[i]), bb += b[i] * b[i];
   return bb > 0 ? sqrt(rr / bb) : sqrt(rr);
 }
 
-/* the median and spread of v [m] (sorted here) into r->t */
-/* runs of a whole solve: the first (a warm-up, checked) then until --min-time has passed and
- * min_runs are kept (1 in --quick or when the warm-up alone took twice --min-time, else 3) */
-static int more_runs(int kept, double t0, double first) {
+int bench_more_runs(int kept, double t0, double first) {
   const int min_runs = bench_cfg.quick || first > 2 * bench_cfg.min_time ? 1 : 3;
-  return kept < SOLVE_MAX_RUNS && (kept < min_runs || strata_timer_now() - t0 < bench_cfg.min_time);
+  return kept < BENCH_SOLVE_MAX_RUNS && (kept < min_runs || strata_timer_now() - t0 < bench_cfg.min_time);
 }
 
 typedef struct {
@@ -165,7 +160,7 @@ static int strata_config(const solve_input_t *in, int bi, const strata_operator_
   strata_precond_t *P = NULL;
   strata_precond_stats_t ps;
   memset(&ps, 0, sizeof ps);
-  double setup = 0, times[SOLVE_MAX_RUNS];
+  double setup = 0, times[BENCH_SOLVE_MAX_RUNS];
   strata_krylov_result_t res;
   memset(&res, 0, sizeof res);
   if (strata_precond_create_from_name(e, c->precond, &P)) goto error;
@@ -195,7 +190,7 @@ static int strata_config(const solve_input_t *in, int bi, const strata_operator_
     goto done;
   }
   if (n && strata_mem_copy(e, in->x, dx, (size_t)n * sizeof(double))) goto error;
-  const double tr = true_residual(Ah, in->b, in->x, in->w);
+  const double tr = bench_true_residual(Ah, in->b, in->x, in->w);
   if (!(tr <= SOLVE_TOL)) {
     r->ok = 0;
     snprintf(r->msg, sizeof r->msg, "converged by its own account after %d iterations, but ||b - A x|| / ||b|| = %.3g "
@@ -205,7 +200,7 @@ static int strata_config(const solve_input_t *in, int bi, const strata_operator_
   const int iters = res.iterations;
   int kept = 0;
   const double first = res.solve_s, t1 = strata_timer_now();
-  while (more_runs(kept, t1, first)) {
+  while (bench_more_runs(kept, t1, first)) {
     strata_krylov_result_free(&res);
     if (strata_krylov_solve(e, op, P, db, dx, &ko, &res)) goto error;
     times[kept++] = res.solve_s;
@@ -255,14 +250,14 @@ static void hypre_config(const solve_input_t *in, int bi, bench_hypre_t *h, cons
     return;
   }
   bench_hypre_config_t hc = {c->hypre_method, c->hypre_precond, c->ilu_level, 30, SOLVE_TOL, SOLVE_MAX_ITER,
-                             bench_cfg.be[bi] == STRATA_BACKEND_SERIAL ? 1 : 0};
+                             bench_cfg.be[bi] == STRATA_BACKEND_SERIAL ? 1 : 0, NULL};
   bench_hypre_solver_t *s = NULL;
-  double setup = 0, times[SOLVE_MAX_RUNS], hres = 0, t = 0;
+  double setup = 0, times[BENCH_SOLVE_MAX_RUNS], hres = 0, t = 0;
   int iters = 0;
   if (bench_hypre_solver_create(h, &hc, &s, &setup, r->msg, sizeof r->msg) ||
       bench_hypre_solve(s, in->b, in->x, &iters, &hres, &t, r->msg, sizeof r->msg))
     goto done;
-  const double tr = true_residual(Ah, in->b, in->x, in->w);
+  const double tr = bench_true_residual(Ah, in->b, in->x, in->w);
   if (!(tr <= SOLVE_TOL)) {
     r->ok = in->given && !(hres <= SOLVE_TOL) ? -2 : 0; /* hypre said so itself: not converged */
     snprintf(r->msg, sizeof r->msg, "%s%d iterations, hypre's residual %.3g, ||b - A x|| / ||b|| = %.3g (serial SpMV) "
@@ -271,7 +266,7 @@ static void hypre_config(const solve_input_t *in, int bi, bench_hypre_t *h, cons
   }
   int kept = 0;
   const double t1 = strata_timer_now();
-  while (more_runs(kept, t1, t)) {
+  while (bench_more_runs(kept, t1, t)) {
     int it2 = 0;
     if (bench_hypre_solve(s, in->b, in->x, &it2, &hres, &times[kept], r->msg, sizeof r->msg)) goto done;
     ++kept;
