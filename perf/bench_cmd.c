@@ -141,6 +141,20 @@ int bench_load_spec(const char *suite, const char *s, strata_crs_matrix_t **A, c
   return 0;
 }
 
+void bench_each_input(const char *suite, const bench_list_t *specs, bench_input_fn fn, void *ctx) {
+  bench_list_t list = {0};
+  bench_expand_specs(suite, specs, &list);
+  for (int i = 0; i < list.n; ++i) {
+    char name[160];
+    strata_crs_matrix_t *A = NULL;
+    if (bench_load_spec(suite, list.v[i], &A, name, sizeof name)) continue;
+    bench_unique_name(suite, name, sizeof name);
+    fn(A, name, ctx);
+    strata_crs_destroy(&A);
+  }
+  bench_list_free(&list);
+}
+
 /* name made unique among the records of `suite` so far: two inputs of the same name (d1/x.mtx,
  * d2/x.mtx) get "x.mtx" and "x.mtx#2", so that the summary and the plots keep them apart */
 void bench_unique_name(const char *suite, char *name, size_t cap) {

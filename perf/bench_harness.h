@@ -95,6 +95,10 @@ void bench_expand_specs(const char *suite, const bench_list_t *specs, bench_list
 int bench_load_spec(const char *suite, const char *s, strata_crs_matrix_t **A, char *name, size_t name_len);
 /** An input of `suite` that could not be built: a record "input" with the message (exit 4). */
 void bench_input_error(const char *suite, const char *spec, const char *msg);
+/** Each input of specs (expanded as bench_expand_specs does) loaded by bench_load_spec, its name made
+ *  unique among the suite's records, given to fn(A, name, ctx) (A: host memory) and destroyed. */
+typedef void (*bench_input_fn)(const strata_crs_matrix_t *A, const char *name, void *ctx);
+void bench_each_input(const char *suite, const bench_list_t *specs, bench_input_fn fn, void *ctx);
 /** name made unique among the records of `suite` so far ("x.mtx", "x.mtx#2"). */
 void bench_unique_name(const char *suite, char *name, size_t cap);
 /** Cubes per edge of a suite's box mesh of `edge` cubes at --scale 1: edge x cbrt(--scale). */
@@ -146,13 +150,35 @@ int bench_suite_selected(const char *name);
 /* ---------------------------------------------------------- what suites share beyond records */
 /** The stream suite on backend bench_cfg.be[bi]: its records emitted, bench_cfg.stream_bw set. */
 void bench_stream_backend(int bi);
+/* the linear systems of the solve and amg suites (bench_system.c) */
+struct bench_hypre;
+typedef struct bench_system {
+  const strata_crs_matrix_t *Ah; /* host memory, square */
+  const char *name;
+  int given;             /* a --matrix input: a solve that does not converge is skipped, not wrong */
+  double *b, *x, *w;     /* host [n]: b = ones, x a solution read back, w a work vector */
+  struct bench_hypre *h; /* hypre's copy of A where a host backend runs and the build has hypre (else
+                            NULL; herr says why when hypre could not take it) */
+  char herr[200];
+} bench_system_t;
+/** The system of Ah for `suite`: 0, or -1 after an input error record (not square; no memory). */
+int bench_system_create(const char *suite, const strata_crs_matrix_t *Ah, const char *name, int given, bench_system_t *s);
+void bench_system_destroy(bench_system_t *s);
+/** The system on backend bench_cfg.be[bi]: A copied, its operator, b (ones) and x in exec memory. */
+typedef struct bench_system_exec {
+  strata_crs_matrix_t *A;
+  struct strata_operator *op;
+  double *b, *x; /* [n + 1] exec memory */
+} bench_system_exec_t;
+/** 0, or -1 after an input error record of `suite` naming the backend. */
+int bench_system_exec_create(const char *suite, const bench_system_t *s, int bi, bench_system_exec_t *d);
+void bench_system_exec_destroy(int bi, bench_system_exec_t *d);
 /** ||b - A x|| / ||b|| (||b - A x|| when b = 0) on the host, A x by strata's SpMV on the serial
- *  backend (Ah, b, x, w: host memory, w [n] a work vector); NaN when the SpMV fails (suite_solve.c). */
+ *  backend (Ah, b, x, w: host memory, w [n] a work vector); NaN when the SpMV fails. */
 double bench_true_residual(const strata_crs_matrix_t *Ah, const double *b, const double *x, double *w);
-/** The timed runs of a whole solve (solve and amg suites): after a checked warm-up run that took
- *  `first` seconds, one more while fewer than BENCH_SOLVE_MAX_RUNS are kept and either fewer than
- *  the minimum (1 with --quick or when the warm-up took over 2 --min-time, else 3) or --min-time has
- *  not passed since t0. */
+/** The timed runs of a whole solve: after a checked warm-up run that took `first` seconds, one more
+ *  while fewer than BENCH_SOLVE_MAX_RUNS are kept and either fewer than the minimum (1 with --quick
+ *  or when the warm-up took over 2 --min-time, else 3) or --min-time has not passed since t0. */
 #define BENCH_SOLVE_MAX_RUNS 20
 int bench_more_runs(int kept, double t0, double first);
 

@@ -160,13 +160,7 @@ static void hierarchy_json(bench_result_t *r, const amg_row_t *w) {
   json_array(r->extra, sizeof r->extra, "level_p_nnz", w->p_nnz, w->levels > 0 ? w->levels - 1 : 0);
 }
 
-typedef struct {
-  const strata_crs_matrix_t *Ah; /* host */
-  const char *name;
-  int given; /* a --matrix input: a solve that does not converge is skipped, not wrong */
-  const double *b;
-  double *x, *w; /* host [n] */
-} amg_input_t;
+typedef bench_system_t amg_input_t;
 
 static bench_result_t *new_record(const amg_input_t *in, int bi, const char *algo) {
   bench_result_t *r = bench_record_add("amg", bench_cfg.be[bi], in->name, algo);
@@ -355,91 +349,47 @@ static void peer_ratios(int first, const amg_config_t *c) {
   }
 }
 
-/* every configuration on every backend for one matrix (host memory) */
-static void amg_matrix(const strata_crs_matrix_t *Ah, const char *name, int given) {
-  const int32_t n = Ah->num_rows;
-  if (n != Ah->num_cols) {
-    char msg[300];
-    snprintf(msg, sizeof msg, "%s is %d x %d: AMG needs a square matrix", name, n, Ah->num_cols);
-    bench_input_error("amg", name, msg);
-    return;
-  }
-  double *b = (double *)malloc(((size_t)n + 1) * sizeof(double)), *x = (double *)malloc(((size_t)n + 1) * sizeof(double));
-  double *w = (double *)malloc(((size_t)n + 1) * sizeof(double));
-  char herr[200] = "";
-  if (!b || !x || !w) {
-    bench_input_error("amg", name, "out of host memory for b, x and the residual");
-    free(b), free(x), free(w);
-    return;
-  }
-  for (int32_t i = 0; i < n; ++i) b[i] = 1.0;
-  amg_input_t in = {Ah, name, given, b, x, w};
-  bench_hypre_t *h = NULL;
-  int any_host = 0;
-  for (int bi = 0; bi < bench_cfg.nb; ++bi) any_host |= strata_exec_is_host(bench_cfg.ex[bi]);
-  if (any_host && bench_hypre_available()) bench_hypre_create(Ah, &h, herr, sizeof herr);
+/* every configuration on every backend for one matrix (host memory; ctx non-NULL: a --matrix input) */
+static void amg_matrix(const strata_crs_matrix_t *Ah, const char *name, void *ctx) {
+  amg_input_t in;
+  if (bench_system_create("amg", Ah, name, ctx != NULL, &in)) return;
   for (int bi = 0; bi < bench_cfg.nb; ++bi) {
-    strata_exec_t *e = bench_cfg.ex[bi];
-    strata_crs_matrix_t *A = NULL;
-    strata_operator_t *op = NULL;
-    double *db = NULL, *dx = NULL;
-    const size_t vb = ((size_t)n + 1) * sizeof(double);
-    if (strata_crs_copy(e, Ah, &A) || strata_operator_create_crs(e, A, NULL, &op) ||
-        strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&db) || strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&dx) ||
-        strata_vec_fill(e, n, 1.0, db)) {
-      char msg[400];
-      snprintf(msg, sizeof msg, "%s on %s: %s", name, strata_backend_name(bench_cfg.be[bi]), strata_error_message());
-      bench_input_error("amg", name, msg);
-    } else {
-      for (int c = 0; c < NUM_CONFIGS; ++c) {
-        if (bench_cfg.quick && !configs[c].quick) continue;
-        strata_amg_options_t o;
-        char key[96];
-        if (strata_amg_options_parse(configs[c].opts, &o)) { /* the table's own text: a bug, said */
-          bench_result_t *r = new_record(&in, bi, configs[c].name);
-          snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
-          bench_record_emit(r);
-          continue;
-        }
-        snprintf(key, sizeof key, "c%d i%d t%g l%d n%d tr%g p%d", (int)o.coarsen, (int)o.interp, o.theta, o.max_levels,
-                 (int)o.coarse_size, o.trunc_factor, o.max_elements);
-        /* the records of both libraries, emitted once strata's carry the ratios to hypre's */
-        const int first = bench_nrec;
-        const int refused = strata_config(&in, bi, op, db, dx, &configs[c], &o, key);
-        if (strata_exec_is_host(e) && bench_hypre_available()) {
-          hypre_config(&in, bi, h, herr, &configs[c], &o, key, refused);
-          peer_ratios(first, &configs[c]);
-        }
-        for (int q = first; q < bench_nrec; ++q) bench_record_emit(&bench_rec[q]);
+    bench_system_exec_t d;
+    if (bench_system_exec_create("amg", &in, bi, &d)) continue;
+    for (int c = 0; c < NUM_CONFIGS; ++c) {
+      if (bench_cfg.quick && !configs[c].quick) continue;
+      strata_amg_options_t o;
+      char key[96];
+      if (strata_amg_options_parse(configs[c].opts, &o)) { /* the table's own text: a bug, said */
+        bench_result_t *r = new_record(&in, bi, configs[c].name);
+        snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
+        bench_record_emit(r);
+        continue;
       }
+      snprintf(key, sizeof key, "c%d i%d t%g l%d n%d tr%g p%d", (int)o.coarsen, (int)o.interp, o.theta, o.max_levels,
+               (int)o.coarse_size, o.trunc_factor, o.max_elements);
+      /* the records of both libraries, emitted once strata's carry the ratios to hypre's */
+      const int first = bench_nrec;
+      const int refused = strata_config(&in, bi, d.op, d.b, d.x, &configs[c], &o, key);
+      if (strata_exec_is_host(bench_cfg.ex[bi]) && bench_hypre_available()) {
+        hypre_config(&in, bi, in.h, in.herr, &configs[c], &o, key, refused);
+        peer_ratios(first, &configs[c]);
+      }
+      for (int q = first; q < bench_nrec; ++q) bench_record_emit(&bench_rec[q]);
     }
-    strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&db);
-    strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&dx);
-    strata_operator_destroy(&op);
-    strata_crs_destroy(&A);
+    bench_system_exec_destroy(bi, &d);
   }
-  bench_hypre_destroy(&h);
-  free(b), free(x), free(w);
+  bench_system_destroy(&in);
 }
 
 /* the default inputs (3D Poisson 50³ and the 2D Laplacian 1000²; 10³ and 40² with --quick);
  * --matrix replaces them */
 static void amg_suite_run(const bench_inputs_t *inp) {
-  bench_list_t specs = {0}, list = {0};
-  if (!inp->given) {
-    bench_list_push(&specs, bench_cfg.quick ? "gen:laplace7:10" : "gen:laplace7:50");
-    bench_list_push(&specs, bench_cfg.quick ? "gen:laplace5:40" : "gen:laplace5:1000");
-  }
-  bench_expand_specs("amg", inp->given ? inp->specs : &specs, &list);
-  for (int i = 0; i < list.n; ++i) {
-    char name[160];
-    strata_crs_matrix_t *A = NULL;
-    if (bench_load_spec("amg", list.v[i], &A, name, sizeof name)) continue;
-    bench_unique_name("amg", name, sizeof name);
-    amg_matrix(A, name, inp->given);
-    strata_crs_destroy(&A);
-  }
-  bench_list_free(&list);
+  bench_list_t specs = {0};
+  bench_list_push(&specs, bench_cfg.quick ? "gen:laplace7:10" : "gen:laplace7:50");
+  bench_list_push(&specs, bench_cfg.quick ? "gen:laplace5:40" : "gen:laplace5:1000");
+  int given = inp->given;
+  bench_each_input("amg", inp->given ? inp->specs : &specs, amg_matrix, inp->given ? &given : NULL);
   bench_list_free(&specs);
 }
 

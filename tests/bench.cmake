@@ -309,5 +309,5 @@ if(TARGET strata_cli)
   add_test(NAME cli.bench.amg_bad_matrix COMMAND sh -c "${_sh}" $<TARGET_FILE:strata_cli> bench amg --quick --backend serial
            --matrix gen:laplace5:1 --matrix ${CMAKE_CURRENT_BINARY_DIR}/bench_amg_2x3.mtx --matrix gen:laplace5:12)
   set_tests_properties(cli.bench.amg_bad_matrix PROPERTIES TIMEOUT 120 ENVIRONMENT "${_asan_mpi}"
-    PASS_REGULAR_EXPRESSION "gen:laplace5:1: grid edge 1 outside \\[2, 46340\\].*bench_amg_2x3.mtx is 2 x 3: AMG needs a square matrix.*\"name\": \"laplace5_12\\^2\", \"algorithm\": \"default\", \"status\": \"ok\".*2 errors.*exit=4")
+    PASS_REGULAR_EXPRESSION "gen:laplace5:1: grid edge 1 outside \\[2, 46340\\].*bench_amg_2x3.mtx is 2 x 3: the amg suite needs a square matrix.*\"name\": \"laplace5_12\\^2\", \"algorithm\": \"default\", \"status\": \"ok\".*2 errors.*exit=4")
 endif()
