@@ -5,6 +5,7 @@
  *   bench_suites.c   the suite table: the suites in the order they run
  *   bench_record.c   result records, their JSON lines, the progress line, the oracle's comparison
  *   bench_report.c   the summary tables and the gnuplot plots (--out)
+ *   bench_system.c   the linear systems of the solve and amg suites, their checks and timed runs
  *   suite_NAME.c     one suite each: stream, spmv, unpack, fem, solve, spgemm, amg
  * The measuring module (timing, generators, the vendor peer, unpack baselines) is bench.h. */
 #ifndef STRATA_BENCH_HARNESS_H
@@ -15,6 +16,7 @@
 
 #include "bench.h"
 #include "strata/formats.h"
+#include "strata/solvers.h"
 
 /* the paths of the files written under --out DIR (DIR/NAME) */
 #define OUT_PATH_BYTES 1024
@@ -167,7 +169,7 @@ void bench_system_destroy(bench_system_t *s);
 /** The system on backend bench_cfg.be[bi]: A copied, its operator, b (ones) and x in exec memory. */
 typedef struct bench_system_exec {
   strata_crs_matrix_t *A;
-  struct strata_operator *op;
+  strata_operator_t *op;
   double *b, *x; /* [n + 1] exec memory */
 } bench_system_exec_t;
 /** 0, or -1 after an input error record of `suite` naming the backend. */
@@ -176,11 +178,17 @@ void bench_system_exec_destroy(int bi, bench_system_exec_t *d);
 /** ||b - A x|| / ||b|| (||b - A x|| when b = 0) on the host, A x by strata's SpMV on the serial
  *  backend (Ah, b, x, w: host memory, w [n] a work vector); NaN when the SpMV fails. */
 double bench_true_residual(const strata_crs_matrix_t *Ah, const double *b, const double *x, double *w);
-/** The timed runs of a whole solve: after a checked warm-up run that took `first` seconds, one more
- *  while fewer than BENCH_SOLVE_MAX_RUNS are kept and either fewer than the minimum (1 with --quick
- *  or when the warm-up took over 2 --min-time, else 3) or --min-time has not passed since t0. */
-#define BENCH_SOLVE_MAX_RUNS 20
-int bench_more_runs(int kept, double t0, double first);
+/** The timed runs of a whole solve, after a checked warm-up run (its time in res->solve_s): the
+ *  same solve again from the same x0 while fewer than 20 are kept and either fewer than the minimum
+ *  (1 with --quick or when the warm-up took over 2 --min-time, else 3) or --min-time has not passed;
+ *  their median and spread into *t, res the last run's. The first error of a run is returned. */
+strata_status_t bench_krylov_timed(strata_exec_t *e, const strata_operator_t *op, const strata_precond_t *P, const double *b,
+                                   double *x, const strata_krylov_options_t *ko, strata_krylov_result_t *res, bench_stats_t *t);
+/** The same for hypre's solver s on the system's b and x (the warm-up took `first` seconds): 0, or -1
+ *  with hypre's message in err. */
+struct bench_hypre_solver;
+int bench_hypre_timed(struct bench_hypre_solver *s, const bench_system_t *in, double first, bench_stats_t *t, char *err,
+                      size_t err_len);
 
 /* ------------------------------------------------------------------------------- report */
 /** The summary tables (and the last line, "strata bench: N results, ...") on f. */

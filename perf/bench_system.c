@@ -73,7 +73,39 @@ double bench_true_residual(const strata_crs_matrix_t *Ah, const double *b, const
   return bb > 0 ? sqrt(rr / bb) : sqrt(rr);
 }
 
-int bench_more_runs(int kept, double t0, double first) {
+/* the timed runs of a whole solve: after a checked warm-up run that took `first` seconds, one more
+ * while fewer than MAX_RUNS are kept and either fewer than the minimum (1 with --quick or when the
+ * warm-up took over 2 --min-time, else 3) or --min-time has not passed since t0 */
+#define MAX_RUNS 20
+static int more_runs(int kept, double t0, double first) {
   const int min_runs = bench_cfg.quick || first > 2 * bench_cfg.min_time ? 1 : 3;
-  return kept < BENCH_SOLVE_MAX_RUNS && (kept < min_runs || strata_timer_now() - t0 < bench_cfg.min_time);
+  return kept < MAX_RUNS && (kept < min_runs || strata_timer_now() - t0 < bench_cfg.min_time);
+}
+
+strata_status_t bench_krylov_timed(strata_exec_t *e, const strata_operator_t *op, const strata_precond_t *P, const double *b,
+                                   double *x, const strata_krylov_options_t *ko, strata_krylov_result_t *res, bench_stats_t *t) {
+  double times[MAX_RUNS];
+  int kept = 0;
+  const double first = res->solve_s, t0 = strata_timer_now();
+  while (more_runs(kept, t0, first)) {
+    strata_krylov_result_free(res);
+    const strata_status_t st = strata_krylov_solve(e, op, P, b, x, ko, res);
+    if (st) return st;
+    times[kept++] = res->solve_s;
+  }
+  bench_stats_from_samples(times, kept, 1, t);
+  return STRATA_SUCCESS;
+}
+
+int bench_hypre_timed(struct bench_hypre_solver *s, const bench_system_t *in, double first, bench_stats_t *t, char *err,
+                      size_t err_len) {
+  double times[MAX_RUNS], res = 0;
+  int kept = 0, iters = 0;
+  const double t0 = strata_timer_now();
+  while (more_runs(kept, t0, first)) {
+    if (bench_hypre_solve(s, in->b, in->x, &iters, &res, &times[kept], err, err_len)) return -1;
+    ++kept;
+  }
+  bench_stats_from_samples(times, kept, 1, t);
+  return 0;
 }

@@ -196,7 +196,7 @@ static int strata_config(const amg_input_t *in, int bi, const strata_operator_t 
   memset(&info, 0, sizeof info);
   strata_krylov_result_t res;
   memset(&res, 0, sizeof res);
-  double times[BENCH_SOLVE_MAX_RUNS];
+  double times[1];
   if (strata_precond_create_amg(e, o, &P)) goto error;
   double t0 = strata_timer_now();
   strata_status_t st = strata_precond_setup(e, P, op);
@@ -236,14 +236,7 @@ static int strata_config(const amg_input_t *in, int bi, const strata_operator_t 
   if (n && strata_mem_copy(e, in->x, dx, (size_t)n * sizeof(double))) goto solve_error;
   const int iters = res.iterations;
   if (!check_solve(in, r, !st, iters, res.rel_residual, strata_solve_status_name(res.status))) goto done;
-  int kept = 0;
-  const double first = res.solve_s, t1 = strata_timer_now();
-  while (bench_more_runs(kept, t1, first)) {
-    strata_krylov_result_free(&res);
-    if (strata_krylov_solve(e, op, P, db, dx, &ko, &res)) goto solve_error;
-    times[kept++] = res.solve_s;
-  }
-  bench_stats_from_samples(times, kept, 1, &r->t);
+  if (bench_krylov_timed(e, op, P, db, dx, &ko, &res, &r->t)) goto solve_error;
   r->ok = 1;
   w = &rows[nrows - 1];
   w->solve_rec = rrec, w->iterations = iters;
@@ -286,7 +279,7 @@ static void hypre_config(const amg_input_t *in, int bi, bench_hypre_t *h, const 
                              bench_cfg.be[bi] == STRATA_BACKEND_SERIAL ? 1 : 0, &a};
   bench_hypre_solver_t *s = NULL;
   bench_hypre_amg_info_t hi;
-  double setup = 0, times[BENCH_SOLVE_MAX_RUNS], hres = 0, t = 0;
+  double setup = 0, times[1], hres = 0, t = 0;
   int iters = 0;
   if (bench_hypre_solver_create(h, &hc, &s, &setup, rs->msg, sizeof rs->msg) ||
       bench_hypre_amg_info(s, &hi, rs->msg, sizeof rs->msg)) {
@@ -312,14 +305,7 @@ static void hypre_config(const amg_input_t *in, int bi, bench_hypre_t *h, const 
   const int rrec = (int)(r - bench_rec);
   if (bench_hypre_solve(s, in->b, in->x, &iters, &hres, &t, r->msg, sizeof r->msg)) goto done;
   if (!check_solve(in, r, hres <= AMG_TOL, iters, hres, "hypre")) goto done;
-  int kept = 0;
-  const double t1 = strata_timer_now();
-  while (bench_more_runs(kept, t1, t)) {
-    int it2 = 0;
-    if (bench_hypre_solve(s, in->b, in->x, &it2, &hres, &times[kept], r->msg, sizeof r->msg)) goto done;
-    ++kept;
-  }
-  bench_stats_from_samples(times, kept, 1, &r->t);
+  if (bench_hypre_timed(s, in, t, &r->t, r->msg, sizeof r->msg)) goto done;
   r->ok = 1;
   w = &rows[nrows - 1];
   w->solve_rec = rrec, w->iterations = iters;

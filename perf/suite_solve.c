@@ -142,7 +142,7 @@ static int strata_config(const solve_input_t *in, int bi, const strata_operator_
   strata_precond_t *P = NULL;
   strata_precond_stats_t ps;
   memset(&ps, 0, sizeof ps);
-  double setup = 0, times[BENCH_SOLVE_MAX_RUNS];
+  double setup = 0;
   strata_krylov_result_t res;
   memset(&res, 0, sizeof res);
   if (strata_precond_create_from_name(e, c->precond, &P)) goto error;
@@ -180,14 +180,7 @@ static int strata_config(const solve_input_t *in, int bi, const strata_operator_
     goto done;
   }
   const int iters = res.iterations;
-  int kept = 0;
-  const double first = res.solve_s, t1 = strata_timer_now();
-  while (bench_more_runs(kept, t1, first)) {
-    strata_krylov_result_free(&res);
-    if (strata_krylov_solve(e, op, P, db, dx, &ko, &res)) goto error;
-    times[kept++] = res.solve_s;
-  }
-  bench_stats_from_samples(times, kept, 1, &r->t);
+  if (bench_krylov_timed(e, op, P, db, dx, &ko, &res, &r->t)) goto error;
   r->ok = 1;
   const double bpi = model_bytes(c->method, c->precond, n, (double)Ah->nnz, &ps);
   r->bytes = bpi * iters;
@@ -234,7 +227,7 @@ static void hypre_config(const solve_input_t *in, int bi, bench_hypre_t *h, cons
   bench_hypre_config_t hc = {c->hypre_method, c->hypre_precond, c->ilu_level, 30, SOLVE_TOL, SOLVE_MAX_ITER,
                              bench_cfg.be[bi] == STRATA_BACKEND_SERIAL ? 1 : 0, NULL};
   bench_hypre_solver_t *s = NULL;
-  double setup = 0, times[BENCH_SOLVE_MAX_RUNS], hres = 0, t = 0;
+  double setup = 0, hres = 0, t = 0;
   int iters = 0;
   if (bench_hypre_solver_create(h, &hc, &s, &setup, r->msg, sizeof r->msg) ||
       bench_hypre_solve(s, in->b, in->x, &iters, &hres, &t, r->msg, sizeof r->msg))
@@ -246,14 +239,7 @@ static void hypre_config(const solve_input_t *in, int bi, bench_hypre_t *h, cons
              "> %g%s", r->ok ? "not converged: " : "", iters, hres, tr, SOLVE_TOL, r->ok ? "" : ": time not counted");
     goto done;
   }
-  int kept = 0;
-  const double t1 = strata_timer_now();
-  while (bench_more_runs(kept, t1, t)) {
-    int it2 = 0;
-    if (bench_hypre_solve(s, in->b, in->x, &it2, &hres, &times[kept], r->msg, sizeof r->msg)) goto done;
-    ++kept;
-  }
-  bench_stats_from_samples(times, kept, 1, &r->t);
+  if (bench_hypre_timed(s, in, t, &r->t, r->msg, sizeof r->msg)) goto done;
   r->ok = 1;
   solve_row_t *w = row_add(rec);
   w->peer = 1, w->iterations = iters, w->residual = tr, w->setup = setup, w->per_iter = iters ? r->t.median / iters : 0;

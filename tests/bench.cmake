@@ -297,7 +297,6 @@ endif()
 # residual checked; the table, the setup phases and the levels printed. --matrix inputs that cannot
 # be solved by AMG are refused: a grid edge out of range, a matrix that is not square (exit 4)
 if(TARGET strata_cli)
-  set(_sh "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"")
   add_test(NAME cli.bench.amg_quick COMMAND sh -c "${_sh}" $<TARGET_FILE:strata_cli> bench amg --quick --backend serial --backend openmp)
   set_tests_properties(cli.bench.amg_quick PROPERTIES TIMEOUT 300 ENVIRONMENT "OMP_WAIT_POLICY=passive;${_asan_mpi}"
     PASS_REGULAR_EXPRESSION "\"name\": \"laplace7_10\\^3\", \"algorithm\": \"rs-std-hgs:setup\", \"status\": \"ok\"[^\n]*\"level_rows\": \\[1000, .*\"name\": \"laplace5_40\\^2\", \"algorithm\": \"default\", \"status\": \"ok\".*== amg: CG \\+ AMG.*\nopenmp +laplace5_40\\^2 +default .*== amg setup phases.*== amg levels: laplace7_10\\^3, rs-std-hgs.*strata bench: 24 results, 24 checked and timed, 0 wrong, 0 errors.*exit=0")
