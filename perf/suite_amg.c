@@ -31,9 +31,11 @@
  *               D^-1/2, 12 CG steps for the eigenvalues (strata: 12 Lanczos steps) and fraction
  *               1/33: hypre's interval is [λ_min + f (1.1 λ_max - λ_min), 1.1 λ_max], strata's
  *               [λ_max / 30, 1.1 λ_max], equal for λ_min = 0; hybrid GS -> 3 down and 4 up
- *               (forward, backward: the symmetric cycle), weight 1: within a thread's block of rows
- *               GS, Jacobi across threads, where strata's blocks are a fixed size (so the two agree
- *               only on serial within blocks); symmetric GS -> 6. Multicolor GS has no hypre twin.
+ *               (forward, backward: the symmetric cycle), weight 1: hypre runs GS within each
+ *               thread's share of the rows and Jacobi between threads (plain GS on one thread),
+ *               strata GS within blocks of 128 rows and Jacobi between blocks on every backend, so
+ *               the two differ on serial too (strata's amg.h names hypre's 13 / 14, which are the
+ *               l1-scaled variants); symmetric GS -> 6. Multicolor GS has no hypre twin.
  *   the rest    theta, max_row_sum (0.9), max levels, max coarse size (strata's coarse_size, 64),
  *               trunc factor and pmax (0 and 0 unless the configuration says; hypre's default pmax
  *               is 4), V -> cycle type 1 (W 2, F: SetFCycle), relax order 0 (lexicographic).
