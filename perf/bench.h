@@ -48,6 +48,9 @@ const char *bench_time_method(strata_exec_t *e);
  *    laplace7:M        the 7-point Laplacian on an M^3 grid (6 on the diagonal, -1 per
  *                      neighbour, Dirichlet boundary eliminated): SPD, for the solvers; not in
  *                      gen:all                                      (100, quick 16)
+ *    laplace5:N        the 5-point Laplacian on an N^2 grid (4 on the diagonal, -1 per
+ *                      neighbour, Dirichlet boundary eliminated): SPD, 2D, ecology2's size at
+ *                      the default; not in gen:all                  (1000, quick 40)
  *    banded:N:PER      PER contiguous entries around the diagonal   (4M:16, quick 50k)
  *    random:N:PER      PER uniform random (stratified) columns      (4M:16)
  *    short:N:PER       short random rows                            (4M:3)

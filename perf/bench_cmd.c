@@ -141,6 +141,20 @@ int bench_load_spec(const char *suite, const char *s, strata_crs_matrix_t **A, c
   return 0;
 }
 
+void bench_each_input(const char *suite, const bench_list_t *specs, bench_input_fn fn, void *ctx) {
+  bench_list_t list = {0};
+  bench_expand_specs(suite, specs, &list);
+  for (int i = 0; i < list.n; ++i) {
+    char name[160];
+    strata_crs_matrix_t *A = NULL;
+    if (bench_load_spec(suite, list.v[i], &A, name, sizeof name)) continue;
+    bench_unique_name(suite, name, sizeof name);
+    fn(A, name, ctx);
+    strata_crs_destroy(&A);
+  }
+  bench_list_free(&list);
+}
+
 /* name made unique among the records of `suite` so far: two inputs of the same name (d1/x.mtx,
  * d2/x.mtx) get "x.mtx" and "x.mtx#2", so that the summary and the plots keep them apart */
 void bench_unique_name(const char *suite, char *name, size_t cap) {
@@ -217,7 +231,8 @@ static void usage(FILE *f) {
           "  --backend B        serial|openmp|cuda|hip|all, repeatable (default: every compiled backend with a device)\n"
           "  --matrix SPEC      FILE.mtx | gen:NAME[:params] | gen:all (the default) | shared (every .mtx under\n"
           "                     $STRATA_MATRICES or ../shared/matrices; files the reader refuses are skipped, said why);\n"
-          "                     repeatable. Generators: poisson7:M poisson27:M laplace7:M (SPD)\n"
+          "                     repeatable. Generators: poisson7:M poisson27:M laplace7:M laplace5:N (the SPD\n"
+          "                     Laplacians on M^3 and N^2 grids)\n"
           "                     banded:N:PER random:N:PER short:N:PER powerlaw:N:EXP:MAX dense:N:ROWS:LEN:PER hmep:N:SEG\n"
           "                     fem:H elasticity:H (the FEM job's Gmsh mesh at element size H: P1 Laplace, and 3-dof\n"
           "                     elasticity in 3x3 blocks; Dirichlet rows as in the job; need Gmsh; bench.h).\n"

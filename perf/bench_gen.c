@@ -77,10 +77,11 @@ fail:
 typedef struct { int64_t m, pts; } stencil_ctx;
 static int64_t st_walk(int64_t r, int64_t q, const stencil_ctx *s, int64_t *count) {
   int64_t m = s->m, i = r % m, j = (r / m) % m, k = r / (m * m), cnt = 0;
-  for (int dk = -1; dk <= 1; ++dk)
+  const int kd = s->pts == 5 ? 0 : 1; /* 5: the 2D stencil on an m x m grid (k = 0) */
+  for (int dk = -kd; dk <= kd; ++dk)
     for (int dj = -1; dj <= 1; ++dj)
       for (int di = -1; di <= 1; ++di) {
-        if (s->pts == 7 && abs(di) + abs(dj) + abs(dk) > 1) continue;
+        if (s->pts != 27 && abs(di) + abs(dj) + abs(dk) > 1) continue;
         if (i + di >= 0 && i + di < m && j + dj >= 0 && j + dj < m && k + dk >= 0 && k + dk < m) {
           if (cnt == q) return r + di + dj * m + dk * m * m;
           ++cnt;
@@ -236,15 +237,22 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
     if (s.m < 2 || s.m > 1290) { snprintf(err, err_len, "gen:%s: grid edge %lld outside [2, 1290]", spec, (long long)s.m); return -1; }
     return build(serial, s.m * s.m * s.m, st_len, st_col, &s, A, err, err_len);
   }
-  if (IS("laplace7")) { /* the poisson7 pattern with the Laplacian's values: SPD, for the solvers */
+  if (IS("laplace7") || IS("laplace5")) { /* the Laplacian's values on the 7- / 5-point pattern: SPD, for the solvers */
+    const int two_d = IS("laplace5");
     AT_MOST(1, 1, "the grid edge");
-    const stencil_ctx s = {(int64_t)(p[0] > 0 ? p[0] : (quick ? 16 : 100) * cbrt(S)), 7};
-    snprintf(name, name_len, "laplace7_%lld^3", (long long)s.m);
-    if (s.m < 2 || s.m > 1290) { snprintf(err, err_len, "gen:%s: grid edge %lld outside [2, 1290]", spec, (long long)s.m); return -1; }
-    if (build(serial, s.m * s.m * s.m, st_len, st_col, &s, A, err, err_len)) return -1;
+    const int64_t lim = two_d ? 46340 : 1290; /* m^2 or m^3 rows <= INT32_MAX */
+    const stencil_ctx s = {(int64_t)(p[0] > 0 ? p[0] : two_d ? (quick ? 40 : 1000) * sqrt(S) : (quick ? 16 : 100) * cbrt(S)),
+                           two_d ? 5 : 7};
+    snprintf(name, name_len, "laplace%d_%lld^%d", two_d ? 5 : 7, (long long)s.m, two_d ? 2 : 3);
+    if (s.m < 2 || s.m > lim) {
+      snprintf(err, err_len, "gen:%s: grid edge %lld outside [2, %lld]", spec, (long long)s.m, (long long)lim);
+      return -1;
+    }
+    if (build(serial, two_d ? s.m * s.m : s.m * s.m * s.m, st_len, st_col, &s, A, err, err_len)) return -1;
     const strata_crs_matrix_t *L = *A; /* serial: host memory */
+    const double diag = two_d ? 4.0 : 6.0;
     for (int32_t r = 0; r < L->num_rows; ++r)
-      for (int64_t k = L->row_offsets[r]; k < L->row_offsets[r + 1]; ++k) L->values[k] = L->col_indices[k] == r ? 6.0 : -1.0;
+      for (int64_t k = L->row_offsets[r]; k < L->row_offsets[r + 1]; ++k) L->values[k] = L->col_indices[k] == r ? diag : -1.0;
     return 0;
   }
   if (IS("banded") || IS("random") || IS("short")) {
@@ -324,7 +332,7 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
     return bench_gen_fem(serial, el ? 3 : 1, p[0] > 0 ? p[0] : (quick ? (el ? FEM_QUICK_H_EL : FEM_QUICK_H) : (el ? FEM_H_EL : FEM_H)) / cbrt(S),
                          A, name, name_len, err, err_len);
   }
-  snprintf(err, err_len, "gen:%s: unknown generator (poisson7, poisson27, laplace7, banded, random, short, powerlaw, dense, hmep, fem, "
+  snprintf(err, err_len, "gen:%s: unknown generator (poisson7, poisson27, laplace7, laplace5, banded, random, short, powerlaw, dense, hmep, fem, "
            "elasticity)", spec);
   return -1;
 #undef IS

@@ -5,7 +5,8 @@
  *   bench_suites.c   the suite table: the suites in the order they run
  *   bench_record.c   result records, their JSON lines, the progress line, the oracle's comparison
  *   bench_report.c   the summary tables and the gnuplot plots (--out)
- *   suite_NAME.c     one suite each: stream, spmv, unpack, fem, solve
+ *   bench_system.c   the linear systems of the solve and amg suites, their checks and timed runs
+ *   suite_NAME.c     one suite each: stream, spmv, unpack, fem, solve, spgemm, amg
  * The measuring module (timing, generators, the vendor peer, unpack baselines) is bench.h. */
 #ifndef STRATA_BENCH_HARNESS_H
 #define STRATA_BENCH_HARNESS_H
@@ -15,6 +16,7 @@
 
 #include "bench.h"
 #include "strata/formats.h"
+#include "strata/solvers.h"
 
 /* the paths of the files written under --out DIR (DIR/NAME) */
 #define OUT_PATH_BYTES 1024
@@ -63,7 +65,7 @@ typedef struct bench_result {
   int has_fmt;        /* spmv format records: footprint and (auto) the chosen format */
   double fmt_bytes, fmt_overhead;
   char fmt_chosen[16];
-  char extra[480];    /* suite-specific JSON members (", \"NAME\": VALUE ..."), appended to the line */
+  char extra[1536];   /* suite-specific JSON members (", \"NAME\": VALUE ..."), appended to the line */
 } bench_result_t;
 /** The records of the run so far, in the order they were added (bench_nrec of them). */
 extern bench_result_t *bench_rec;
@@ -95,6 +97,10 @@ void bench_expand_specs(const char *suite, const bench_list_t *specs, bench_list
 int bench_load_spec(const char *suite, const char *s, strata_crs_matrix_t **A, char *name, size_t name_len);
 /** An input of `suite` that could not be built: a record "input" with the message (exit 4). */
 void bench_input_error(const char *suite, const char *spec, const char *msg);
+/** Each input of specs (expanded as bench_expand_specs does) loaded by bench_load_spec, its name made
+ *  unique among the suite's records, given to fn(A, name, ctx) (A: host memory) and destroyed. */
+typedef void (*bench_input_fn)(const strata_crs_matrix_t *A, const char *name, void *ctx);
+void bench_each_input(const char *suite, const bench_list_t *specs, bench_input_fn fn, void *ctx);
 /** name made unique among the records of `suite` so far ("x.mtx", "x.mtx#2"). */
 void bench_unique_name(const char *suite, char *name, size_t cap);
 /** Cubes per edge of a suite's box mesh of `edge` cubes at --scale 1: edge x cbrt(--scale). */
@@ -146,6 +152,43 @@ int bench_suite_selected(const char *name);
 /* ---------------------------------------------------------- what suites share beyond records */
 /** The stream suite on backend bench_cfg.be[bi]: its records emitted, bench_cfg.stream_bw set. */
 void bench_stream_backend(int bi);
+/* the linear systems of the solve and amg suites (bench_system.c) */
+struct bench_hypre;
+typedef struct bench_system {
+  const strata_crs_matrix_t *Ah; /* host memory, square */
+  const char *name;
+  int given;             /* a --matrix input: a solve that does not converge is skipped, not wrong */
+  double *b, *x, *w;     /* host [n]: b = ones, x a solution read back, w a work vector */
+  struct bench_hypre *h; /* hypre's copy of A where a host backend runs and the build has hypre (else
+                            NULL; herr says why when hypre could not take it) */
+  char herr[200];
+} bench_system_t;
+/** The system of Ah for `suite`: 0, or -1 after an input error record (not square; no memory). */
+int bench_system_create(const char *suite, const strata_crs_matrix_t *Ah, const char *name, int given, bench_system_t *s);
+void bench_system_destroy(bench_system_t *s);
+/** The system on backend bench_cfg.be[bi]: A copied, its operator, b (ones) and x in exec memory. */
+typedef struct bench_system_exec {
+  strata_crs_matrix_t *A;
+  strata_operator_t *op;
+  double *b, *x; /* [n + 1] exec memory */
+} bench_system_exec_t;
+/** 0, or -1 after an input error record of `suite` naming the backend. */
+int bench_system_exec_create(const char *suite, const bench_system_t *s, int bi, bench_system_exec_t *d);
+void bench_system_exec_destroy(int bi, bench_system_exec_t *d);
+/** ||b - A x|| / ||b|| (||b - A x|| when b = 0) on the host, A x by strata's SpMV on the serial
+ *  backend (Ah, b, x, w: host memory, w [n] a work vector); NaN when the SpMV fails. */
+double bench_true_residual(const strata_crs_matrix_t *Ah, const double *b, const double *x, double *w);
+/** The timed runs of a whole solve, after a checked warm-up run (its time in res->solve_s): the
+ *  same solve again from the same x0 while fewer than 20 are kept and either fewer than the minimum
+ *  (1 with --quick or when the warm-up took over 2 --min-time, else 3) or --min-time has not passed;
+ *  their median and spread into *t, res the last run's. The first error of a run is returned. */
+strata_status_t bench_krylov_timed(strata_exec_t *e, const strata_operator_t *op, const strata_precond_t *P, const double *b,
+                                   double *x, const strata_krylov_options_t *ko, strata_krylov_result_t *res, bench_stats_t *t);
+/** The same for hypre's solver s on the system's b and x (the warm-up took `first` seconds): 0, or -1
+ *  with hypre's message in err. */
+struct bench_hypre_solver;
+int bench_hypre_timed(struct bench_hypre_solver *s, const bench_system_t *in, double first, bench_stats_t *t, char *err,
+                      size_t err_len);
 
 /* ------------------------------------------------------------------------------- report */
 /** The summary tables (and the last line, "strata bench: N results, ...") on f. */

@@ -1,8 +1,10 @@
-/* strata bench — the hypre peer of the solve suite (bench_hypre.h). One MPI process: the IJ matrix
- * holds every row, so hypre's BJ-ILU(k) (HYPRE_ILU type 0) is the ILU(k) of the whole matrix, with
- * its local reordering off (natural order: the factorization strata computes). hypre runs on the
- * host with its own OpenMP threads (Debian's build uses libgomp), set per call from the config. */
-#define _POSIX_C_SOURCE 200809L /* setenv */
+/* strata bench — the hypre peer of the solve and amg suites (bench_hypre.h). One MPI process: the IJ
+ * matrix holds every row, so hypre's BJ-ILU(k) (HYPRE_ILU type 0) is the ILU(k) of the whole matrix,
+ * with its local reordering off (natural order: the factorization strata computes). hypre runs on
+ * the host with its own OpenMP threads (Debian's build uses libgomp), set per call from the config.
+ * BoomerAMG's hierarchy is read through hypre's own internal header (_hypre_parcsr_ls.h, installed
+ * by libhypre-dev): the level arrays, and the coarsest level's relax type after setup. */
+#define _XOPEN_SOURCE 700 /* setenv; ffs, which _hypre_utilities.h calls */
 #include "bench_hypre.h"
 
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #if BENCH_HAVE_HYPRE
 #include <limits.h>
 #include <mpi.h>
+#include <strings.h> /* ffs, for _hypre_utilities.h */
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -20,6 +23,7 @@
 #include "HYPRE_IJ_mv.h"
 #include "HYPRE_krylov.h"
 #include "HYPRE_parcsr_ls.h"
+#include "_hypre_parcsr_ls.h"
 #include "strata/strata.h"
 
 struct bench_hypre {
@@ -151,6 +155,90 @@ int bench_hypre_create(const strata_crs_matrix_t *A, bench_hypre_t **out, char *
   return 0;
 }
 
+/* BoomerAMG as a preconditioner (one cycle from x = 0) with the parameters of a */
+static HYPRE_Int amg_create(const bench_hypre_amg_t *a, HYPRE_Solver *pre) {
+  HYPRE_Int code = a ? HYPRE_BoomerAMGCreate(pre) : HYPRE_ERROR_ARG;
+  HYPRE_Solver p = *pre;
+  if (!code) code = HYPRE_BoomerAMGSetCoarsenType(p, a->coarsen_type);
+  if (!code) code = HYPRE_BoomerAMGSetInterpType(p, a->interp_type);
+  if (!code) code = HYPRE_BoomerAMGSetStrongThreshold(p, a->theta);
+  if (!code) code = HYPRE_BoomerAMGSetMaxRowSum(p, a->max_row_sum);
+  if (!code) code = HYPRE_BoomerAMGSetTruncFactor(p, a->trunc_factor);
+  if (!code) code = HYPRE_BoomerAMGSetPMaxElmts(p, a->pmax);
+  if (!code) code = HYPRE_BoomerAMGSetMaxLevels(p, a->max_levels);
+  if (!code) code = HYPRE_BoomerAMGSetMaxCoarseSize(p, a->max_coarse_size);
+  if (!code) code = HYPRE_BoomerAMGSetCycleType(p, a->cycle_type);
+  if (!code) code = HYPRE_BoomerAMGSetFCycle(p, a->fcycle);
+  if (!code) code = HYPRE_BoomerAMGSetCycleRelaxType(p, a->relax_down, 1);
+  if (!code) code = HYPRE_BoomerAMGSetCycleRelaxType(p, a->relax_up, 2);
+  if (!code) code = HYPRE_BoomerAMGSetCycleRelaxType(p, 9, 3);
+  if (!code) code = HYPRE_BoomerAMGSetCycleNumSweeps(p, a->pre_sweeps, 1);
+  if (!code) code = HYPRE_BoomerAMGSetCycleNumSweeps(p, a->post_sweeps, 2);
+  if (!code) code = HYPRE_BoomerAMGSetCycleNumSweeps(p, 1, 3);
+  if (!code) code = HYPRE_BoomerAMGSetRelaxOrder(p, 0);
+  if (!code) code = HYPRE_BoomerAMGSetRelaxWt(p, a->relax_weight);
+  if (!code) code = HYPRE_BoomerAMGSetChebyOrder(p, a->cheby_order > 0 ? a->cheby_order : 2);
+  if (!code) code = HYPRE_BoomerAMGSetChebyFraction(p, a->cheby_fraction > 0 ? a->cheby_fraction : 0.3);
+  if (!code) code = HYPRE_BoomerAMGSetChebyEigEst(p, a->cheby_eig_est > 0 ? a->cheby_eig_est : 10);
+  if (!code) code = HYPRE_BoomerAMGSetChebyScale(p, 1);
+  if (!code) code = HYPRE_BoomerAMGSetChebyVariant(p, 0);
+  if (!code) code = HYPRE_BoomerAMGSetTol(p, 0.0);
+  if (!code) code = HYPRE_BoomerAMGSetMaxIter(p, 1);
+  if (!code) code = HYPRE_BoomerAMGSetPrintLevel(p, 0);
+  return code;
+}
+
+/* After hypre's setup: a coarsest level above max_coarse_size (the level limit reached), which hypre
+ * relaxes by relax_down once, gets the harness's rule (bench_hypre.h): GE through the inverse up to
+ * dense_max rows (hypre_GaussElimSetup, here, so that it counts as setup), else coarse_relax with
+ * coarse_sweeps sweeps */
+static HYPRE_Int amg_coarsest(const bench_hypre_amg_t *a, HYPRE_Solver pre) {
+  hypre_ParAMGData *d = (hypre_ParAMGData *)pre;
+  const int L = hypre_ParAMGDataNumLevels(d);
+  HYPRE_Int *grt = hypre_ParAMGDataGridRelaxType(d);
+  if (L < 1 || !grt || grt[3] == 9) return 0;
+  const HYPRE_BigInt n = hypre_ParCSRMatrixGlobalNumRows(hypre_ParAMGDataAArray(d)[L - 1]);
+  if (n <= a->dense_max) {
+    HYPRE_Int code = HYPRE_BoomerAMGSetCycleRelaxType(pre, 199, 3);
+    if (!code) code = hypre_GaussElimSetup(d, L - 1, 199);
+    return code;
+  }
+  HYPRE_Int code = HYPRE_BoomerAMGSetCycleRelaxType(pre, a->coarse_relax, 3);
+  if (!code) code = HYPRE_BoomerAMGSetCycleNumSweeps(pre, a->coarse_sweeps, 3);
+  return code;
+}
+
+int bench_hypre_amg_info(const bench_hypre_solver_t *s, bench_hypre_amg_info_t *info, char *err, size_t err_len) {
+  memset(info, 0, sizeof *info);
+  if (!s || s->c.precond != BENCH_HYPRE_AMG || !s->pre) {
+    snprintf(err, err_len, "hypre: not a BoomerAMG solver");
+    return -1;
+  }
+  hypre_ParAMGData *d = (hypre_ParAMGData *)s->pre;
+  const int L = hypre_ParAMGDataNumLevels(d);
+  hypre_ParCSRMatrix **A = hypre_ParAMGDataAArray(d), **P = hypre_ParAMGDataPArray(d);
+  if (L < 1 || L > BENCH_HYPRE_AMG_LEVELS || !A) {
+    snprintf(err, err_len, "hypre: BoomerAMG has %d levels (1 .. %d expected)", L, BENCH_HYPRE_AMG_LEVELS);
+    return -1;
+  }
+  double sr = 0, sn = 0;
+  for (int l = 0; l < L; ++l) {
+    /* one process: every entry in the diagonal block; the off-process block counted all the same */
+    info->rows[l] = (int64_t)hypre_ParCSRMatrixGlobalNumRows(A[l]);
+    info->nnz[l] = (int64_t)hypre_CSRMatrixNumNonzeros(hypre_ParCSRMatrixDiag(A[l])) +
+                   (int64_t)hypre_CSRMatrixNumNonzeros(hypre_ParCSRMatrixOffd(A[l]));
+    if (l + 1 < L && P && P[l])
+      info->p_nnz[l] = (int64_t)hypre_CSRMatrixNumNonzeros(hypre_ParCSRMatrixDiag(P[l])) +
+                       (int64_t)hypre_CSRMatrixNumNonzeros(hypre_ParCSRMatrixOffd(P[l]));
+    sr += (double)info->rows[l], sn += (double)info->nnz[l];
+  }
+  info->num_levels = L;
+  info->grid_complexity = info->rows[0] > 0 ? sr / (double)info->rows[0] : 1.0;
+  info->operator_complexity = info->nnz[0] > 0 ? sn / (double)info->nnz[0] : 1.0;
+  info->coarse_relax = hypre_ParAMGDataGridRelaxType(d) ? hypre_ParAMGDataGridRelaxType(d)[3] : -1;
+  return 0;
+}
+
 int bench_hypre_solver_create(bench_hypre_t *h, const bench_hypre_config_t *c, bench_hypre_solver_t **out,
                               double *setup_s, char *err, size_t err_len) {
   *out = NULL;
@@ -172,6 +260,9 @@ int bench_hypre_solver_create(bench_hypre_t *h, const bench_hypre_config_t *c, b
     if (!code) code = HYPRE_ILUSetTol(s->pre, 0.0);
     if (!code) code = HYPRE_ILUSetPrintLevel(s->pre, 0);
     psolve = (HYPRE_PtrToSolverFcn)HYPRE_ILUSolve, psetup = (HYPRE_PtrToSolverFcn)HYPRE_ILUSetup;
+  } else if (c->precond == BENCH_HYPRE_AMG) {
+    code = amg_create(c->amg, &s->pre);
+    psolve = (HYPRE_PtrToSolverFcn)HYPRE_BoomerAMGSolve, psetup = (HYPRE_PtrToSolverFcn)HYPRE_BoomerAMGSetup;
   } else if (c->precond == BENCH_HYPRE_DIAG_SCALE) {
     psolve = (HYPRE_PtrToSolverFcn)HYPRE_ParCSRDiagScale, psetup = (HYPRE_PtrToSolverFcn)HYPRE_ParCSRDiagScaleSetup;
   }
@@ -206,6 +297,7 @@ int bench_hypre_solver_create(bench_hypre_t *h, const bench_hypre_config_t *c, b
            : c->method == BENCH_HYPRE_BICGSTAB ? HYPRE_ParCSRBiCGSTABSetup(s->krylov, h->A, h->b, h->x)
                                                : HYPRE_ParCSRGMRESSetup(s->krylov, h->A, h->b, h->x);
   }
+  if (!code && c->precond == BENCH_HYPRE_AMG) code = amg_coarsest(c->amg, s->pre);
   *setup_s = strata_timer_now() - t0;
   threads_restore(old);
   if (hypre_failed(code, "the solver's setup", err, err_len)) {
@@ -258,7 +350,8 @@ void bench_hypre_solver_destroy(bench_hypre_solver_t **sp) {
     else if (s->c.method == BENCH_HYPRE_BICGSTAB) HYPRE_ParCSRBiCGSTABDestroy(s->krylov);
     else HYPRE_ParCSRGMRESDestroy(s->krylov);
   }
-  if (s->pre) HYPRE_ILUDestroy(s->pre);
+  if (s->pre && s->c.precond == BENCH_HYPRE_AMG) HYPRE_BoomerAMGDestroy(s->pre);
+  else if (s->pre) HYPRE_ILUDestroy(s->pre);
   free(s);
   *sp = NULL;
 }
@@ -295,6 +388,11 @@ int bench_hypre_solver_create(bench_hypre_t *h, const bench_hypre_config_t *c, b
 int bench_hypre_solve(bench_hypre_solver_t *s, const double *b, double *x, int *iterations, double *final_res,
                       double *solve_s, char *err, size_t err_len) {
   (void)s, (void)b, (void)x, (void)iterations, (void)final_res, (void)solve_s;
+  return none(err, err_len);
+}
+int bench_hypre_amg_info(const bench_hypre_solver_t *s, bench_hypre_amg_info_t *info, char *err, size_t err_len) {
+  (void)s;
+  memset(info, 0, sizeof *info);
   return none(err, err_len);
 }
 void bench_hypre_solver_destroy(bench_hypre_solver_t **s) { *s = NULL; }

@@ -17,7 +17,8 @@
   X(unpack)             \
   X(fem)                \
   X(solve)              \
-  X(spgemm)
+  X(spgemm)             \
+  X(amg)
 
 #define BENCH_SUITE_DECLARE(name) extern const bench_suite_t bench_suite_##name;
 BENCH_SUITES(BENCH_SUITE_DECLARE)

@@ -40,7 +40,6 @@
 
 #define SOLVE_TOL 1e-8
 #define SOLVE_MAX_ITER 20000
-#define SOLVE_MAX_RUNS 20
 
 typedef struct solve_config {
   const char *name;   /* the record's algorithm */
@@ -117,29 +116,7 @@ static double model_bytes(int method, const char *pname, double n, double nnz, c
   return S + M + (5 * (m + 1) / 2 + 3 + (m + 4) / m) * pass;
 }
 
-/* ||b - A x|| / ||b|| on the host by strata's SpMV on the serial backend (Ah: host memory) */
-static double true_residual(const strata_crs_matrix_t *Ah, const double *b, const double *x, double *w) {
-  if (strata_crs_spmv(bench_cfg.serial, 1.0, Ah, x, 0.0, w)) return NAN;
-  double rr = 0, bb = 0;
-  for (int32_t i = 0; i < Ah->num_rows; ++i) rr += (b[i] - w[i]) * (b[i] - w[i]), bb += b[i] * b[i];
-  return bb > 0 ? sqrt(rr / bb) : sqrt(rr);
-}
-
-/* the median and spread of v [m] (sorted here) into r->t */
-/* runs of a whole solve: the first (a warm-up, checked) then until --min-time has passed and
- * min_runs are kept (1 in --quick or when the warm-up alone took twice --min-time, else 3) */
-static int more_runs(int kept, double t0, double first) {
-  const int min_runs = bench_cfg.quick || first > 2 * bench_cfg.min_time ? 1 : 3;
-  return kept < SOLVE_MAX_RUNS && (kept < min_runs || strata_timer_now() - t0 < bench_cfg.min_time);
-}
-
-typedef struct {
-  const strata_crs_matrix_t *Ah; /* host */
-  const char *name;
-  int given; /* a --matrix input: a solve that does not converge is skipped, not wrong */
-  const double *b;
-  double *x, *w; /* host [n] */
-} solve_input_t;
+typedef bench_system_t solve_input_t;
 
 /* one strata configuration on backend bi: setup, the checked warm-up solve, the timed solves.
  * Returns 1 when the preconditioner refused a --matrix input's values (a zero or missing diagonal,
@@ -165,7 +142,7 @@ static int strata_config(const solve_input_t *in, int bi, const strata_operator_
   strata_precond_t *P = NULL;
   strata_precond_stats_t ps;
   memset(&ps, 0, sizeof ps);
-  double setup = 0, times[SOLVE_MAX_RUNS];
+  double setup = 0;
   strata_krylov_result_t res;
   memset(&res, 0, sizeof res);
   if (strata_precond_create_from_name(e, c->precond, &P)) goto error;
@@ -195,7 +172,7 @@ static int strata_config(const solve_input_t *in, int bi, const strata_operator_
     goto done;
   }
   if (n && strata_mem_copy(e, in->x, dx, (size_t)n * sizeof(double))) goto error;
-  const double tr = true_residual(Ah, in->b, in->x, in->w);
+  const double tr = bench_true_residual(Ah, in->b, in->x, in->w);
   if (!(tr <= SOLVE_TOL)) {
     r->ok = 0;
     snprintf(r->msg, sizeof r->msg, "converged by its own account after %d iterations, but ||b - A x|| / ||b|| = %.3g "
@@ -203,14 +180,7 @@ static int strata_config(const solve_input_t *in, int bi, const strata_operator_
     goto done;
   }
   const int iters = res.iterations;
-  int kept = 0;
-  const double first = res.solve_s, t1 = strata_timer_now();
-  while (more_runs(kept, t1, first)) {
-    strata_krylov_result_free(&res);
-    if (strata_krylov_solve(e, op, P, db, dx, &ko, &res)) goto error;
-    times[kept++] = res.solve_s;
-  }
-  bench_stats_from_samples(times, kept, 1, &r->t);
+  if (bench_krylov_timed(e, op, P, db, dx, &ko, &res, &r->t)) goto error;
   r->ok = 1;
   const double bpi = model_bytes(c->method, c->precond, n, (double)Ah->nnz, &ps);
   r->bytes = bpi * iters;
@@ -255,28 +225,21 @@ static void hypre_config(const solve_input_t *in, int bi, bench_hypre_t *h, cons
     return;
   }
   bench_hypre_config_t hc = {c->hypre_method, c->hypre_precond, c->ilu_level, 30, SOLVE_TOL, SOLVE_MAX_ITER,
-                             bench_cfg.be[bi] == STRATA_BACKEND_SERIAL ? 1 : 0};
+                             bench_cfg.be[bi] == STRATA_BACKEND_SERIAL ? 1 : 0, NULL};
   bench_hypre_solver_t *s = NULL;
-  double setup = 0, times[SOLVE_MAX_RUNS], hres = 0, t = 0;
+  double setup = 0, hres = 0, t = 0;
   int iters = 0;
   if (bench_hypre_solver_create(h, &hc, &s, &setup, r->msg, sizeof r->msg) ||
       bench_hypre_solve(s, in->b, in->x, &iters, &hres, &t, r->msg, sizeof r->msg))
     goto done;
-  const double tr = true_residual(Ah, in->b, in->x, in->w);
+  const double tr = bench_true_residual(Ah, in->b, in->x, in->w);
   if (!(tr <= SOLVE_TOL)) {
     r->ok = in->given && !(hres <= SOLVE_TOL) ? -2 : 0; /* hypre said so itself: not converged */
     snprintf(r->msg, sizeof r->msg, "%s%d iterations, hypre's residual %.3g, ||b - A x|| / ||b|| = %.3g (serial SpMV) "
              "> %g%s", r->ok ? "not converged: " : "", iters, hres, tr, SOLVE_TOL, r->ok ? "" : ": time not counted");
     goto done;
   }
-  int kept = 0;
-  const double t1 = strata_timer_now();
-  while (more_runs(kept, t1, t)) {
-    int it2 = 0;
-    if (bench_hypre_solve(s, in->b, in->x, &it2, &hres, &times[kept], r->msg, sizeof r->msg)) goto done;
-    ++kept;
-  }
-  bench_stats_from_samples(times, kept, 1, &r->t);
+  if (bench_hypre_timed(s, in, t, &r->t, r->msg, sizeof r->msg)) goto done;
   r->ok = 1;
   solve_row_t *w = row_add(rec);
   w->peer = 1, w->iterations = iters, w->residual = tr, w->setup = setup, w->per_iter = iters ? r->t.median / iters : 0;
@@ -516,51 +479,25 @@ static void kernels(const solve_input_t *in, int bi, const kernel_ref_t *ref, co
 }
 
 /* every configuration and the kernels on every backend for one matrix (host memory) */
-static void solve_matrix(const strata_crs_matrix_t *Ah, const char *name, int given) {
-  const int32_t n = Ah->num_rows;
-  if (n != Ah->num_cols) {
-    char msg[300];
-    snprintf(msg, sizeof msg, "%s is %d x %d: a solve needs a square matrix", name, n, Ah->num_cols);
-    bench_input_error("solve", name, msg);
-    return;
-  }
-  double *b = (double *)malloc(((size_t)n + 1) * sizeof(double)), *x = (double *)malloc(((size_t)n + 1) * sizeof(double));
-  double *w = (double *)malloc(((size_t)n + 1) * sizeof(double));
-  char herr[200] = "", kerr[200] = "";
+static void solve_matrix(const strata_crs_matrix_t *Ah, const char *name, void *ctx) {
+  const int given = ctx != NULL;
+  solve_input_t in;
+  if (bench_system_create("solve", Ah, name, given, &in)) return;
+  char kerr[200] = "";
   kernel_ref_t ref;
   memset(&ref, 0, sizeof ref);
-  if (!b || !x || !w) {
-    bench_input_error("solve", name, "out of host memory for b, x and the residual");
-    free(b), free(x), free(w);
-    return;
-  }
-  for (int32_t i = 0; i < n; ++i) b[i] = 1.0;
-  solve_input_t in = {Ah, name, given, b, x, w};
-  bench_hypre_t *h = NULL;
-  int any_host = 0;
-  for (int bi = 0; bi < bench_cfg.nb; ++bi) any_host |= strata_exec_is_host(bench_cfg.ex[bi]);
-  if (any_host && bench_hypre_available()) bench_hypre_create(Ah, &h, herr, sizeof herr);
   const int ref_st = kernel_reference(Ah, &ref, kerr, sizeof kerr), have_ref = ref_st == 0;
   for (int bi = 0; bi < bench_cfg.nb; ++bi) {
     strata_exec_t *e = bench_cfg.ex[bi];
     if (bench_cfg.stream_bw[bench_cfg.be[bi]] <= 0) bench_stream_backend(bi); /* the model's bandwidth */
-    strata_crs_matrix_t *A = NULL;
-    strata_operator_t *op = NULL;
-    double *db = NULL, *dx = NULL;
-    const size_t vb = ((size_t)n + 1) * sizeof(double);
-    if (strata_crs_copy(e, Ah, &A) || strata_operator_create_crs(e, A, NULL, &op) ||
-        strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&db) || strata_mem_alloc(e, STRATA_MEM_DEVICE, vb, (void **)&dx) ||
-        strata_vec_fill(e, n, 1.0, db)) {
-      char msg[400];
-      snprintf(msg, sizeof msg, "%s on %s: %s", name, strata_backend_name(bench_cfg.be[bi]), strata_error_message());
-      bench_input_error("solve", name, msg);
-    } else {
+    bench_system_exec_t d;
+    if (!bench_system_exec_create("solve", &in, bi, &d)) {
       int refused[NUM_CONFIGS] = {0};
       for (int c = 0; c < NUM_CONFIGS; ++c) {
         if (bench_cfg.quick && !configs[c].quick) continue;
-        refused[c] = strata_config(&in, bi, op, db, dx, &configs[c]);
+        refused[c] = strata_config(&in, bi, d.op, d.b, d.x, &configs[c]);
       }
-      if (have_ref) kernels(&in, bi, &ref, A, op);
+      if (have_ref) kernels(&in, bi, &ref, d.A, d.op);
       else {
         bench_result_t *r = kernel_record(&in, bi, kernel_names[0], 0);
         if (given && ref_st == STRATA_ERR_INVALID_DATA) r->ok = -2; /* the input's values: no ILU(0) */
@@ -570,7 +507,7 @@ static void solve_matrix(const strata_crs_matrix_t *Ah, const char *name, int gi
       /* the strata records' x_peer: hypre's solve time over strata's, filled in when hypre ran */
       for (int c = 0; c < NUM_CONFIGS && strata_exec_is_host(e) && bench_hypre_available(); ++c) {
         if ((bench_cfg.quick && !configs[c].quick) || configs[c].hypre_method < 0) continue;
-        hypre_config(&in, bi, h, herr, &configs[c], refused[c]);
+        hypre_config(&in, bi, in.h, in.herr, &configs[c], refused[c]);
         const bench_result_t *hr = &bench_rec[bench_nrec - 1];
         for (int i = bench_nrec - 2; i >= 0 && hr->ok == 1; --i)
           if (!strcmp(bench_rec[i].algo, configs[c].name) && !strcmp(bench_rec[i].name, name) &&
@@ -580,14 +517,10 @@ static void solve_matrix(const strata_crs_matrix_t *Ah, const char *name, int gi
           }
       }
     }
-    strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&db);
-    strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&dx);
-    strata_operator_destroy(&op);
-    strata_crs_destroy(&A);
+    bench_system_exec_destroy(bi, &d);
   }
-  bench_hypre_destroy(&h);
   kernel_reference_free(&ref);
-  free(b), free(x), free(w);
+  bench_system_destroy(&in);
 }
 
 /* The 3D Poisson matrix of the seed paper and of hypre's counts in the issue: gen:laplace7:M, the
@@ -604,28 +537,20 @@ static int laplace7(int m, strata_crs_matrix_t **A, char *name, size_t name_len)
 /* the default inputs: the Laplacian on 100³ and 150³ grids and the FEM matrix (16³ and the quick
  * FEM mesh under --quick); --matrix replaces them */
 static void solve_suite_run(const bench_inputs_t *inp) {
-  bench_list_t specs = {0}, list = {0};
+  bench_list_t specs = {0};
   if (!inp->given) {
     static const int full[2] = {100, 150};
     for (int g = 0; g < (bench_cfg.quick ? 1 : 2); ++g) {
       char name[160];
       strata_crs_matrix_t *A = NULL;
       if (laplace7(bench_cfg.quick ? 16 : full[g], &A, name, sizeof name)) continue;
-      solve_matrix(A, name, 0);
+      solve_matrix(A, name, NULL);
       strata_crs_destroy(&A);
     }
     if (BENCH_HAVE_GMSH) bench_list_push(&specs, "gen:fem");
   }
-  bench_expand_specs("solve", inp->given ? inp->specs : &specs, &list);
-  for (int i = 0; i < list.n; ++i) {
-    char name[160];
-    strata_crs_matrix_t *A = NULL;
-    if (bench_load_spec("solve", list.v[i], &A, name, sizeof name)) continue;
-    bench_unique_name("solve", name, sizeof name);
-    solve_matrix(A, name, inp->given);
-    strata_crs_destroy(&A);
-  }
-  bench_list_free(&list);
+  int given = inp->given; /* solve_matrix's ctx: non-NULL for --matrix inputs */
+  bench_each_input("solve", inp->given ? inp->specs : &specs, solve_matrix, inp->given ? &given : NULL);
   bench_list_free(&specs);
 }
 

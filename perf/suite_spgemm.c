@@ -235,7 +235,7 @@ static void product(const char *name, const strata_crs_matrix_t *Xs, const strat
 
 /* A·A (square A), A·P and Pᵀ·(A·P) of one input; grid: the side of its grid (0: none) */
 static void input(const char *base, const strata_crs_matrix_t *A, int64_t grid) {
-  char name[160];
+  char name[176]; /* base (up to 159 characters) and the product's suffix */
   if (A->num_rows == A->num_cols) {
     snprintf(name, sizeof name, "%s A*A", base);
     product(name, A, A);
@@ -251,6 +251,12 @@ static void input(const char *base, const strata_crs_matrix_t *A, int64_t grid) 
     product(name, Pt, AP);
   }
   strata_crs_destroy(&P), strata_crs_destroy(&Pt), strata_crs_destroy(&AP);
+}
+
+/* a --matrix input (or gen:fem): P of 8 consecutive rows per aggregate */
+static void file_input(const strata_crs_matrix_t *A, const char *name, void *ctx) {
+  (void)ctx;
+  input(name, A, 0);
 }
 
 static void spgemm_suite_run(const bench_inputs_t *inp) {
@@ -271,18 +277,9 @@ static void spgemm_suite_run(const bench_inputs_t *inp) {
       strata_crs_destroy(&A);
     }
   }
-  bench_list_t specs = {0}, list = {0};
+  bench_list_t specs = {0};
   if (!inp->given && BENCH_HAVE_GMSH) bench_list_push(&specs, "gen:fem");
-  bench_expand_specs("spgemm", inp->given ? inp->specs : &specs, &list);
-  for (int i = 0; i < list.n; ++i) {
-    char name[160];
-    strata_crs_matrix_t *A = NULL;
-    if (bench_load_spec("spgemm", list.v[i], &A, name, sizeof name)) continue;
-    bench_unique_name("spgemm", name, sizeof name);
-    input(name, A, 0);
-    strata_crs_destroy(&A);
-  }
-  bench_list_free(&list);
+  bench_each_input("spgemm", inp->given ? inp->specs : &specs, file_input, NULL);
   bench_list_free(&specs);
 }
 

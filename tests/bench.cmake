@@ -62,7 +62,7 @@ endif()
 if(TARGET strata_cli)
   add_test(NAME cli.bench.option_not_for_suite COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli> bench fem --quick --matrix gen:poisson7)
   set_tests_properties(cli.bench.option_not_for_suite PROPERTIES
-    PASS_REGULAR_EXPRESSION "--matrix applies to the spmv, unpack, solve and spgemm suites, not fem.*exit=2")
+    PASS_REGULAR_EXPRESSION "--matrix applies to the spmv, unpack, solve, spgemm and amg suites, not fem.*exit=2")
 endif()
 # newcomer review: a matrix holding Inf or NaN (the reader accepts them) is checked as it is:
 # identical non-finite values (both NaN, the same infinity) count as equal, in spmv and unpack
@@ -273,6 +273,8 @@ endif()
 if(TARGET strata_bench)
   strata_test(bench_check SOURCES test_bench_check.c LIBS strata_bench)
 endif()
+# whether strata_bench has the hypre peer (perf/CMakeLists.txt; MPI_C_FOUND is not seen here)
+get_property(_bench_hypre GLOBAL PROPERTY STRATA_BENCH_HYPRE)
 # the solve suite (issue 27 item 7): strata's configurations and, where this build has hypre, its
 # peer on the host backends (MPI started as a singleton: no mpirun), every solution's true residual
 # checked; --matrix inputs: the shared SPD and unsymmetric matrices (a solve that does not
@@ -282,7 +284,7 @@ if(TARGET strata_cli)
   add_test(NAME cli.bench.solve_quick COMMAND sh -c "${_sh}" $<TARGET_FILE:strata_cli> bench solve --quick --backend serial --backend openmp)
   set_tests_properties(cli.bench.solve_quick PROPERTIES TIMEOUT 300 ENVIRONMENT "OMP_WAIT_POLICY=passive;${_asan_mpi}"
     PASS_REGULAR_EXPRESSION "\"name\": \"laplace7_16\\^3\", \"algorithm\": \"cg\", \"status\": \"ok\"[^\n]*\"iterations\": 39,.*== solve: iterations.*== solve kernels.*strata bench: [0-9]+ results, [0-9]+ checked and timed, 0 wrong, 0 errors.*exit=0")
-  if(HYPRE_INCLUDE_DIR AND HYPRE_LIBRARY AND MPI_C_FOUND)
+  if(_bench_hypre)
     set_tests_properties(cli.bench.solve_quick PROPERTIES PASS_REGULAR_EXPRESSION
       "\"algorithm\": \"hypre_cg\", \"status\": \"ok\"[^\n]*\"iterations\": 39,.*laplace7_16\\^3 +cg +39 .* 39 +1.000 .*strata bench: [0-9]+ results, [0-9]+ checked and timed, 0 wrong, 0 errors.*exit=0")
   endif()
@@ -291,4 +293,22 @@ if(TARGET strata_cli)
            --matrix ${_shm}/ginkgo/1138_bus.mtx --matrix ${_shm}/suitesparse/LAGraph/west0067.mtx)
   set_tests_properties(cli.bench.solve_matrix PROPERTIES TIMEOUT 300 ENVIRONMENT "${_asan_mpi}"
     PASS_REGULAR_EXPRESSION "\"name\": \"1138_bus.mtx\", \"algorithm\": \"cg\\+jacobi\", \"status\": \"ok\".*\"name\": \"west0067.mtx\", \"algorithm\": \"bicgstab\\+ilu0\", \"status\": \"skipped\"[^\n]*row 0 has no stored diagonal.*strata bench: [0-9]+ results, [0-9]+ checked and timed, 0 wrong, 0 errors, [1-9][0-9]* skipped.*exit=0")
+endif()
+# the amg suite (issue 28 item 7): CG + strata's AMG per configuration and, where this build has
+# hypre, BoomerAMG with the same configuration beside it (MPI as a singleton), every solution's true
+# residual checked; the table, the setup phases and the levels printed. --matrix inputs that cannot
+# be solved by AMG are refused: a grid edge out of range, a matrix that is not square (exit 4)
+if(TARGET strata_cli)
+  add_test(NAME cli.bench.amg_quick COMMAND sh -c "${_sh}" $<TARGET_FILE:strata_cli> bench amg --quick --backend serial --backend openmp)
+  set_tests_properties(cli.bench.amg_quick PROPERTIES TIMEOUT 300 ENVIRONMENT "OMP_WAIT_POLICY=passive;${_asan_mpi}"
+    PASS_REGULAR_EXPRESSION "\"name\": \"laplace7_10\\^3\", \"algorithm\": \"rs-std-hgs:setup\", \"status\": \"ok\"[^\n]*\"level_rows\": \\[1000, .*\"name\": \"laplace5_40\\^2\", \"algorithm\": \"default\", \"status\": \"ok\".*== amg: CG \\+ AMG.*\nopenmp +laplace5_40\\^2 +default .*== amg setup phases.*== amg levels: laplace7_10\\^3, rs-std-hgs.*strata bench: 24 results, 24 checked and timed, 0 wrong, 0 errors.*exit=0")
+  if(_bench_hypre)
+    set_tests_properties(cli.bench.amg_quick PROPERTIES PASS_REGULAR_EXPRESSION
+      "\"algorithm\": \"hypre_rs-std-hgs:setup\", \"status\": \"ok\"[^\n]*BoomerAMG coarsen 1, interp 0, relax 3/4/9[^\n]*\"level_rows\": \\[1000, .*== amg: CG \\+ AMG.*\nserial +laplace7_10\\^3 +rs-std-hgs +[0-9]+ +[0-9]+ .*== amg levels: laplace7_10\\^3, rs-std-hgs.*strata bench: 48 results, 48 checked and timed, 0 wrong, 0 errors.*exit=0")
+  endif()
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/bench_amg_2x3.mtx "%%MatrixMarket matrix coordinate real general\n2 3 2\n1 1 1\n2 3 1\n")
+  add_test(NAME cli.bench.amg_bad_matrix COMMAND sh -c "${_sh}" $<TARGET_FILE:strata_cli> bench amg --quick --backend serial
+           --matrix gen:laplace5:1 --matrix ${CMAKE_CURRENT_BINARY_DIR}/bench_amg_2x3.mtx --matrix gen:laplace5:12)
+  set_tests_properties(cli.bench.amg_bad_matrix PROPERTIES TIMEOUT 120 ENVIRONMENT "${_asan_mpi}"
+    PASS_REGULAR_EXPRESSION "gen:laplace5:1: grid edge 1 outside \\[2, 46340\\].*bench_amg_2x3.mtx is 2 x 3: the amg suite needs a square matrix.*\"name\": \"laplace5_12\\^2\", \"algorithm\": \"default\", \"status\": \"ok\".*2 errors.*exit=4")
 endif()
