@@ -30,12 +30,12 @@
  *               of the estimate; l1-Jacobi -> 18; Chebyshev -> 16 with order = degree, scaled by
  *               D^-1/2, 12 CG steps for the eigenvalues (strata: 12 Lanczos steps) and fraction
  *               1/33: hypre's interval is [λ_min + f (1.1 λ_max - λ_min), 1.1 λ_max], strata's
- *               [λ_max / 30, 1.1 λ_max], equal for λ_min = 0; hybrid GS -> 3 down and 4 up
- *               (forward, backward: the symmetric cycle), weight 1: hypre runs GS within each
- *               thread's share of the rows and Jacobi between threads (plain GS on one thread),
- *               strata GS within blocks of 128 rows and Jacobi between blocks on every backend, so
- *               the two differ on serial too (strata's amg.h names hypre's 13 / 14, which are the
- *               l1-scaled variants); symmetric GS -> 6. Multicolor GS has no hypre twin.
+ *               [λ_max / 30, 1.1 λ_max], equal for λ_min = 0; hybrid GS (strata's is l1-scaled)
+ *               -> 13 down and 14 up (l1 forward, l1 backward: the symmetric cycle), weight 1:
+ *               hypre runs GS within each thread's share of the rows and Jacobi between threads
+ *               (plain GS on one thread), strata GS within blocks of 128 rows and Jacobi between
+ *               blocks on every backend, so the two differ on serial too; symmetric GS -> 8 (l1
+ *               symmetric hybrid GS). Multicolor GS has no hypre twin.
  *   the rest    theta, max_row_sum (0.9), max levels, max coarse size (strata's coarse_size, 64),
  *               trunc factor and pmax (0 and 0 unless the configuration says; hypre's default pmax
  *               is 4), V -> cycle type 1 (W 2, F: SetFCycle), relax order 0 (lexicographic).
@@ -43,7 +43,7 @@
  *               backward halves). hypre: GE (relax type 9, redone in every solve) up to its max
  *               coarse size; a larger coarsest level (the level limit reached) is relaxed once by
  *               its down smoother in hypre's own rule, and here gets strata's: GE by the inverse
- *               formed at setup (199) up to 4096 rows, else its smoother (hybrid GS: 6, symmetric)
+ *               formed at setup (199) up to 4096 rows, else its smoother (hybrid GS: 8, symmetric)
  *               with as many sweeps (bench_hypre.h).
  * hypre's complexities come from its level arrays (bench_hypre_amg_info). */
 #include <math.h>
@@ -128,13 +128,13 @@ static int hypre_params(const strata_amg_options_t *o, bench_hypre_amg_t *a, cha
   case STRATA_SMOOTH_WJACOBI: a->relax_down = a->relax_up = 0, a->relax_weight = 0.0; break;
   case STRATA_SMOOTH_L1_JACOBI: a->relax_down = a->relax_up = 18; break;
   case STRATA_SMOOTH_CHEBYSHEV: a->relax_down = a->relax_up = 16; break;
-  case STRATA_SMOOTH_HYBRID_GS: a->relax_down = 3, a->relax_up = 4, a->coarse_sweeps = (sw + 1) / 2; break;
-  case STRATA_SMOOTH_SYMMETRIC_GS: a->relax_down = a->relax_up = 6; break;
+  case STRATA_SMOOTH_HYBRID_GS: a->relax_down = 13, a->relax_up = 14, a->coarse_sweeps = (sw + 1) / 2; break;
+  case STRATA_SMOOTH_SYMMETRIC_GS: a->relax_down = a->relax_up = 8; break;
   default:
     snprintf(why, why_len, "no BoomerAMG twin: hypre has no multicolor Gauss-Seidel on the host");
     return -1;
   }
-  a->coarse_relax = o->smoother == STRATA_SMOOTH_HYBRID_GS ? 6 : a->relax_down;
+  a->coarse_relax = o->smoother == STRATA_SMOOTH_HYBRID_GS ? 8 : a->relax_down;
   a->pre_sweeps = o->pre_sweeps, a->post_sweeps = o->post_sweeps;
   a->cycle_type = o->cycle == STRATA_CYCLE_W ? 2 : 1, a->fcycle = o->cycle == STRATA_CYCLE_F;
   a->max_levels = o->max_levels, a->max_coarse_size = o->coarse_size;
