@@ -135,7 +135,7 @@ static strata_status_t analyse(strata_exec_t *exec, strata_sptrsv_t *p, const st
     dfree(exec, flags);
     walk = !done;
   }
-  if (walk && st == STRATA_SUCCESS) { /* host: one team in row order, nothing waits */
+  if (walk && st == STRATA_SUCCESS) { /* host: one team in row order, nothing waits; GPUs: the teams' walk */
     st = strata_mem_set_async(exec, level, 0xFF, sizeof(int32_t) * (size_t)n);
     if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, p->ticket, 0, sizeof(int64_t));
     strata_sptrsv_levels_args_t la = {M->row_offsets, M->col_indices, n, p->lower, host ? n : WALK_ROWS_GPU,

@@ -38,14 +38,14 @@ STRATA_KERNEL_DECLARE(strata_spmv_narrow);
  * laplace7 100^3 A·A (25 per row) 6.0 -> 0.93 ms, Pᵀ·(A·P) (27) 0.078 -> 0.053 ms; A·P with 2x2x2
  * aggregates (about 4 per row) 0.13 -> 0.22 ms, so below the threshold the product-order walk. */
 #define SHORT_GATHER_MIN_AVG 8
-
-int strata_impl_spgemm_gather = 0;
 #define MED_S_TEAM 2
 #define MED_L_TEAM 8
 #define LONG_TEAM 8
 #define GPU_LANES 32
 /* the long class's accumulators (n doubles per team) are held to this many bytes, at least one team */
 #define LONG_ACC_BUDGET ((size_t)1 << 29)
+
+int strata_impl_spgemm_gather = 0;
 
 /* the classes' most products per row by default: on GPUs the four classes; on host backends (a
  * team is one thread, for which the medium classes' sort network is O(n log^2 n) work against the
@@ -105,7 +105,12 @@ static strata_status_t launch_class(strata_exec_t *exec, const strata_spgemm_t *
   a->cap = p->max[c];
   a->mode = mode;
   a->b_unique = p->b_unique;
-  a->gather = p->b_unique && (!host || strata_impl_spgemm_gather);
+  /* NUMERIC by gathering (B's rows unique): on GPUs, short rows where C's rows average at least
+   * SHORT_GATHER_MIN_AVG entries and medium rows (the kernel takes those of few A entries); on host
+   * backends only when a test forces it */
+  a->gather = mode == STRATA_SPGEMM_NUMERIC && p->b_unique &&
+              (strata_impl_spgemm_gather ||
+               (!host && (c != STRATA_SPGEMM_SHORT || p->nnz_c >= SHORT_GATHER_MIN_AVG * (int64_t)p->m)));
   a->acc = p->acc;
   static const char *const label[STRATA_SPGEMM_NUM_CLASSES][3] = {
       {"strata_spgemm_short_count", "strata_spgemm_short_fill", "strata_spgemm_short_numeric"},
@@ -114,8 +119,7 @@ static strata_status_t launch_class(strata_exec_t *exec, const strata_spgemm_t *
       {"strata_spgemm_long_count", "strata_spgemm_long_fill", "strata_spgemm_long_numeric"}};
   const char *lb = label[c][mode];
   strata_team_policy_t pol;
-  if (c == STRATA_SPGEMM_SHORT && mode == STRATA_SPGEMM_NUMERIC && p->b_unique &&
-      ((!host && p->nnz_c >= SHORT_GATHER_MIN_AVG * (int64_t)p->m) || strata_impl_spgemm_gather)) {
+  if (c == STRATA_SPGEMM_SHORT && a->gather) {
     const int ts = host ? 1 : SHORT_GATHER_ROWS;
     pol = strata_team_policy((count + ts - 1) / ts, ts, host ? 1 : SHORT_GATHER_LANES);
     return strata_parallel_for_team(exec, lb, &pol, &strata_spgemm_short_gather, a);
