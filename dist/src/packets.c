@@ -359,13 +359,18 @@ strata_status_t strata_dist_export_rows(strata_exec_t *exec, const strata_dist_m
         }
       free(firsts);
     }
-    if (rep.invalid_entries > 0)
+    if (rep.invalid_entries > 0 && rep.rows_unowned > 0)
       st = strata_error_set(STRATA_ERR_INVALID_DATA,
-                            "%s: %lld entries not combined over all ranks (%lld of them in %lld rows that no rank owns in the "
-                            "map of %lld ids, the first: global row %lld; the rest outside their row's pattern or of unknown "
-                            "columns); the valid entries were combined",
+                            "%s: %lld entries not combined over all ranks: %lld of them in %lld rows that no rank owns in the "
+                            "map of %lld ids (the first: global row %lld), %lld outside their row's pattern or of unknown "
+                            "columns; the valid entries were combined",
                             what, (long long)rep.invalid_entries, (long long)sum[2], (long long)rep.rows_unowned,
-                            (long long)row_map->num_global, (long long)rep.first_unowned);
+                            (long long)row_map->num_global, (long long)rep.first_unowned, (long long)sum[3]);
+    else if (rep.invalid_entries > 0)
+      st = strata_error_set(STRATA_ERR_INVALID_DATA,
+                            "%s: %lld entries not combined over all ranks (outside their row's pattern, of unknown columns or in "
+                            "malformed packets); the valid entries were combined",
+                            what, (long long)rep.invalid_entries);
   }
 done:
   if (report) *report = rep;
