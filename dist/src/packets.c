@@ -57,8 +57,8 @@ static strata_status_t exchange(MPI_Comm comm, strata_exec_t *exec, const strata
   MPI_Alltoall(sc, 2, MPI_INT64_T, rc, 2, MPI_INT64_T, comm);
   int64_t rtot = 0, rbytes = 0;
   for (int r = 0; r < size; ++r) {
-    const int64_t big = 2 * sc[2 * r] > sc[2 * r + 1] ? 16 * sc[2 * r] : sc[2 * r + 1];
-    const int64_t rbig = 2 * rc[2 * r] > rc[2 * r + 1] ? 16 * rc[2 * r] : rc[2 * r + 1];
+    /* the data message is the larger one: a packet has at least 8 bytes, its (length, id) pair 2 int64 */
+    const int64_t big = sc[2 * r + 1], rbig = rc[2 * r + 1];
     if (!st && r != rank && (big > INT_MAX || rbig > INT_MAX))
       st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "%s: a message of %lld bytes %s rank %d: at most %d bytes per message (MPI's int count)", what,
