@@ -67,5 +67,16 @@ elseif(STRATA_HAVE_MPI)
     set_tests_properties(cli.dist.spmv.np2 PROPERTIES TIMEOUT 300 PROCESSORS 2 SKIP_RETURN_CODE 77
                          ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1"
                          PASS_REGULAR_EXPRESSION "\"ranks\": 2, \"dist_mode\": \"task\", \"partition\": \"auto\".*halo_send_bytes.*all modes equal the single-rank y")
+    # bad input under mpirun: refused on every rank with the same exit code (2), no hang
+    add_test(NAME cli.dist.spmv.bad_mode
+             COMMAND sh -c "${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${_strata_mpi_flags} $<TARGET_FILE:strata_cli> spmv ${_strata_dist_matrices}/ginkgo/ani4.mtx --dist-mode bogus 2>&1; echo exit=$?")
+    add_test(NAME cli.dist.fem.bad_partition
+             COMMAND sh -c "${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${_strata_mpi_flags} $<TARGET_FILE:strata_cli> fem --box 2 --partition bogus 2>&1; echo exit=$?")
+    set_tests_properties(cli.dist.spmv.bad_mode cli.dist.fem.bad_partition PROPERTIES TIMEOUT 120 PROCESSORS 2
+                         ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1")
+    set_tests_properties(cli.dist.spmv.bad_mode PROPERTIES PASS_REGULAR_EXPRESSION
+                         "--dist-mode bogus: .*vector.*--dist-mode bogus: .*exit=2")
+    set_tests_properties(cli.dist.fem.bad_partition PROPERTIES PASS_REGULAR_EXPRESSION
+                         "--partition bogus: dist partitioner 'bogus': one of block, metis, auto.*--partition bogus.*exit=2")
   endif()
 endif()
