@@ -17,8 +17,8 @@ STRATA_KL_FUNC int64_t strata_bt_ld(const strata_bt_mat_t *x, int64_t rows) {
 }
 STRATA_KL_FUNC int32_t strata_bt_dim(int32_t bound, const int32_t *each, int64_t b) { return each ? each[b] : bound; }
 STRATA_KL_FUNC int strata_bt_bad_dim(int32_t v, int32_t bound) { return v < 0 || v > bound; }
-/* folds (block, code) into the word; called by one lane */
-STRATA_KL_FUNC void strata_bt_fold(int64_t *info, int64_t b, int code) { strata_atomic_min_i64(info, b * 8 + code); }
+/* folds (block, code) into the word; called by one lane (device code: it is an atomic) */
+STRATA_KL_TEAM_FUNC void strata_bt_fold(int64_t *info, int64_t b, int code) { strata_atomic_min_i64(info, b * 8 + code); }
 
 /* The number of non-finite entries of an r × c block (every thread of the team; all get it). */
 STRATA_KL_TEAM_FUNC int64_t strata_bt_count_nonfinite(const strata_team_t *team, const double *X, int64_t ld,
