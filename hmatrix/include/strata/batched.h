@@ -146,7 +146,8 @@ strata_status_t strata_batched_qr(strata_exec_t *exec, const strata_batched_shap
  *  k_i columns of the QR's output); C_i m_i × n_i (shape m, n, k). With form_q nonzero C_i is
  *  first set to the first n_i columns of the identity, so that the result is Q_i's first n_i
  *  columns (explicit thin Q: n_i = min(m_i, QR's n_i) = k_i; LAPACK dorgqr). A k_i > m_i is bad
- *  data for that block. Errors, asynchrony: see the conventions. */
+ *  data for that block; uniform sizes with k > m are refused (INVALID_ARGUMENT). Errors,
+ *  asynchrony: see the conventions. */
 strata_status_t strata_batched_qr_apply(strata_exec_t *exec, strata_batched_op_t op, const strata_batched_shape_t *shape,
                                         strata_batched_blocks_t A, strata_batched_blocks_t tau, int form_q,
                                         strata_batched_blocks_t C, int64_t *info);
