@@ -2,7 +2,8 @@
  * host triple loop (every op pair, α = 0, β = 0 with C poisoned, padding left untouched, the
  * staged and the direct path, offsets arrays with tightly packed blocks of per-block sizes); QR
  * by ‖A − QR‖, ‖QᵀQ − I‖, Qᵀ·A = R (upper triangular) and R against LAPACKE_dgeqrf up to row
- * signs; the Jacobi SVD by its singular values against LAPACKE_dgesvd (1e-12 relative to σ₁),
+ * signs; QR with column pivoting by AP = QR, the falling |R_jj| and the pivots of LAPACKE_dgeqp3;
+ * the Jacobi SVD by its singular values against LAPACKE_dgesvd (1e-12 relative to σ₁),
  * ‖A − UΣVᵀ‖ and orthogonality, on rank-deficient, zero, 1 × 1, wide, tall and large (workspace)
  * blocks; the truncation rank against a host evaluation of its definition; bad input and the
  * device error word. Every backend against serial too. The LAPACKE comparisons are skipped,
@@ -44,6 +45,15 @@ static int is_poison(double v) {
   uint64_t u;
   memcpy(&u, &v, sizeof u);
   return u == ~0ull;
+}
+
+/* a (m × n, ld lda) = x1·y1ᵀ + x2·y2ᵀ + w3·x3·y3ᵀ with random vectors: rank 3 */
+static void rank3(double *a, int m, int n, int lda, double w3) {
+  double *X = rand_fill((size_t)m * 3), *Y = rand_fill((size_t)n * 3);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i)
+      a[i + (size_t)j * lda] = X[i] * Y[j] + X[m + i] * Y[n + j] + w3 * X[2 * m + i] * Y[2 * n + j];
+  free(X), free(Y);
 }
 
 /* ------------------------------------------------------------------ GEMM */
@@ -238,9 +248,11 @@ typedef struct qr_out {
   double *tau; /* r each */
   double *Q;   /* explicit thin Q, m × r */
   double *QtA; /* Qᵀ·A, m × n */
+  int32_t *perm; /* pivot: the permutations, n each */
 } qr_out_t;
 
-static qr_out_t qr_on(strata_exec_t *ex, int64_t cnt, int m, int n, const double *A) {
+/* pivot: strata_batched_qrcp, else strata_batched_qr */
+static qr_out_t qr_on(strata_exec_t *ex, int64_t cnt, int m, int n, const double *A, int pivot) {
   const int r = m < n ? m : n;
   const size_t sa = (size_t)m * n, sq = (size_t)m * r;
   qr_out_t o;
@@ -248,23 +260,30 @@ static qr_out_t qr_on(strata_exec_t *ex, int64_t cnt, int m, int n, const double
   o.tau = (double *)t_malloc(sizeof(double) * r * cnt);
   o.Q = (double *)t_malloc(sizeof(double) * sq * cnt);
   o.QtA = (double *)t_malloc(sizeof(double) * sa * cnt);
+  o.perm = (int32_t *)t_malloc(sizeof(int32_t) * n * cnt);
+  int32_t *dp = (int32_t *)d_alloc(ex, sizeof(int32_t) * n * cnt);
   double *dA = (double *)d_up(ex, A, sizeof(double) * sa * cnt), *dt = (double *)d_alloc(ex, sizeof(double) * r * cnt);
   double *dQ = (double *)d_alloc(ex, sizeof(double) * sq * cnt), *dC = (double *)d_up(ex, A, sizeof(double) * sa * cnt);
   strata_batched_shape_t s = strata_batched_shape(cnt, m, n, 0);
   strata_batched_blocks_t bA = strata_batched_strided(dA, m, (int64_t)sa), bt = strata_batched_strided(dt, 0, r);
-  T_OK(strata_batched_qr(ex, &s, bA, bt, NULL));
+  if (pivot)
+    T_OK(strata_batched_qrcp(ex, &s, bA, bt, dp, NULL));
+  else
+    T_OK(strata_batched_qr(ex, &s, bA, bt, NULL));
   strata_batched_shape_t sq_ = strata_batched_shape(cnt, m, r, r);
   T_OK(strata_batched_qr_apply(ex, STRATA_BATCHED_N, &sq_, bA, bt, 1, strata_batched_strided(dQ, 0, (int64_t)sq), NULL));
   strata_batched_shape_t sc = strata_batched_shape(cnt, m, n, r);
   T_OK(strata_batched_qr_apply(ex, STRATA_BATCHED_T, &sc, bA, bt, 0, strata_batched_strided(dC, m, (int64_t)sa), NULL));
   d_down(ex, o.R, dA, sizeof(double) * sa * cnt);
   d_down(ex, o.tau, dt, sizeof(double) * r * cnt);
+  d_down(ex, o.perm, dp, sizeof(int32_t) * n * cnt);
+  d_free(ex, dp);
   d_down(ex, o.Q, dQ, sizeof(double) * sq * cnt);
   d_down(ex, o.QtA, dC, sizeof(double) * sa * cnt);
   d_free(ex, dA), d_free(ex, dt), d_free(ex, dQ), d_free(ex, dC);
   return o;
 }
-static void qr_free(qr_out_t *o) { free(o->R), free(o->tau), free(o->Q), free(o->QtA); }
+static void qr_free(qr_out_t *o) { free(o->R), free(o->tau), free(o->Q), free(o->QtA), free(o->perm); }
 
 static double fro(const double *x, size_t n) {
   double s = 0.0;
@@ -283,7 +302,7 @@ static void qr_check(int m, int n, int kind) {
       for (int j = 2; j < n; ++j)
         for (int i = 0; i < m; ++i) A[b * sa + i + (size_t)j * m] = A[b * sa + i + (size_t)(j % 2) * m] * (1.0 + j);
   if (kind == 2) memset(A, 0, sizeof(double) * sa * cnt);
-  qr_out_t o = qr_on(T_exec, cnt, m, n, A), ser = qr_on(T_serial, cnt, m, n, A);
+  qr_out_t o = qr_on(T_exec, cnt, m, n, A, 0), ser = qr_on(T_serial, cnt, m, n, A, 0);
   for (int64_t b = 0; b < cnt; ++b) {
     const double *a = A + b * sa, *R = o.R + b * sa, *Q = o.Q + b * (size_t)m * r, *C = o.QtA + b * sa;
     const double na = fro(a, sa) > 0 ? fro(a, sa) : 1.0;
@@ -348,6 +367,96 @@ static void test_qr(void **state) {
 #endif
 }
 
+static double orth_err(const double *X, int rows, int cols);
+
+/* ------------------------------------------------------------------ QR with column pivoting */
+
+/* kind 0 random, 1 rank 3 (a product), 2 columns graded by 10^-j/4 in a shuffled order, 3 near copies */
+static void qrcp_check(int m, int n, int kind) {
+  const int64_t cnt = 3;
+  const int r = m < n ? m : n;
+  const size_t sa = (size_t)m * n;
+  double *A = rand_fill(sa * cnt);
+  for (int64_t b = 0; b < cnt; ++b) {
+    double *a = A + b * sa;
+    if (kind == 1) {
+      rank3(a, m, n, m, 1.0);
+    } else if (kind == 2) {
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i) a[i + (size_t)j * m] *= pow(10.0, -0.25 * ((j * 7) % n));
+    } else if (kind == 3) { /* the second half: the first half plus 1e-9 noise (the norms' recomputation) */
+      for (int j = n / 2; j < n; ++j)
+        for (int i = 0; i < m; ++i) a[i + (size_t)j * m] = a[i + (size_t)(j - n / 2) * m] * 2.0 + 1e-9 * a[i + (size_t)j * m];
+    }
+  }
+  qr_out_t o = qr_on(T_exec, cnt, m, n, A, 1), ser = qr_on(T_serial, cnt, m, n, A, 1);
+  for (int64_t b = 0; b < cnt; ++b) {
+    const double *a = A + b * sa, *R = o.R + b * sa, *Q = o.Q + b * (size_t)m * r;
+    const int32_t *pm = o.perm + b * n;
+    const double na = fro(a, sa) > 0 ? fro(a, sa) : 1.0;
+    int *seen = (int *)t_malloc(sizeof(int) * n);
+    memset(seen, 0, sizeof(int) * n);
+    for (int j = 0; j < n; ++j) {
+      if (pm[j] < 0 || pm[j] >= n || seen[pm[j]]++)
+        fail_msg("qrcp %dx%d kind %d block %lld: perm[%d] = %d is no permutation (seed %llu)", m, n, kind, (long long)b, j,
+                 pm[j], (unsigned long long)T_seed);
+      if (pm[j] != ser.perm[b * n + j] && kind != 1)
+        fail_msg("qrcp %dx%d: perm[%d] = %d, serial %d (seed %llu)", m, n, j, pm[j], ser.perm[b * n + j],
+                 (unsigned long long)T_seed);
+    }
+    free(seen);
+    double err = 0.0, dec = 0.0;
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < m; ++i) {
+        double t = 0.0;
+        for (int l = 0; l <= (j < r - 1 ? j : r - 1); ++l) t += Q[i + (size_t)l * m] * R[l + (size_t)j * m];
+        err = fmax(err, fabs(t - a[i + (size_t)pm[j] * m]));
+      }
+    for (int j = 1; j < r; ++j) dec = fmax(dec, fabs(R[j + (size_t)j * m]) - fabs(R[j - 1 + (size_t)(j - 1) * m]));
+    const double r00 = fabs(R[0]) > 0 ? fabs(R[0]) : 1.0;
+    if (!(err <= 1e-14 * (m + n) * na) || !(orth_err(Q, m, r) <= 1e-14 * (m + 4)) || !(dec <= 1e-13 * r00))
+      fail_msg("qrcp %dx%d kind %d block %lld: |AP-QR| %.3g, |QtQ-I| %.3g, |R_jj| rises by %.3g (seed %llu)", m, n, kind,
+               (long long)b, err, orth_err(Q, m, r), dec, (unsigned long long)T_seed);
+    if (kind == 1)
+      for (int j = 3; j < r; ++j)
+        if (!(fabs(R[j + (size_t)j * m]) <= 1e-13 * r00))
+          fail_msg("qrcp %dx%d rank 3 block %lld: |R(%d,%d)| = %.3g (|R00| %.3g; seed %llu)", m, n, (long long)b, j, j,
+                   fabs(R[j + (size_t)j * m]), r00, (unsigned long long)T_seed);
+#ifdef STRATA_TEST_HAVE_LAPACKE
+    double *L = (double *)t_malloc(sizeof(double) * sa), *lt = (double *)t_malloc(sizeof(double) * (r + 1));
+    lapack_int *jp = (lapack_int *)t_malloc(sizeof(lapack_int) * n);
+    memcpy(L, a, sizeof(double) * sa);
+    memset(jp, 0, sizeof(lapack_int) * n);
+    if (LAPACKE_dgeqp3(LAPACK_COL_MAJOR, m, n, L, m, jp, lt) != 0) fail_msg("LAPACKE_dgeqp3 failed");
+    for (int j = 0; j < r; ++j) {
+      if (kind != 1 && pm[j] != jp[j] - 1)
+        fail_msg("qrcp %dx%d kind %d block %lld: pivot %d is column %d, LAPACKE_dgeqp3's %d (seed %llu)", m, n, kind,
+                 (long long)b, j, pm[j], (int)jp[j] - 1, (unsigned long long)T_seed);
+      if (!(fabs(fabs(R[j + (size_t)j * m]) - fabs(L[j + (size_t)j * m])) <= 1e-12 * r00))
+        fail_msg("qrcp %dx%d kind %d block %lld: |R(%d,%d)| = %.17g, LAPACKE_dgeqp3 %.17g (seed %llu)", m, n, kind,
+                 (long long)b, j, j, fabs(R[j + (size_t)j * m]), fabs(L[j + (size_t)j * m]), (unsigned long long)T_seed);
+    }
+    free(L), free(lt), free(jp);
+#endif
+  }
+  qr_free(&o);
+  qr_free(&ser);
+  free(A);
+}
+
+static void test_qrcp(void **state) {
+  (void)state;
+  const int sizes[][2] = {{1, 1}, {9, 6}, {6, 9}, {40, 40}, {100, 30}, {1, 5}, {5, 1}};
+  for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; ++z) qrcp_check(sizes[z][0], sizes[z][1], 0);
+  qrcp_check(30, 20, 1);
+  qrcp_check(20, 30, 1);
+  qrcp_check(48, 32, 2);
+  qrcp_check(40, 16, 3);
+#ifndef STRATA_TEST_HAVE_LAPACKE
+  printf("[  SKIPPED ] the LAPACKE_dgeqp3 comparison: built without LAPACKE\n");
+#endif
+}
+
 /* ------------------------------------------------------------------ SVD */
 
 typedef struct svd_out {
@@ -394,11 +503,7 @@ static void svd_check(int m, int n, int kind, int64_t cnt) {
   for (int64_t b = 0; b < cnt; ++b) {
     double *a = A + b * sa;
     if (kind == 1) {
-      double *X = rand_fill((size_t)m * 3), *Y = rand_fill((size_t)n * 3);
-      for (int j = 0; j < n; ++j)
-        for (int i = 0; i < m; ++i)
-          a[i + (size_t)j * lda] = X[i] * Y[j] + X[m + i] * Y[n + j] + 1e-3 * X[2 * m + i] * Y[2 * n + j];
-      free(X), free(Y);
+      rank3(a, m, n, lda, 1e-3);
     } else if (kind == 2) {
       for (int j = 0; j < n; ++j)
         for (int i = 0; i < m; ++i) a[i + (size_t)j * lda] = 0.0;
@@ -622,6 +727,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_gemm_offsets_variable, t_setup),
       cmocka_unit_test_setup(test_gemv, t_setup),
       cmocka_unit_test_setup(test_qr, t_setup),
+      cmocka_unit_test_setup(test_qrcp, t_setup),
       cmocka_unit_test_setup(test_svd, t_setup),
       cmocka_unit_test_setup(test_svd_workspace, t_setup),
       cmocka_unit_test_setup(test_svd_rank, t_setup),

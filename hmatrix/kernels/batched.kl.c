@@ -83,15 +83,31 @@ STRATA_TEAM_KERNEL(strata_batched_gemm_kernel, strata_bt_gemm_args_t, a, team) {
 
 /* --- Householder QR ------------------------------------------------------------------------- */
 /* H = I - tau v vᵀ (v[0] = 1, v[1..len) stored) applied to the len-row column y, by one thread's
- * lanes. */
-STRATA_KL_TEAM_FUNC void strata_bt_reflect(const strata_team_t *team, const double *v, double tau, double *y,
-                                           int64_t len) {
+ * lanes (entry i by lane i mod vector_length, in every loop over such a column). Returns the new
+ * y[0] to every lane (read before the reduction's shuffles, which no lane passes before all have
+ * read it: no lane reads what another lane writes). */
+STRATA_KL_TEAM_FUNC double strata_bt_reflect(const strata_team_t *team, const double *v, double tau, double *y,
+                                             int64_t len) {
+  const double y0 = y[0];
   double w = 0.0;
   STRATA_THREAD_VECTOR_REDUCE(team, i, 0, len, SUM, f64, w) { w += (i == 0 ? 1.0 : v[i]) * y[i]; }
   const double tw = tau * w;
   STRATA_THREAD_VECTOR_RANGE(team, i, 0, len) { y[i] -= tw * (i == 0 ? 1.0 : v[i]); }
+  return y0 - tw;
 }
 
+/* The squared norm of y[from, len) by one thread's lanes (entry i read by lane i mod
+ * vector_length, as strata_bt_reflect writes it). */
+STRATA_KL_TEAM_FUNC double strata_bt_norm2(const strata_team_t *team, const double *y, int64_t from, int64_t len) {
+  double s = 0.0;
+  STRATA_THREAD_VECTOR_REDUCE(team, i, 0, len, SUM, f64, s) { s += i >= from ? y[i] * y[i] : 0.0; }
+  return s;
+}
+
+/* Householder QR (LAPACK dgeqr2); with perm, column pivoting by the largest partial norm, the
+ * norms downdated as LAPACK's dlaqp2 does (recomputed when cancellation has eaten half of the
+ * digits: the ratio below sqrt(eps)). The norms live in two buffers of (vn1, vn2), read from the
+ * step's and written to the other, so that no lane reads a norm its thread's lane 0 has updated. */
 STRATA_TEAM_KERNEL(strata_batched_qr_kernel, strata_bt_qr_args_t, a, team) {
   const int64_t b = team->league_rank;
   const int32_t m = strata_bt_dim(a->d.m, a->d.m_each, b), n = strata_bt_dim(a->d.n, a->d.n_each, b);
@@ -102,9 +118,49 @@ STRATA_TEAM_KERNEL(strata_batched_qr_kernel, strata_bt_qr_args_t, a, team) {
   if (m == 0 || n == 0) return;
   double *A = strata_bt_block(&a->A, b), *tau = strata_bt_block(&a->tau, b);
   const int64_t lda = strata_bt_ld(&a->A, m), r = m < n ? m : n;
+  int32_t *perm = a->perm ? a->perm + b * a->d.n : NULL;
+  double *const nb = (double *)team->scratch; /* [2][2][d.n]: buffer, (vn1, vn2), column */
+  const int64_t nd = a->d.n;
   if (strata_bt_count_nonfinite(team, A, lda, m, n) && strata_team_single(team))
     strata_bt_fold(a->info, b, STRATA_BT_NONFINITE);
+  if (perm) {
+    STRATA_TEAM_THREAD_RANGE(team, c, 0, n) {
+      const double v = sqrt(strata_bt_norm2(team, A + c * lda, 0, m));
+      if (strata_thread_single(team)) {
+        nb[c] = nb[nd + c] = v;
+        perm[c] = (int32_t)c;
+      }
+    }
+    strata_team_barrier(team);
+  }
+  const double tol3z = sqrt(DBL_EPSILON);
   for (int64_t j = 0; j < r; ++j) {
+    double *vn1 = nb + (j & 1) * 2 * nd, *vn2 = vn1 + nd, *nv1 = nb + ((j + 1) & 1) * 2 * nd, *nv2 = nv1 + nd;
+    if (perm) { /* the column of the largest partial norm (the first such) to position j */
+      double vmax = 0.0;
+      STRATA_TEAM_VECTOR_REDUCE(team, c, j, n, MAX, f64, vmax) {
+        if (vn1[c] > vmax) vmax = vn1[c];
+      }
+      int64_t p = 0;
+      STRATA_TEAM_VECTOR_REDUCE(team, c, j, n, MIN, i64, p) {
+        const int64_t q = vn1[c] == vmax ? c : n;
+        if (q < p) p = q;
+      }
+      if (p != j && p < n) {
+        STRATA_TEAM_VECTOR_RANGE(team, i, 0, m) {
+          const double t = A[i + j * lda];
+          A[i + j * lda] = A[i + p * lda];
+          A[i + p * lda] = t;
+        }
+        if (strata_team_single(team)) {
+          const double t1 = vn1[j], t2 = vn2[j];
+          const int32_t tp = perm[j];
+          vn1[j] = vn1[p], vn2[j] = vn2[p], perm[j] = perm[p];
+          vn1[p] = t1, vn2[p] = t2, perm[p] = tp;
+        }
+        strata_team_barrier(team);
+      }
+    }
     double *x = A + j + j * lda;
     const int64_t len = m - j;
     const double alpha = x[0]; /* read by all before the first barrier; written after it */
@@ -130,8 +186,22 @@ STRATA_TEAM_KERNEL(strata_batched_qr_kernel, strata_bt_qr_args_t, a, team) {
       tau[j] = tj;
     }
     strata_team_barrier(team);
-    if (tj != 0.0 && j + 1 < n) {
-      STRATA_TEAM_THREAD_RANGE(team, c, j + 1, n) { strata_bt_reflect(team, x, tj, A + j + c * lda, len); }
+    if ((tj != 0.0 || perm) && j + 1 < n) {
+      STRATA_TEAM_THREAD_RANGE(team, c, j + 1, n) {
+        double *y = A + j + c * lda;
+        const double y0 = tj != 0.0 ? strata_bt_reflect(team, x, tj, y, len) : y[0];
+        if (perm) {
+          double v1 = vn1[c], v2 = vn2[c];
+          if (v1 != 0.0) {
+            const double q = fabs(y0) / v1;
+            const double t = 1.0 - q * q > 0.0 ? 1.0 - q * q : 0.0;
+            const double t2 = t * (v1 / v2) * (v1 / v2);
+            v1 *= sqrt(t);
+            if (t2 <= tol3z) v1 = v2 = sqrt(strata_bt_norm2(team, y, 1, len));
+          }
+          if (strata_thread_single(team)) nv1[c] = v1, nv2[c] = v2;
+        }
+      }
       strata_team_barrier(team);
     }
   }

@@ -46,10 +46,12 @@ typedef struct strata_bt_gemm_args {
   int64_t *info;
 } strata_bt_gemm_args_t;
 
-/** Team per block: Householder QR in place (d.m × d.n), tau. */
+/** Team per block: Householder QR in place (d.m × d.n), tau; perm non-NULL: with column pivoting
+ *  (block b's permutation at perm + b·d.n), the partial column norms in team scratch (2·d.n). */
 typedef struct strata_bt_qr_args {
   strata_bt_dims_t d;
   strata_bt_mat_t A, tau;
+  int32_t *perm;
   int64_t *info;
 } strata_bt_qr_args_t;
 

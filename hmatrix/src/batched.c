@@ -248,19 +248,35 @@ strata_status_t strata_batched_gemv(strata_exec_t *exec, strata_batched_op_t opA
 
 /* ---------------------------------------------------------------- QR */
 
-strata_status_t strata_batched_qr(strata_exec_t *exec, const strata_batched_shape_t *shape, strata_batched_blocks_t A,
-                                  strata_batched_blocks_t tau, int64_t *info) {
-  const char *what = "strata_batched_qr";
+/* QR with (perm non-NULL) or without column pivoting */
+static strata_status_t qr(strata_exec_t *exec, const char *what, const strata_batched_shape_t *shape,
+                          const strata_batched_blocks_t *A, const strata_batched_blocks_t *tau, int32_t *perm,
+                          int pivot, int64_t *info) {
   CHECK(check_shape(exec, what, shape, "mn"));
   const int64_t cnt = shape->count, m = shape->m, n = shape->n, r = m < n ? m : n;
-  CHECK(check_blocks(what, "A", &A, cnt, m, n, 1, 1, 0));
-  CHECK(check_blocks(what, "tau", &tau, cnt, r, 1, 1, 1, 1));
-  if (cnt == 0 || r == 0) return STRATA_SUCCESS;
+  CHECK(check_blocks(what, "A", A, cnt, m, n, 1, 1, 0));
+  CHECK(check_blocks(what, "tau", tau, cnt, r, 1, 1, 1, 1));
+  if (pivot && cnt > 0 && n > 0 && !perm) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: perm is NULL", what);
+  if (cnt == 0 || n == 0 || (r == 0 && !pivot)) return STRATA_SUCCESS;
   team_shape_t t;
   CHECK(team_shape(exec, &t));
-  strata_bt_qr_args_t qa = {.d = dims(shape), .A = mat(&A), .tau = mat(&tau)};
+  strata_bt_qr_args_t qa = {.d = dims(shape), .A = mat(A), .tau = mat(tau), .perm = pivot ? perm : NULL};
   strata_team_policy_t pol = team_policy(&t, cnt, n);
+  pol.scratch_team = pivot ? 4 * sizeof(double) * (size_t)n : 0; /* two buffers of the two norms */
+  if (pol.scratch_team > t.max_scratch)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: n = %lld needs %zu bytes of team scratch, above the device's %zu",
+                            what, (long long)n, pol.scratch_team, t.max_scratch);
   return launch(exec, what, info, &pol, 0, &strata_batched_qr_kernel, &qa, &qa.info);
+}
+
+strata_status_t strata_batched_qr(strata_exec_t *exec, const strata_batched_shape_t *shape, strata_batched_blocks_t A,
+                                  strata_batched_blocks_t tau, int64_t *info) {
+  return qr(exec, "strata_batched_qr", shape, &A, &tau, NULL, 0, info);
+}
+
+strata_status_t strata_batched_qrcp(strata_exec_t *exec, const strata_batched_shape_t *shape, strata_batched_blocks_t A,
+                                    strata_batched_blocks_t tau, int32_t *perm, int64_t *info) {
+  return qr(exec, "strata_batched_qrcp", shape, &A, &tau, perm, 1, info);
 }
 
 strata_status_t strata_batched_qr_apply(strata_exec_t *exec, strata_batched_op_t op, const strata_batched_shape_t *shape,

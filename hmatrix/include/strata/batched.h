@@ -141,9 +141,21 @@ strata_status_t strata_batched_gemv(strata_exec_t *exec, strata_batched_op_t opA
 strata_status_t strata_batched_qr(strata_exec_t *exec, const strata_batched_shape_t *shape, strata_batched_blocks_t A,
                                   strata_batched_blocks_t tau, int64_t *info);
 
-/** Applies the Q_i of strata_batched_qr: C_i = op(Q_i)·C_i (LAPACK dormqr, side left), Q_i m_i ×
- *  m_i from the first k_i reflectors stored in A_i / tau_i (m_i × k_i, k_i <= m_i: the first
- *  k_i columns of the QR's output); C_i m_i × n_i (shape m, n, k). With form_q nonzero C_i is
+/** Batched QR with column pivoting (LAPACK dgeqpf / dlaqp2 per block, unblocked): A_i·P_i = Q_i·R_i,
+ *  at step j the remaining column of the largest norm (below row j; the first such) taking place
+ *  j, the norms downdated after each step and recomputed where cancellation has lost half of the
+ *  digits (LAPACK's rule), so that |R(0,0)| >= |R(1,1)| >= …: a rank-revealing factorization
+ *  whose |R(j,j)| estimate the singular values (truncate where they fall below a tolerance).
+ *  A_i, tau_i as strata_batched_qr (strata_batched_qr_apply applies its Q); perm (exec memory,
+ *  count × n int32, block i's at perm + i·n with n the shape's bound): column j of A_i·P_i is
+ *  column perm[j] of A_i (0-based; LAPACK's jpvt − 1). Team scratch of 32·n bytes. Errors,
+ *  asynchrony: see the conventions; INVALID_ARGUMENT for a NULL perm. */
+strata_status_t strata_batched_qrcp(strata_exec_t *exec, const strata_batched_shape_t *shape, strata_batched_blocks_t A,
+                                    strata_batched_blocks_t tau, int32_t *perm, int64_t *info);
+
+/** Applies the Q_i of strata_batched_qr (or strata_batched_qrcp): C_i = op(Q_i)·C_i (LAPACK
+ *  dormqr, side left), Q_i m_i × m_i from the first k_i reflectors stored in A_i / tau_i (m_i × k_i,
+ *  k_i <= m_i: the first k_i columns of the QR's output); C_i m_i × n_i (shape m, n, k). With form_q nonzero C_i is
  *  first set to the first n_i columns of the identity, so that the result is Q_i's first n_i
  *  columns (explicit thin Q: n_i = min(m_i, QR's n_i) = k_i; LAPACK dorgqr). A k_i > m_i is bad
  *  data for that block; uniform sizes with k > m are refused (INVALID_ARGUMENT). Errors,
