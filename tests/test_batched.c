@@ -563,6 +563,73 @@ static void test_svd(void **state) {
 #endif
 }
 
+/* Per-block sizes (the leaves of an H² tree): blocks of their own m_i × n_i packed tightly (ld = 0)
+ * in reverse order and found through offsets; QR (with the explicit Q of r_i = min(m_i, n_i)
+ * columns) and the SVD, each block checked by its identities. */
+static void test_variable_qr_svd(void **state) {
+  (void)state;
+  enum { CNT = 11, MB = 21, NB = 13 };
+  int32_t ms[CNT], ns[CNT], rs[CNT];
+  int64_t oa[CNT], ot[CNT], oq[CNT], ov[CNT], ta = 0, tt = 0, tq = 0, tv = 0;
+  for (int b = CNT - 1; b >= 0; --b) {
+    ms[b] = (int32_t)(t_rand(&T_rng) % (MB + 1));
+    ns[b] = (int32_t)(t_rand(&T_rng) % (NB + 1));
+    if (b == 3) ms[b] = MB, ns[b] = NB;
+    if (b == 5) ms[b] = 4, ns[b] = NB; /* wide */
+    rs[b] = ms[b] < ns[b] ? ms[b] : ns[b];
+    oa[b] = ta, ot[b] = tt, oq[b] = tq, ov[b] = tv;
+    ta += (int64_t)ms[b] * ns[b];
+    tt += rs[b];
+    tq += (int64_t)ms[b] * rs[b];
+    tv += (int64_t)ns[b] * rs[b];
+  }
+  double *A = rand_fill((size_t)ta), *R = (double *)t_malloc(sizeof(double) * (ta + 1));
+  double *Q = (double *)t_malloc(sizeof(double) * (tq + 1)), *S = (double *)t_malloc(sizeof(double) * (tt + 1));
+  double *U = (double *)t_malloc(sizeof(double) * (tq + 1)), *V = (double *)t_malloc(sizeof(double) * (tv + 1));
+  strata_exec_t *ex = T_exec;
+  double *dA = (double *)d_up(ex, A, sizeof(double) * ta), *dR = (double *)d_up(ex, A, sizeof(double) * ta);
+  double *dt = (double *)d_alloc(ex, sizeof(double) * (tt + 1)), *dQ = (double *)d_alloc(ex, sizeof(double) * (tq + 1));
+  double *dS = (double *)d_alloc(ex, sizeof(double) * (tt + 1)), *dU = (double *)d_alloc(ex, sizeof(double) * (tq + 1));
+  double *dV = (double *)d_alloc(ex, sizeof(double) * (tv + 1));
+  int64_t *doa = (int64_t *)d_up(ex, oa, sizeof oa), *dot = (int64_t *)d_up(ex, ot, sizeof ot);
+  int64_t *doq = (int64_t *)d_up(ex, oq, sizeof oq), *dov = (int64_t *)d_up(ex, ov, sizeof ov);
+  int32_t *dm = (int32_t *)d_up(ex, ms, sizeof ms), *dn = (int32_t *)d_up(ex, ns, sizeof ns);
+  int32_t *dr = (int32_t *)d_up(ex, rs, sizeof rs);
+  strata_batched_shape_t s = strata_batched_shape(CNT, MB, NB, 0);
+  s.m_each = dm, s.n_each = dn;
+  T_OK(strata_batched_qr(ex, &s, strata_batched_at(dR, 0, doa), strata_batched_at(dt, 0, dot), NULL));
+  strata_batched_shape_t sq = strata_batched_shape(CNT, MB, NB, NB);
+  sq.m_each = dm, sq.n_each = dr, sq.k_each = dr;
+  T_OK(strata_batched_qr_apply(ex, STRATA_BATCHED_N, &sq, strata_batched_at(dR, 0, doa), strata_batched_at(dt, 0, dot), 1,
+                               strata_batched_at(dQ, 0, doq), NULL));
+  T_OK(strata_batched_svd(ex, &s, strata_batched_at(dA, 0, doa), strata_batched_at(dS, 0, dot),
+                          strata_batched_at(dU, 0, doq), strata_batched_at(dV, 0, dov), NULL));
+  d_down(ex, R, dR, sizeof(double) * ta), d_down(ex, Q, dQ, sizeof(double) * tq), d_down(ex, S, dS, sizeof(double) * tt);
+  d_down(ex, U, dU, sizeof(double) * tq), d_down(ex, V, dV, sizeof(double) * tv);
+  for (int b = 0; b < CNT; ++b) {
+    const int m = ms[b], n = ns[b], r = rs[b];
+    const double *a = A + oa[b], *rb = R + oa[b], *q = Q + oq[b], *sg = S + ot[b], *u = U + oq[b], *v = V + ov[b];
+    double eq = 0.0, es = 0.0, na = 0.0;
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < m; ++i) {
+        double x = 0.0, y = 0.0;
+        for (int l = 0; l <= (j < r - 1 ? j : r - 1); ++l) x += q[i + l * m] * rb[l + j * m];
+        for (int l = 0; l < r; ++l) y += u[i + l * m] * sg[l] * v[j + l * n];
+        eq = fmax(eq, fabs(x - a[i + j * m]));
+        es = fmax(es, fabs(y - a[i + j * m]));
+        na = fmax(na, fabs(a[i + j * m]));
+      }
+    const double oq_ = r ? orth_err(q, m, r) : 0.0, ou = r ? orth_err(u, m, r) : 0.0, ov_ = r ? orth_err(v, n, r) : 0.0;
+    if (!(eq <= 1e-13 * (na + 1e-300) * (m + n)) || !(es <= 1e-13 * (na + 1e-300) * (m + n)) || !(oq_ <= 1e-13) ||
+        !(ou <= 1e-12) || !(ov_ <= 1e-12))
+      fail_msg("variable block %d (%dx%d): |A-QR| %.3g, |A-USV'| %.3g, orthogonality Q %.3g U %.3g V %.3g (seed %llu)", b,
+               m, n, eq, es, oq_, ou, ov_, (unsigned long long)T_seed);
+  }
+  d_free(ex, dA), d_free(ex, dR), d_free(ex, dt), d_free(ex, dQ), d_free(ex, dS), d_free(ex, dU), d_free(ex, dV);
+  d_free(ex, doa), d_free(ex, dot), d_free(ex, doq), d_free(ex, dov), d_free(ex, dm), d_free(ex, dn), d_free(ex, dr);
+  free(A), free(R), free(Q), free(S), free(U), free(V);
+}
+
 /* Working copies beyond team scratch (host 1 MiB, GPUs 100 KiB): the workspace path. */
 static void test_svd_workspace(void **state) {
   (void)state;
@@ -730,6 +797,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_qrcp, t_setup),
       cmocka_unit_test_setup(test_svd, t_setup),
       cmocka_unit_test_setup(test_svd_workspace, t_setup),
+      cmocka_unit_test_setup(test_variable_qr_svd, t_setup),
       cmocka_unit_test_setup(test_svd_rank, t_setup),
       cmocka_unit_test_setup(test_bad_input, t_setup),
       cmocka_unit_test_setup(test_nonfinite_and_word, t_setup),
