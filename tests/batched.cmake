@@ -3,6 +3,7 @@
 # Debian's liblapacke-dev is found; without it those comparisons are skipped, visibly (the test
 # prints it), and everything else runs.
 strata_test(batched SOURCES test_batched.c LIBS strata_hmatrix)
+target_include_directories(test_batched PRIVATE ${PROJECT_SOURCE_DIR}/hmatrix/src) # batched_impl.h
 find_path(STRATA_LAPACKE_INCLUDE_DIR lapacke.h)
 find_library(STRATA_LAPACKE_LIBRARY lapacke)
 find_library(STRATA_LAPACK_LIBRARY lapack)

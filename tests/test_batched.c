@@ -11,6 +11,7 @@
 #include "test_common.h"
 
 #include "strata/batched.h"
+#include "batched_impl.h"
 
 #ifdef STRATA_TEST_HAVE_LAPACKE
 #include <lapacke.h>
@@ -144,6 +145,28 @@ static void test_gemm_ops(void **state) {
   gemm_check(&a0);
   gcase_t zz = {1, 0, 2, 6, 5, 4, 0, 0.0, 0.0}; /* both 0: C = 0 from poison */
   gemm_check(&zz);
+}
+
+/* The paths other than the default of this backend: lanes over rows (what GPUs run) on host
+ * teams, op(A) read in place, op(A) staged up to half the scratch. */
+static void test_gemm_paths(void **state) {
+  (void)state;
+  const int paths[][2] = {{0, -1}, {0, 0}, {-1, 0}, {0, 1}, {-1, 1}};
+  const int sizes[][3] = {{5, 3, 7}, {33, 9, 17}, {100, 20, 128}};
+  for (size_t p = 0; p < sizeof paths / sizeof paths[0]; ++p) {
+    strata_impl_batched_gemm_paths(paths[p][0], paths[p][1]);
+    for (int op = 0; op < 4; ++op)
+      for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; ++z) {
+        gcase_t c = {op / 2, op % 2, 3, sizes[z][0], sizes[z][1], sizes[z][2], 1, 0.5, op % 2 ? 0.0 : 2.0};
+        gemm_check(&c);
+      }
+  }
+}
+/* teardown of test_gemm_paths: the default paths again, also after a failure */
+static int gemm_paths_reset(void **state) {
+  (void)state;
+  strata_impl_batched_gemm_paths(-1, -1);
+  return 0;
 }
 
 /* Blocks of per-block sizes packed tightly (ld = 0) in reverse order, found through offsets. */
@@ -791,6 +814,7 @@ static void test_nonfinite_and_word(void **state) {
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_gemm_ops, t_setup),
+      cmocka_unit_test_setup_teardown(test_gemm_paths, t_setup, gemm_paths_reset),
       cmocka_unit_test_setup(test_gemm_offsets_variable, t_setup),
       cmocka_unit_test_setup(test_gemv, t_setup),
       cmocka_unit_test_setup(test_qr, t_setup),

@@ -70,6 +70,28 @@ STRATA_TEAM_KERNEL(strata_batched_gemm_kernel, strata_bt_gemm_args_t, a, team) {
   }
   const int64_t tl = a->opB ? ldb : 1, tj = a->opB ? 1 : ldb; /* op(B)(l, j) = B[l·tl + j·tj] */
   const double alpha = a->alpha, beta = a->beta;
+  if (a->axpy) { /* one lane: the same sums (l ascending from 0) as axpys over the rows, which vectorize */
+    double *t = (double *)team->scratch + (a->stage ? (int64_t)a->d.m * a->d.k : 0);
+    for (int64_t j = 0; j < n; ++j) {
+      STRATA_THREAD_VECTOR_RANGE(team, i, 0, m) { t[i] = 0.0; }
+      for (int64_t l = 0; read_ab && l < k; ++l) {
+        const double bl = B[l * tl + j * tj];
+        const double *ap = Ap + l * sl;
+        if (si == 1) {
+          STRATA_THREAD_VECTOR_RANGE(team, i, 0, m) { t[i] += ap[i] * bl; }
+        } else {
+          STRATA_THREAD_VECTOR_RANGE(team, i, 0, m) { t[i] += ap[i * si] * bl; }
+        }
+      }
+      double *c = C + j * ldc;
+      if (read_c) {
+        STRATA_THREAD_VECTOR_RANGE(team, i, 0, m) { c[i] = alpha * t[i] + beta * c[i]; }
+      } else {
+        STRATA_THREAD_VECTOR_RANGE(team, i, 0, m) { c[i] = alpha * t[i]; }
+      }
+    }
+    return;
+  }
   STRATA_TEAM_THREAD_RANGE(team, j, 0, n) {
     STRATA_THREAD_VECTOR_RANGE(team, i, 0, m) {
       double s = 0.0;

@@ -37,10 +37,11 @@ typedef struct strata_bt_dims {
 } strata_bt_dims_t;
 
 /** Team per block: C = α·op(A)·op(B) + β·C. stage: op(A) (m × k at the bounds) is first copied
- *  into team scratch, column-major with ld = the block's m. */
+ *  into team scratch, column-major with ld = the block's m. axpy (teams of one lane, the host):
+ *  each column of C is summed as axpys into a column of m doubles of scratch after the stage. */
 typedef struct strata_bt_gemm_args {
   strata_bt_dims_t d;
-  int32_t opA, opB, stage, pad_;
+  int32_t opA, opB, stage, axpy;
   double alpha, beta;
   strata_bt_mat_t A, B, C;
   int64_t *info;

@@ -8,6 +8,7 @@
 #include "strata/batched.h"
 
 #include "../kernels/batched_args.h"
+#include "batched_impl.h"
 
 STRATA_KERNEL_DECLARE(strata_batched_gemm_kernel);
 STRATA_KERNEL_DECLARE(strata_batched_qr_kernel);
@@ -197,6 +198,12 @@ static strata_team_policy_t team_policy(const team_shape_t *t, int64_t league, i
 
 /* ---------------------------------------------------------------- GEMM / GEMV */
 
+static int gemm_axpy = -1, gemm_stage = -1; /* batched_impl.h */
+void strata_impl_batched_gemm_paths(int axpy, int stage) {
+  gemm_axpy = axpy;
+  gemm_stage = stage;
+}
+
 static strata_status_t gemm(strata_exec_t *exec, const char *what, strata_batched_op_t opA, strata_batched_op_t opB,
                             const strata_batched_shape_t *s, double alpha, const strata_batched_blocks_t *A,
                             const strata_batched_blocks_t *B, double beta, const strata_batched_blocks_t *C, int vec,
@@ -216,8 +223,10 @@ static strata_status_t gemm(strata_exec_t *exec, const char *what, strata_batche
   if (vec) ga.B.ld = ga.C.ld = 0; /* vectors: one column */
   strata_team_policy_t pol = team_policy(&t, cnt, n);
   const size_t stage = sizeof(double) * (size_t)m * (size_t)k;
-  ga.stage = read_ab && stage <= BT_GEMM_STAGE_BYTES && stage <= t.max_scratch;
-  pol.scratch_team = ga.stage ? stage : 0;
+  const size_t stage_max = gemm_stage == 1 ? t.max_scratch / 2 : BT_GEMM_STAGE_BYTES;
+  ga.stage = read_ab && gemm_stage != 0 && stage <= stage_max && stage <= t.max_scratch;
+  ga.axpy = t.host && gemm_axpy != 0; /* teams of one lane: a column of m doubles after the stage */
+  pol.scratch_team = (ga.stage ? stage : 0) + (ga.axpy ? sizeof(double) * (size_t)m : 0);
   return launch(exec, what, info, &pol, 0, &strata_batched_gemm_kernel, &ga, &ga.info);
 }
 
