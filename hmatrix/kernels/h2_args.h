@@ -65,7 +65,8 @@ typedef struct strata_h2_coupling_mv_args {
   double *yhat;
 } strata_h2_coupling_mv_args_t;
 
-/** One team per leaf (global first + league rank): y = U ŷ (when lowrank) + Σ_b D_b x_s, then
+/** One team per leaf (global first + league rank). strata_h2_leaf_basis: yp = U ŷ (tree order,
+ *  n x nv); strata_h2_leaf_product: y = yp (when lowrank) + Σ_b D_b x_s, then
  *  Y[index_map[pos] + v·ldy] = α·y + β·Y (β == 0: Y not read). */
 typedef struct strata_h2_leaf_args {
   int64_t first, n, ldy;
@@ -73,6 +74,7 @@ typedef struct strata_h2_leaf_args {
   const int64_t *node_begin, *node_end, *index_map;
   const int64_t *dense_row_ptr, *dense_cols, *dense_offsets;
   const double *U, *yhat, *D, *xp;
+  double *yp;
   double alpha, beta;
   double *Y;
 } strata_h2_leaf_args_t;

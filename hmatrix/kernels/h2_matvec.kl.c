@@ -1,5 +1,5 @@
 /* strata hmatrix — the phases of the H² matrix-vector product (strata_h2_matvec), each a batched
- * kernel over one level's nodes or blocks: one team per output node, its threads over the
+ * kernel over one level's nodes or blocks: one team per output node, its threads (or lanes) over the
  * (index, vector) outputs, the lanes over the sum; no atomics (every output has one writer). */
 #include <strata/kl.h>
 
@@ -23,19 +23,18 @@ STRATA_TEAM_KERNEL(strata_h2_upsweep_leaf, strata_h2_upleaf_args_t, a, team) {
   }
 }
 
+/* one output per lane, the sum over α in the lane: consecutive lanes read consecutive E entries */
 STRATA_TEAM_KERNEL(strata_h2_upsweep_transfer, strata_h2_transfer_args_t, a, team) {
   const int64_t g = a->first + team->league_rank, k = a->k, kk = k * k;
-  STRATA_TEAM_THREAD_RANGE(team, o, 0, k * a->nv) {
+  STRATA_TEAM_VECTOR_RANGE(team, o, 0, k * a->nv) {
     const int64_t be = o % k, v = o / k;
     double t = 0.0;
     for (int64_t c = 2 * g + 1; c <= 2 * g + 2; ++c) {
       const double *E = a->E + (c - 1) * kk + be;
       const double *x = a->v + (c * a->nv + v) * k;
-      double s;
-      STRATA_THREAD_VECTOR_REDUCE(team, al, 0, k, SUM, f64, s) { s += E[al * k] * x[al]; }
-      t += s;
+      for (int64_t al = 0; al < k; ++al) t += E[al * k] * x[al];
     }
-    if (strata_thread_single(team)) a->v[(g * a->nv + v) * k + be] = t;
+    a->v[(g * a->nv + v) * k + be] = t;
   }
 }
 
@@ -68,18 +67,25 @@ STRATA_TEAM_KERNEL(strata_h2_downsweep, strata_h2_transfer_args_t, a, team) {
   }
 }
 
+/* yp = U ŷ per leaf, one output per lane (consecutive lanes read consecutive U entries) */
+STRATA_TEAM_KERNEL(strata_h2_leaf_basis, strata_h2_leaf_args_t, a, team) {
+  const int64_t g = a->first + team->league_rank, b = a->node_begin[g], m = a->node_end[g] - b, k = a->k;
+  STRATA_TEAM_VECTOR_RANGE(team, o, 0, m * a->nv) {
+    const int64_t i = o % m, v = o / m;
+    const double *U = a->U + b * k + i, *y = a->yhat + (g * a->nv + v) * k;
+    double t = 0.0;
+    for (int64_t al = 0; al < k; ++al) t += U[al * m] * y[al];
+    a->yp[b + i + v * a->n] = t;
+  }
+}
+
+/* Y = α (yp + Σ D x) + β Y per leaf, the lanes over each dense row */
 STRATA_TEAM_KERNEL(strata_h2_leaf_product, strata_h2_leaf_args_t, a, team) {
   const int64_t li = team->league_rank, g = a->first + li, b = a->node_begin[g], m = a->node_end[g] - b;
-  const int64_t k = a->k, d0 = a->dense_row_ptr[li], d1 = a->dense_row_ptr[li + 1];
+  const int64_t d0 = a->dense_row_ptr[li], d1 = a->dense_row_ptr[li + 1];
   STRATA_TEAM_THREAD_RANGE(team, o, 0, m * a->nv) {
     const int64_t i = o % m, v = o / m;
-    double t = 0.0;
-    if (a->lowrank) {
-      const double *U = a->U + b * k + i, *y = a->yhat + (g * a->nv + v) * k;
-      double s;
-      STRATA_THREAD_VECTOR_REDUCE(team, al, 0, k, SUM, f64, s) { s += U[al * m] * y[al]; }
-      t = s;
-    }
+    double t = a->lowrank ? a->yp[b + i + v * a->n] : 0.0;
     for (int64_t q = d0; q < d1; ++q) {
       const int64_t c = a->dense_cols[q], bs = a->node_begin[c], ns = a->node_end[c] - bs;
       const double *D = a->D + a->dense_offsets[q] + i * ns, *x = a->xp + v * a->n + bs;

@@ -16,6 +16,7 @@ STRATA_KERNEL_DECLARE(strata_h2_upsweep_leaf);
 STRATA_KERNEL_DECLARE(strata_h2_upsweep_transfer);
 STRATA_KERNEL_DECLARE(strata_h2_coupling_mv);
 STRATA_KERNEL_DECLARE(strata_h2_downsweep);
+STRATA_KERNEL_DECLARE(strata_h2_leaf_basis);
 STRATA_KERNEL_DECLARE(strata_h2_leaf_product);
 
 #define CHEB_MAX 16
@@ -289,7 +290,7 @@ strata_status_t strata_h2_matvec(strata_exec_t *exec, const strata_h2_matrix_t *
   if (n == 0 || nv == 0) return STRATA_SUCCESS;
   if (!X || !Y) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "strata_h2_matvec: NULL X or Y with n = %lld, nv = %d", (long long)n, (int)nv);
   const int lowrank = T->num_coupling > 0;
-  double *xp = NULL, *xhat = NULL, *yhat = NULL;
+  double *xp = NULL, *xhat = NULL, *yhat = NULL, *yp = NULL;
   const size_t hat = (size_t)T->num_nodes * (size_t)k * (size_t)nv * sizeof(double);
   CHECK(strata_mem_alloc_async(exec, (size_t)n * (size_t)nv * sizeof(double), (void **)&xp));
   strata_h2_gather_args_t ga = {n, ldx, A->index_map, X, xp};
@@ -297,6 +298,7 @@ strata_status_t strata_h2_matvec(strata_exec_t *exec, const strata_h2_matrix_t *
   if (lowrank) {
     CHECK(strata_mem_alloc_async(exec, hat, (void **)&xhat));
     CHECK(strata_mem_alloc_async(exec, hat, (void **)&yhat));
+    CHECK(strata_mem_alloc_async(exec, (size_t)n * (size_t)nv * sizeof(double), (void **)&yp));
     CHECK(strata_mem_set_async(exec, yhat, 0, hat));
     int32_t lmin = 0; /* the coarsest level with coupling blocks: nothing above it is needed */
     while (T->coupling_row_ptr[((int64_t)2 << lmin) - 1] == 0) ++lmin;
@@ -324,12 +326,14 @@ strata_status_t strata_h2_matvec(strata_exec_t *exec, const strata_h2_matrix_t *
   }
   strata_team_policy_t pol = team_policy(A, T->num_leaves);
   strata_h2_leaf_args_t la = {T->num_leaves - 1, n, ldy, A->k, nv, lowrank, A->node_begin, A->node_end, A->index_map,
-                              A->dense_row_ptr, A->dense_cols, A->dense_offsets, A->U, yhat, A->D, xp, alpha, beta, Y};
+                              A->dense_row_ptr, A->dense_cols, A->dense_offsets, A->U, yhat, A->D, xp, yp, alpha, beta, Y};
+  if (lowrank) CHECK(strata_parallel_for_team(exec, "strata_h2_leaf_basis", &pol, &strata_h2_leaf_basis, &la));
   CHECK(strata_parallel_for_team(exec, "strata_h2_leaf_product", &pol, &strata_h2_leaf_product, &la));
 done:
   strata_mem_free_async(exec, (void **)&xp);
   strata_mem_free_async(exec, (void **)&xhat);
   strata_mem_free_async(exec, (void **)&yhat);
+  strata_mem_free_async(exec, (void **)&yp);
   return st;
 }
 

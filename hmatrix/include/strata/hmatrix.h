@@ -219,7 +219,7 @@ strata_status_t strata_h2_get_info(const strata_h2_matrix_t *A, strata_h2_info_t
  *  finally per leaf y = U ŷ + Σ D x and Y = α·y + β·Y, scattered back. β == 0: Y is not read (NaN
  *  there is overwritten). No coupling blocks (everything dense): only the last phase runs.
  *  Deterministic: the same bits on every run for a backend and device. nv == 0 or n == 0: nothing.
- *  exec must be of A's backend. Temporaries (2·num_nodes·k·nv + n·nv doubles) are stream-ordered
+ *  exec must be of A's backend. Temporaries (2·num_nodes·k·nv + 2·n·nv doubles) are stream-ordered
  *  allocations. Errors: INVALID_ARGUMENT (NULL A or exec, nv < 0, ld < n, NULL X or Y with work to
  *  do, a NaN or infinite α or β, exec of another backend), OUT_OF_MEMORY, DEVICE. Asynchronous on
  *  exec's stream. Transposed products are not provided: for a symmetric kernel A is symmetric
