@@ -225,6 +225,84 @@ static void test_symmetric(void **state) {
   strata_points_destroy(&P);
 }
 
+/* ------------------------------------------------------------------ the trees */
+
+/* the block tree covers every (i, j) exactly once; coupling blocks are admissible by the header's
+ * rule, dense blocks are leaves; leaves hold at most `leaf` points; children split their parent at
+ * ⌊m/2⌋ with the first child's points not above the second's along some axis */
+static void check_tree(const strata_points_t *P, int leaf, double eta) {
+  strata_h2_tree_t *T;
+  T_OK(strata_h2_tree_create(P, leaf, eta, &T));
+  const int64_t n = P->n;
+  unsigned char *cover = (unsigned char *)calloc((size_t)(n * n > 0 ? n * n : 1), 1);
+  int64_t *seen = (int64_t *)calloc((size_t)n + 1, sizeof(int64_t));
+  assert_non_null(cover);
+  for (int64_t q = 0; q < n; ++q) ++seen[T->index_map[q]];
+  for (int64_t i = 0; i < n; ++i) assert_int_equal(seen[i], 1); /* a permutation */
+  for (int64_t g = 0; g < T->num_nodes; ++g) {
+    const int64_t m = T->node_end[g] - T->node_begin[g];
+    if (g >= T->num_leaves - 1) assert_true(m <= leaf);
+    else {
+      const int64_t c = 2 * g + 1;
+      assert_int_equal(T->node_begin[c], T->node_begin[g]);
+      assert_int_equal(T->node_end[c], T->node_begin[g] + m / 2);
+      assert_int_equal(T->node_end[c + 1], T->node_end[g]);
+      int split = m < 2;
+      for (int d = 0; d < P->dim && !split; ++d) {
+        double hi1 = -INFINITY, lo2 = INFINITY;
+        for (int64_t q = T->node_begin[c]; q < T->node_end[c]; ++q) hi1 = fmax(hi1, P->coords[T->index_map[q] * P->dim + d]);
+        for (int64_t q = T->node_begin[c + 1]; q < T->node_end[c + 1]; ++q) lo2 = fmin(lo2, P->coords[T->index_map[q] * P->dim + d]);
+        split = hi1 <= lo2;
+      }
+      if (!split) fail_msg("node %lld: no axis separates its children", (long long)g);
+    }
+  }
+  assert_int_equal(T->coupling_row_ptr[T->num_nodes], T->num_coupling);
+  for (int64_t t = 0; t < T->num_nodes; ++t)
+    for (int64_t q = T->coupling_row_ptr[t]; q < T->coupling_row_ptr[t + 1]; ++q) {
+      const int64_t s = T->coupling_cols[q];
+      double dt = 0, ds = 0, dc = 0;
+      for (int d = 0; d < 3; ++d) {
+        dt += 4 * T->half[3 * t + d] * T->half[3 * t + d];
+        ds += 4 * T->half[3 * s + d] * T->half[3 * s + d];
+        dc += (T->center[3 * t + d] - T->center[3 * s + d]) * (T->center[3 * t + d] - T->center[3 * s + d]);
+      }
+      assert_true(0.5 * (sqrt(dt) + sqrt(ds)) <= eta * sqrt(dc) && dc > 0);
+      for (int64_t a = T->node_begin[t]; a < T->node_end[t]; ++a)
+        for (int64_t b = T->node_begin[s]; b < T->node_end[s]; ++b) ++cover[T->index_map[a] * n + T->index_map[b]];
+    }
+  for (int64_t l = 0; l < T->num_leaves; ++l)
+    for (int64_t q = T->dense_row_ptr[l]; q < T->dense_row_ptr[l + 1]; ++q) {
+      const int64_t t = T->num_leaves - 1 + l, s = T->dense_cols[q];
+      assert_true(s >= T->num_leaves - 1);
+      assert_int_equal(T->dense_offsets[q + 1] - T->dense_offsets[q],
+                       (T->node_end[t] - T->node_begin[t]) * (T->node_end[s] - T->node_begin[s]));
+      for (int64_t a = T->node_begin[t]; a < T->node_end[t]; ++a)
+        for (int64_t b = T->node_begin[s]; b < T->node_end[s]; ++b) ++cover[T->index_map[a] * n + T->index_map[b]];
+    }
+  for (int64_t e = 0; e < n * n; ++e)
+    if (cover[e] != 1) fail_msg("entry (%lld, %lld) covered %d times", (long long)(e / n), (long long)(e % n), cover[e]);
+  free(cover);
+  free(seen);
+  strata_h2_tree_destroy(&T);
+}
+
+static void test_tree_structure(void **state) {
+  (void)state;
+  strata_points_t *P;
+  T_OK(strata_points_create_random(2, 1000, T_seed + 12, &P));
+  check_tree(P, 16, 1.0);
+  check_tree(P, 1, 0.5);
+  check_tree(P, 7, 2.0);
+  strata_points_destroy(&P);
+  T_OK(strata_points_create_grid(3, 729, &P));
+  check_tree(P, 20, 1.0);
+  strata_points_destroy(&P);
+  T_OK(strata_points_create_random(3, 0, 1, &P));
+  check_tree(P, 4, 1.0);
+  strata_points_destroy(&P);
+}
+
 /* ------------------------------------------------------------------ degenerate point sets */
 
 static strata_points_t *make_points(int dim, int64_t n, double *c) {
@@ -509,6 +587,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_backend_equals_serial, t_setup),
       cmocka_unit_test_setup(test_multivector, t_setup),
       cmocka_unit_test_setup(test_symmetric, t_setup),
+      cmocka_unit_test_setup(test_tree_structure, t_setup),
       cmocka_unit_test_setup(test_duplicates, t_setup),
       cmocka_unit_test_setup(test_collinear_coplanar, t_setup),
       cmocka_unit_test_setup(test_leaf_sizes, t_setup),

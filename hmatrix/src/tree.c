@@ -11,10 +11,38 @@ typedef struct key_idx {
   int64_t idx;
 } key_idx_t;
 
-static int cmp_key_idx(const void *pa, const void *pb) {
-  const key_idx_t *a = (const key_idx_t *)pa, *b = (const key_idx_t *)pb;
-  if (a->key != b->key) return a->key < b->key ? -1 : 1;
-  return a->idx < b->idx ? -1 : a->idx > b->idx;
+/* (key, index) order: a total order, as indices are distinct */
+static int less_key_idx(const key_idx_t *a, const key_idx_t *b) {
+  return a->key < b->key || (a->key == b->key && a->idx < b->idx);
+}
+
+static void swap_key_idx(key_idx_t *a, key_idx_t *b) {
+  const key_idx_t t = *a;
+  *a = *b;
+  *b = t;
+}
+
+/* Rearranges v[0, n) so that v[0, m) holds its m smallest elements (std::nth_element: Hoare
+ * partitions around a median of three, O(n) expected); deterministic. */
+static void select_smallest(key_idx_t *v, int64_t n, int64_t m) {
+  int64_t lo = 0, hi = n - 1;
+  while (hi > lo && m > lo && m <= hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (less_key_idx(&v[mid], &v[lo])) swap_key_idx(&v[mid], &v[lo]);
+    if (less_key_idx(&v[hi], &v[lo])) swap_key_idx(&v[hi], &v[lo]);
+    if (less_key_idx(&v[hi], &v[mid])) swap_key_idx(&v[hi], &v[mid]);
+    const key_idx_t pivot = v[mid];
+    int64_t i = lo - 1, j = hi + 1;
+    for (;;) {
+      do ++i; while (less_key_idx(&v[i], &pivot));
+      do --j; while (less_key_idx(&pivot, &v[j]));
+      if (i >= j) break;
+      swap_key_idx(&v[i], &v[j]);
+    }
+    /* v[lo, j] <= pivot <= v[j + 1, hi] */
+    if (m <= j) hi = j;
+    else lo = j + 1;
+  }
 }
 
 typedef struct pair {
@@ -92,15 +120,15 @@ static void split_node(build_t *B, int64_t g, int level, int64_t b, int64_t e) {
     T->half[3 * g + d] = h;
   }
   if (level == T->depth) return;
-  if (e - b > 1) { /* sort along the longest edge; ties by the user's index */
+  const int64_t mid = b + (e - b) / 2;
+  if (e - b > 1) { /* the ⌊m/2⌋ smallest along the longest edge first; ties by the user's index */
     for (int64_t q = b; q < e; ++q) {
       B->tmp[q - b].key = B->pts->coords[T->index_map[q] * dim + axis];
       B->tmp[q - b].idx = T->index_map[q];
     }
-    qsort(B->tmp, (size_t)(e - b), sizeof *B->tmp, cmp_key_idx);
+    select_smallest(B->tmp, e - b, mid - b);
     for (int64_t q = b; q < e; ++q) T->index_map[q] = B->tmp[q - b].idx;
   }
-  const int64_t mid = b + (e - b) / 2;
   split_node(B, 2 * g + 1, level + 1, b, mid);
   split_node(B, 2 * g + 2, level + 1, mid, e);
 }

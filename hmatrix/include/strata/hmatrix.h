@@ -28,7 +28,7 @@
  *   D        per dense block b of leaves (t, s): n_t x n_s row-major at D + dense_offsets[b].
  * Compression (not part of this header yet) can orthogonalize and truncate each level in place.
  *
- * Construction: the KD-tree and the block tree are built on the host (sequential, O(n log² n));
+ * Construction: the KD-tree and the block tree are built on the host (sequential, O(n log n));
  * the numerical content (U, E, S, D) is computed on the device by kernels (hmatrix/kernels).
  * The product runs on the device, one batched kernel per phase and level, deterministic (no
  * atomics: one team per output block row).
@@ -84,10 +84,10 @@ strata_status_t strata_points_destroy(strata_points_t **pts);
 /* ------------------------------------------------------------------------ the trees */
 
 /** The KD-tree and the block tree (host memory, read-only for users; layout: the file's comment).
- *  KD-tree: depth = 0 when n <= leaf, else the least L with ⌈n / 2^L⌉ <= leaf; every node's
- *  points are split at the median position (the first child takes ⌊m/2⌋) after a sort along the
- *  longest edge of the node's bounding box (ties by the user's index), so duplicate points are
- *  split like any others and the recursion always ends; leaves hold at most `leaf` points and may
+ *  KD-tree: depth = 0 when n <= leaf, else the least L with ⌈n / 2^L⌉ <= leaf; every node's m
+ *  points are split at the median position: the first child takes the ⌊m/2⌋ smallest along the
+ *  longest edge of the node's bounding box (ties by the user's index; a selection, O(m)), so
+ *  duplicate points are split like any others and the recursion always ends; leaves hold at most `leaf` points and may
  *  be empty (n < 2^depth). Each node has an interpolation box center ± half (3 entries per
  *  node; the third 0 in 2D): its bounding box with every half-width raised to at least 1e-2 of
  *  its largest one, and to at least 1e-8 of the root's largest (1e-8 when all points are equal),
