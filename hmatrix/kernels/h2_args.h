@@ -69,7 +69,7 @@ typedef struct strata_h2_coupling_mv_args {
  *  n x nv); strata_h2_leaf_product: y = yp (when lowrank) + Σ_b D_b x_s, then
  *  Y[index_map[pos] + v·ldy] = α·y + β·Y (β == 0: Y not read). */
 typedef struct strata_h2_leaf_args {
-  int64_t first, n, ldy;
+  int64_t first, n, ldy, leaf_max; /* leaf_max: the most points of a leaf */
   int32_t k, nv, lowrank;
   const int64_t *node_begin, *node_end, *index_map;
   const int64_t *dense_row_ptr, *dense_cols, *dense_offsets;

@@ -38,20 +38,26 @@ STRATA_TEAM_KERNEL(strata_h2_upsweep_transfer, strata_h2_transfer_args_t, a, tea
   }
 }
 
+/* GPUs: the lanes share β and each lane sums over all blocks of the row before the one reduction */
 STRATA_TEAM_KERNEL(strata_h2_coupling_mv, strata_h2_coupling_mv_args_t, a, team) {
   const int64_t g = a->first + team->league_rank, k = a->k, kk = k * k;
   const int64_t b0 = a->row_ptr[g], b1 = a->row_ptr[g + 1];
   STRATA_TEAM_THREAD_RANGE(team, o, 0, k * a->nv) {
     const int64_t al = o % k, v = o / k;
-    double t = 0.0;
-    for (int64_t b = b0; b < b1; ++b) {
-      const double *S = a->S + b * kk + al * k;
-      const double *x = a->xhat + (a->cols[b] * a->nv + v) * k;
-      double s;
-      STRATA_THREAD_VECTOR_REDUCE(team, be, 0, k, SUM, f64, s) { s += S[be] * x[be]; }
-      t += s;
+    double s = 0.0;
+    if (team->vector_length > 1) {
+      STRATA_THREAD_VECTOR_REDUCE(team, be, 0, k, SUM, f64, s) {
+        for (int64_t b = b0; b < b1; ++b) s += a->S[b * kk + al * k + be] * a->xhat[(a->cols[b] * a->nv + v) * k + be];
+      }
+    } else { /* one lane (host): block by block, each row of S read contiguously */
+      for (int64_t b = b0; b < b1; ++b) {
+        const double *S = a->S + b * kk + al * k, *x = a->xhat + (a->cols[b] * a->nv + v) * k;
+        double r;
+        STRATA_THREAD_VECTOR_REDUCE(team, be, 0, k, SUM, f64, r) { r += S[be] * x[be]; }
+        s += r;
+      }
     }
-    if (strata_thread_single(team)) a->yhat[(g * a->nv + v) * k + al] = t;
+    if (strata_thread_single(team)) a->yhat[(g * a->nv + v) * k + al] = s;
   }
 }
 
@@ -79,21 +85,32 @@ STRATA_TEAM_KERNEL(strata_h2_leaf_basis, strata_h2_leaf_args_t, a, team) {
   }
 }
 
-/* Y = α (yp + Σ D x) + β Y per leaf, the lanes over each dense row */
+/* Y = α (yp + Σ D x) + β Y per leaf; GPUs: the lanes share the columns j < leaf_max of every dense
+ * block of the row, each lane summing over all blocks before the one reduction */
 STRATA_TEAM_KERNEL(strata_h2_leaf_product, strata_h2_leaf_args_t, a, team) {
   const int64_t li = team->league_rank, g = a->first + li, b = a->node_begin[g], m = a->node_end[g] - b;
   const int64_t d0 = a->dense_row_ptr[li], d1 = a->dense_row_ptr[li + 1];
   STRATA_TEAM_THREAD_RANGE(team, o, 0, m * a->nv) {
     const int64_t i = o % m, v = o / m;
-    double t = a->lowrank ? a->yp[b + i + v * a->n] : 0.0;
-    for (int64_t q = d0; q < d1; ++q) {
-      const int64_t c = a->dense_cols[q], bs = a->node_begin[c], ns = a->node_end[c] - bs;
-      const double *D = a->D + a->dense_offsets[q] + i * ns, *x = a->xp + v * a->n + bs;
-      double s;
-      STRATA_THREAD_VECTOR_REDUCE(team, j, 0, ns, SUM, f64, s) { s += D[j] * x[j]; }
-      t += s;
+    double s = 0.0;
+    if (team->vector_length > 1) {
+      STRATA_THREAD_VECTOR_REDUCE(team, j, 0, a->leaf_max, SUM, f64, s) {
+        for (int64_t q = d0; q < d1; ++q) {
+          const int64_t c = a->dense_cols[q], bs = a->node_begin[c], ns = a->node_end[c] - bs;
+          if (j < ns) s += a->D[a->dense_offsets[q] + i * ns + j] * a->xp[v * a->n + bs + j];
+        }
+      }
+    } else { /* one lane (host): block by block, each row of D read contiguously */
+      for (int64_t q = d0; q < d1; ++q) {
+        const int64_t c = a->dense_cols[q], bs = a->node_begin[c], ns = a->node_end[c] - bs;
+        const double *D = a->D + a->dense_offsets[q] + i * ns, *x = a->xp + v * a->n + bs;
+        double r;
+        STRATA_THREAD_VECTOR_REDUCE(team, j, 0, ns, SUM, f64, r) { r += D[j] * x[j]; }
+        s += r;
+      }
     }
     if (strata_thread_single(team)) {
+      const double t = s + (a->lowrank ? a->yp[b + i + v * a->n] : 0.0);
       double *y = a->Y + a->index_map[b + i] + v * a->ldy;
       *y = a->beta == 0.0 ? a->alpha * t : a->alpha * t + a->beta * *y;
     }

@@ -31,6 +31,7 @@ struct strata_h2_matrix {
   double params[4];
   int host;
   int warp;
+  int64_t leaf_max; /* the most points of a leaf */
   size_t bytes_index;
   /* exec memory */
   double *pts, *center, *half, *cheb, *U, *E, *S, *D;
@@ -146,6 +147,10 @@ strata_status_t strata_h2_create(strata_exec_t *exec, const strata_points_t *pts
   for (int64_t i = 0; i < n; ++i) {
     inv[T->index_map[i]] = i;
     for (int32_t d = 0; d < T->dim; ++d) hp[3 * i + d] = pts->coords[T->index_map[i] * T->dim + d];
+  }
+  for (int64_t l = 0; l < T->num_leaves; ++l) {
+    const int64_t g = T->num_leaves - 1 + l;
+    if (T->node_end[g] - T->node_begin[g] > A->leaf_max) A->leaf_max = T->node_end[g] - T->node_begin[g];
   }
   for (int64_t m = 0; m < p; ++m) hc[m] = cos((2.0 * (double)m + 1.0) * 3.14159265358979323846 / (2.0 * (double)p));
   for (int64_t g = 0; g < nn; ++g)
@@ -325,7 +330,7 @@ strata_status_t strata_h2_matvec(strata_exec_t *exec, const strata_h2_matrix_t *
     }
   }
   strata_team_policy_t pol = team_policy(A, T->num_leaves);
-  strata_h2_leaf_args_t la = {T->num_leaves - 1, n, ldy, A->k, nv, lowrank, A->node_begin, A->node_end, A->index_map,
+  strata_h2_leaf_args_t la = {T->num_leaves - 1, n, ldy, A->leaf_max, A->k, nv, lowrank, A->node_begin, A->node_end, A->index_map,
                               A->dense_row_ptr, A->dense_cols, A->dense_offsets, A->U, yhat, A->D, xp, yp, alpha, beta, Y};
   if (lowrank) CHECK(strata_parallel_for_team(exec, "strata_h2_leaf_basis", &pol, &strata_h2_leaf_basis, &la));
   CHECK(strata_parallel_for_team(exec, "strata_h2_leaf_product", &pol, &strata_h2_leaf_product, &la));
