@@ -225,6 +225,33 @@ static void test_symmetric(void **state) {
   strata_points_destroy(&P);
 }
 
+/* ------------------------------------------------------------------ point sets */
+
+static void test_points(void **state) {
+  (void)state;
+  strata_points_t *P, *Q;
+  T_OK(strata_points_create_grid(2, 7, &P)); /* the first 7 of a 3 x 3 grid, x fastest */
+  const double g[14] = {0, 0, 0.5, 0, 1, 0, 0, 0.5, 0.5, 0.5, 1, 0.5, 0, 1};
+  assert_int_equal(P->n, 7);
+  assert_memory_equal(P->coords, g, sizeof g);
+  strata_points_destroy(&P);
+  T_OK(strata_points_create_grid(3, 8, &P)); /* 2 x 2 x 2: spacing 1 */
+  assert_true(P->coords[3 * 7] == 1 && P->coords[3 * 7 + 1] == 1 && P->coords[3 * 7 + 2] == 1);
+  strata_points_destroy(&P);
+  T_OK(strata_points_create_grid(3, 1, &P));
+  assert_true(P->coords[0] == 0 && P->coords[2] == 0);
+  strata_points_destroy(&P);
+  T_OK(strata_points_create_random(3, 1000, 42, &P));
+  T_OK(strata_points_create_random(3, 1000, 42, &Q));
+  assert_memory_equal(P->coords, Q->coords, 3000 * sizeof(double));
+  for (int e = 0; e < 3000; ++e) assert_true(P->coords[e] >= 0 && P->coords[e] < 1);
+  strata_points_destroy(&Q);
+  T_OK(strata_points_create_random(3, 1000, 43, &Q));
+  assert_true(memcmp(P->coords, Q->coords, 3000 * sizeof(double)) != 0);
+  strata_points_destroy(&P);
+  strata_points_destroy(&Q);
+}
+
 /* ------------------------------------------------------------------ the trees */
 
 /* the block tree covers every (i, j) exactly once; coupling blocks are admissible by the header's
@@ -587,6 +614,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_backend_equals_serial, t_setup),
       cmocka_unit_test_setup(test_multivector, t_setup),
       cmocka_unit_test_setup(test_symmetric, t_setup),
+      cmocka_unit_test_setup(test_points, t_setup),
       cmocka_unit_test_setup(test_tree_structure, t_setup),
       cmocka_unit_test_setup(test_duplicates, t_setup),
       cmocka_unit_test_setup(test_collinear_coplanar, t_setup),
