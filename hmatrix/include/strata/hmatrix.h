@@ -186,8 +186,9 @@ typedef struct strata_h2_matrix strata_h2_matrix_t;
  *  transfers E_c[α][β] = Π_d L^parent_{β_d}(ξ^c_{α_d}), the coupling blocks S_ts = K(ξ_t, ξ_s) and
  *  the dense blocks D_ts = K(x_i, x_j). pts stays the caller's (copied). The matrix belongs to exec's
  *  backend and must be used with an exec of that backend. Errors: INVALID_ARGUMENT (NULL; leaf,
- *  eta, cheb outside [1, 16], length <= 0 or not finite, an unknown kernel, USER without kernels or
- *  with kernels not compiled for exec's backend: each named with its limit), OUT_OF_MEMORY, DEVICE.
+ *  eta, cheb outside [1, 16], length <= 0 or not finite, an unknown kernel, USER without its three
+ *  kernels: each named with its limit), BACKEND_UNAVAILABLE (a USER kernel not compiled for exec's
+ *  backend, named), OUT_OF_MEMORY, DEVICE.
  *  Synchronous (returns when the device build is done). */
 strata_status_t strata_h2_create(strata_exec_t *exec, const strata_points_t *pts, const strata_h2_options_t *opts,
                                  strata_h2_matrix_t **A);
@@ -237,8 +238,8 @@ strata_status_t strata_h2_exact_rows(strata_exec_t *exec, const strata_h2_matrix
 
 /** The relative error of Y (= A·X, as strata_h2_matvec with α 1, β 0 made it) against the exact
  *  product on sampled rows: ‖Y_R - (K·X)_R‖_F / ‖(K·X)_R‖_F over the rows R: all rows when
- *  n <= max_rows, else max_rows distinct rows drawn from seed (at least 1: max_rows < 1 is taken
- *  as 1). Normalized by the exact product, never by Y. NaN or infinite entries anywhere in Y_R or
+ *  n <= max_rows, else one row drawn from seed in each of max_rows equal strides of [0, n) (so
+ *  distinct; max_rows < 1 is taken as 1: at least one row). Normalized by the exact product, never by Y. NaN or infinite entries anywhere in Y_R or
  *  (K·X)_R give *err = NaN (compare as !(err <= tol)); an exact product of 0 gives 0 when Y_R is 0,
  *  else +inf. X, Y in exec memory (ld n), host *err. Errors: as strata_h2_exact_rows. Synchronous. */
 strata_status_t strata_h2_sampled_error(strata_exec_t *exec, const strata_h2_matrix_t *A, int32_t nv, const double *X,
