@@ -452,6 +452,41 @@ static void test_all_dense(void **state) {
   strata_points_destroy(&P);
 }
 
+/* the labels of the launches one call makes (Q5: everything dense launches no low-rank phase) */
+static char t_labels[4096];
+static void t_label_hook(const char *label, strata_backend_t b, strata_pattern_t k, uint64_t id, void *u) {
+  (void)b, (void)k, (void)id, (void)u;
+  if (strlen(t_labels) + strlen(label) + 2 < sizeof t_labels) {
+    strcat(t_labels, label);
+    strcat(t_labels, " ");
+  }
+}
+
+static void test_all_dense_launches(void **state) {
+  (void)state;
+  strata_points_t *P;
+  T_OK(strata_points_create_random(2, 300, T_seed + 13, &P));
+  for (int c = 0; c < 2; ++c) {
+    strata_h2_options_t o = opts_of(2, 32, 4, c == 0 ? 1e-9 : 1.0, STRATA_H2_EXP, 0.3);
+    strata_h2_matrix_t *A;
+    T_OK(strata_h2_create(T_exec, P, &o, &A));
+    double *x = (double *)t_dev_alloc(300 * 8), *y = (double *)t_dev_alloc(300 * 8);
+    T_OK(strata_mem_set_async(T_exec, x, 0, 300 * 8));
+    t_labels[0] = '\0';
+    strata_profile_set_hooks(t_label_hook, NULL, NULL);
+    T_OK(strata_h2_matvec(T_exec, A, 1, 1.0, x, 300, 0.0, y, 300));
+    strata_profile_set_hooks(NULL, NULL, NULL);
+    T_OK(strata_exec_fence(T_exec));
+    print_message("eta %g: %s\n", o.eta, t_labels);
+    if (c == 0) assert_string_equal(t_labels, "strata_h2_gather strata_h2_leaf_product ");
+    else assert_non_null(strstr(t_labels, "strata_h2_coupling "));
+    t_dev_free(x);
+    t_dev_free(y);
+    T_OK(strata_h2_destroy(&A));
+  }
+  strata_points_destroy(&P);
+}
+
 /* Q7: a non-symmetric user kernel: A x equals the dense product */
 static void test_nonsymmetric_kernel(void **state) {
   (void)state;
@@ -620,6 +655,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_collinear_coplanar, t_setup),
       cmocka_unit_test_setup(test_leaf_sizes, t_setup),
       cmocka_unit_test_setup(test_all_dense, t_setup),
+      cmocka_unit_test_setup(test_all_dense_launches, t_setup),
       cmocka_unit_test_setup(test_nonsymmetric_kernel, t_setup),
       cmocka_unit_test_setup(test_sampled_error, t_setup),
       cmocka_unit_test_setup(test_beta_zero, t_setup),
