@@ -89,7 +89,8 @@ strata_status_t strata_points_destroy(strata_points_t **pts);
  *  longest edge of the node's bounding box (ties by the user's index; a selection, O(m)), so
  *  duplicate points are split like any others and the recursion always ends (a cluster of equal
  *  points spans several leaves, whose mutual blocks are dense: their centers coincide); leaves
- *  hold at most `leaf` points and may be empty (when ⌊n / 2^depth⌋ = 0 for some split). Each node has an interpolation box center ± half (3 entries per
+ *  hold at most `leaf` points and may be empty (a node of one point above the leaves has an empty
+ *  first child). Each node has an interpolation box center ± half (3 entries per
  *  node; the third 0 in 2D): its bounding box with every half-width raised to at least 1e-2 of
  *  its largest one, and to at least 1e-8 of the root's largest (1e-8 when all points are equal),
  *  so that boxes of collinear, coplanar or identical points have positive widths (EDGE_CASES Q2).
