@@ -38,6 +38,27 @@ static inline int cli_usage_error(const char *cmd, const char *suffix, const cha
   return 2;
 }
 
+/* An integer option of command cmd in [lo, hi]: 1 and *v set, or 0 after the message
+ * "CMD: OPT S: must be an integer in [LO, HI]" (the caller exits 2). */
+static inline int cli_int_option(const char *cmd, const char *opt, const char *s, long lo, long hi, int *v) {
+  char *end = NULL;
+  errno = 0;
+  const long x = strtol(s, &end, 10);
+  if (!end || *end || end == s || errno == ERANGE || x < lo || x > hi) {
+    cli_usage_error(cmd, "", "%s %s: must be an integer in [%ld, %ld]", opt, s, lo, hi);
+    return 0;
+  }
+  *v = (int)x;
+  return 1;
+}
+
+/* 1 when the option a is one of the n names (options that take a value), else 0 */
+static inline int cli_takes_value(const char *a, const char *const *names, size_t n) {
+  for (size_t q = 0; q < n; ++q)
+    if (!strcmp(a, names[q])) return 1;
+  return 0;
+}
+
 /* Flushes stdout; when it could not be written (full disk, closed pipe: the output is lost) says
  * so as "CMD: cannot write standard output: REASON" and returns 1, else 0. Call at the end of a
  * command whose result is its output. */

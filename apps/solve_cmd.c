@@ -51,17 +51,7 @@ static void usage(FILE *f) {
 }
 
 /* an integer option in [lo, hi]; 0 (after the message: exit 2) when it is not one */
-static int int_option(const char *opt, const char *s, long lo, long hi, int *v) {
-  char *end = NULL;
-  errno = 0;
-  const long x = strtol(s, &end, 10);
-  if (!end || *end || end == s || errno == ERANGE || x < lo || x > hi) {
-    bad("%s %s: must be an integer in [%ld, %ld]", opt, s, lo, hi);
-    return 0;
-  }
-  *v = (int)x;
-  return 1;
-}
+static int int_option(const char *opt, const char *s, long lo, long hi, int *v) { return cli_int_option(CMD, opt, s, lo, hi, v); }
 
 typedef struct {
   double read, op, precond, solve_setup, solve, total;

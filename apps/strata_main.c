@@ -1,4 +1,4 @@
-/* strata — the command-line tool: `strata info`, `strata fem`, `strata spmv`, `strata solve`, `strata bench`. */
+/* strata — the command-line tool: `strata info`, `strata fem`, `strata spmv`, `strata solve`, `strata h2`, `strata bench`. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +16,7 @@
 
 int cmd_spmv(int argc, char **argv);  /* apps/spmv_cmd.c */
 int cmd_solve(int argc, char **argv); /* apps/solve_cmd.c */
+int cmd_h2(int argc, char **argv);    /* apps/h2_cmd.c */
 int cmd_bench(int argc, char **argv); /* perf/bench_cmd.c */
 
 static void usage(FILE *f) {
@@ -52,7 +53,11 @@ static void usage(FILE *f) {
           "       --b ones|FILE.mtx --x0 FILE.mtx --solver cg|bicgstab|gmres|fgmres --restart M --tol T\n"
           "       --precond none|jacobi|l1-jacobi|ilu0|iluk:K|bjacobi:P[:K]|ras:P:OVERLAP[:K] --max-iter N\n"
           "       --backend NAME --out x.mtx --json --history\n"
-          "  bench stream|spmv|unpack|fem|solve|spgemm|amg|all\n"
+          "  h2 --points SPEC [options]         an H² matrix of a kernel on points: built on the device, Y = A X\n"
+          "       --points 2d:N|3d:N|grid2d:N|grid3d:N|FILE.mtx --kernel exp:L|gauss:L|matern32:L --leaf M\n"
+          "       --cheb P --eta E --vectors NV --x ones|random:SEED|FILE.mtx --backend NAME --out y.mtx\n"
+          "       --points-out p.mtx --json   (h2 --help)\n"
+          "  bench stream|spmv|unpack|fem|solve|spgemm|amg|h2|all\n"
           "                                     benchmarks against serial and the peers, checked first (bench --help)\n"
           "       --backend B... --matrix FILE.mtx|gen:NAME[:params]|shared... --format LIST --quick\n"
           "       --min-time S --sweep --out DIR\n");
@@ -326,6 +331,7 @@ int main(int argc, char **argv) {
                              : strcmp(argv[1], "fem") == 0   ? cmd_fem
                              : strcmp(argv[1], "spmv") == 0  ? cmd_spmv
                              : strcmp(argv[1], "solve") == 0 ? cmd_solve
+                             : strcmp(argv[1], "h2") == 0    ? cmd_h2
                              : strcmp(argv[1], "bench") == 0 ? cmd_bench
                                                              : NULL;
   if (cmd) { /* finalized on every return (--help and the exit-2 refusals too; a second call does nothing) */

@@ -16,7 +16,7 @@ install(TARGETS strata EXPORT strataTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY core/include/strata sparse/include/strata solvers/include/strata
+install(DIRECTORY core/include/strata sparse/include/strata solvers/include/strata hmatrix/include/strata
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
 # the dist/ module, when built (MPI found): strata::dist, its header beside the others
 if(TARGET strata_dist)

@@ -6,7 +6,7 @@
  *   bench_record.c   result records, their JSON lines, the progress line, the oracle's comparison
  *   bench_report.c   the summary tables and the gnuplot plots (--out)
  *   bench_system.c   the linear systems of the solve and amg suites, their checks and timed runs
- *   suite_NAME.c     one suite each: stream, spmv, unpack, fem, solve, spgemm, amg
+ *   suite_NAME.c     one suite each: stream, spmv, unpack, fem, solve, spgemm, amg, h2
  * The measuring module (timing, generators, the vendor peer, unpack baselines) is bench.h. */
 #ifndef STRATA_BENCH_HARNESS_H
 #define STRATA_BENCH_HARNESS_H

@@ -19,7 +19,8 @@
   X(solve)              \
   X(spgemm)             \
   X(amg)                \
-  X(batched)
+  X(batched)            \
+  X(h2)
 
 #define BENCH_SUITE_DECLARE(name) extern const bench_suite_t bench_suite_##name;
 BENCH_SUITES(BENCH_SUITE_DECLARE)

@@ -2,7 +2,7 @@
 # the Jacobi SVD against their defining identities and against LAPACKE (dgeqrf, dgesvd) when
 # Debian's liblapacke-dev is found; without it those comparisons are skipped, visibly (the test
 # prints it), and everything else runs.
-strata_test(batched SOURCES test_batched.c LIBS strata_hmatrix)
+strata_test(batched SOURCES test_batched.c)
 target_include_directories(test_batched PRIVATE ${PROJECT_SOURCE_DIR}/hmatrix/src) # batched_impl.h
 find_path(STRATA_LAPACKE_INCLUDE_DIR lapacke.h)
 find_library(STRATA_LAPACKE_LIBRARY lapacke)

@@ -1,0 +1,118 @@
+/* strata hmatrix — the phases of the H² matrix-vector product (strata_h2_matvec), each a batched
+ * kernel over one level's nodes or blocks: one team per output node, its threads (or lanes) over the
+ * (index, vector) outputs, the lanes over the sum; no atomics (every output has one writer). */
+#include <strata/kl.h>
+
+#include "h2_args.h"
+
+STRATA_FOR_KERNEL(strata_h2_gather, strata_h2_gather_args_t, a, e) {
+  const int64_t i = e % a->n, v = e / a->n;
+  a->xp[e] = a->X[a->index_map[i] + v * a->ldx];
+}
+
+STRATA_TEAM_KERNEL(strata_h2_upsweep_leaf, strata_h2_upleaf_args_t, a, team) {
+  const int64_t g = a->first + team->league_rank, b = a->node_begin[g], m = a->node_end[g] - b;
+  const int64_t k = a->k;
+  const double *U = a->U + b * k;
+  STRATA_TEAM_THREAD_RANGE(team, o, 0, k * a->nv) {
+    const int64_t al = o % k, v = o / k;
+    const double *x = a->xp + v * a->n + b;
+    double s;
+    STRATA_THREAD_VECTOR_REDUCE(team, i, 0, m, SUM, f64, s) { s += U[al * m + i] * x[i]; }
+    if (strata_thread_single(team)) a->xhat[(g * a->nv + v) * k + al] = s;
+  }
+}
+
+/* one output per lane, the sum over α in the lane: consecutive lanes read consecutive E entries */
+STRATA_TEAM_KERNEL(strata_h2_upsweep_transfer, strata_h2_transfer_args_t, a, team) {
+  const int64_t g = a->first + team->league_rank, k = a->k, kk = k * k;
+  STRATA_TEAM_VECTOR_RANGE(team, o, 0, k * a->nv) {
+    const int64_t be = o % k, v = o / k;
+    double t = 0.0;
+    for (int64_t c = 2 * g + 1; c <= 2 * g + 2; ++c) {
+      const double *E = a->E + (c - 1) * kk + be;
+      const double *x = a->v + (c * a->nv + v) * k;
+      for (int64_t al = 0; al < k; ++al) t += E[al * k] * x[al];
+    }
+    a->v[(g * a->nv + v) * k + be] = t;
+  }
+}
+
+/* GPUs: the lanes share β and each lane sums over all blocks of the row before the one reduction */
+STRATA_TEAM_KERNEL(strata_h2_coupling_mv, strata_h2_coupling_mv_args_t, a, team) {
+  const int64_t g = a->first + team->league_rank, k = a->k, kk = k * k;
+  const int64_t b0 = a->row_ptr[g], b1 = a->row_ptr[g + 1];
+  STRATA_TEAM_THREAD_RANGE(team, o, 0, k * a->nv) {
+    const int64_t al = o % k, v = o / k;
+    double s = 0.0;
+    if (team->vector_length > 1) {
+      STRATA_THREAD_VECTOR_REDUCE(team, be, 0, k, SUM, f64, s) {
+        for (int64_t b = b0; b < b1; ++b) s += a->S[b * kk + al * k + be] * a->xhat[(a->cols[b] * a->nv + v) * k + be];
+      }
+    } else { /* one lane (host): block by block, each row of S read contiguously */
+      for (int64_t b = b0; b < b1; ++b) {
+        const double *S = a->S + b * kk + al * k, *x = a->xhat + (a->cols[b] * a->nv + v) * k;
+        double r;
+        STRATA_THREAD_VECTOR_REDUCE(team, be, 0, k, SUM, f64, r) { r += S[be] * x[be]; }
+        s += r;
+      }
+    }
+    if (strata_thread_single(team)) a->yhat[(g * a->nv + v) * k + al] = s;
+  }
+}
+
+STRATA_TEAM_KERNEL(strata_h2_downsweep, strata_h2_transfer_args_t, a, team) {
+  const int64_t g = a->first + team->league_rank, P = (g - 1) / 2, k = a->k;
+  const double *E = a->E + (g - 1) * k * k;
+  STRATA_TEAM_THREAD_RANGE(team, o, 0, k * a->nv) {
+    const int64_t al = o % k, v = o / k;
+    const double *y = a->v + (P * a->nv + v) * k;
+    double s;
+    STRATA_THREAD_VECTOR_REDUCE(team, be, 0, k, SUM, f64, s) { s += E[al * k + be] * y[be]; }
+    if (strata_thread_single(team)) a->v[(g * a->nv + v) * k + al] += s;
+  }
+}
+
+/* yp = U ŷ per leaf, one output per lane (consecutive lanes read consecutive U entries) */
+STRATA_TEAM_KERNEL(strata_h2_leaf_basis, strata_h2_leaf_args_t, a, team) {
+  const int64_t g = a->first + team->league_rank, b = a->node_begin[g], m = a->node_end[g] - b, k = a->k;
+  STRATA_TEAM_VECTOR_RANGE(team, o, 0, m * a->nv) {
+    const int64_t i = o % m, v = o / m;
+    const double *U = a->U + b * k + i, *y = a->yhat + (g * a->nv + v) * k;
+    double t = 0.0;
+    for (int64_t al = 0; al < k; ++al) t += U[al * m] * y[al];
+    a->yp[b + i + v * a->n] = t;
+  }
+}
+
+/* Y = α (yp + Σ D x) + β Y per leaf; GPUs: the lanes share the columns j < leaf_max of every dense
+ * block of the row, each lane summing over all blocks before the one reduction */
+STRATA_TEAM_KERNEL(strata_h2_leaf_product, strata_h2_leaf_args_t, a, team) {
+  const int64_t li = team->league_rank, g = a->first + li, b = a->node_begin[g], m = a->node_end[g] - b;
+  const int64_t d0 = a->dense_row_ptr[li], d1 = a->dense_row_ptr[li + 1];
+  STRATA_TEAM_THREAD_RANGE(team, o, 0, m * a->nv) {
+    const int64_t i = o % m, v = o / m;
+    double s = 0.0;
+    if (team->vector_length > 1) {
+      STRATA_THREAD_VECTOR_REDUCE(team, j, 0, a->leaf_max, SUM, f64, s) {
+        for (int64_t q = d0; q < d1; ++q) {
+          const int64_t c = a->dense_cols[q], bs = a->node_begin[c], ns = a->node_end[c] - bs;
+          if (j < ns) s += a->D[a->dense_offsets[q] + i * ns + j] * a->xp[v * a->n + bs + j];
+        }
+      }
+    } else { /* one lane (host): block by block, each row of D read contiguously */
+      for (int64_t q = d0; q < d1; ++q) {
+        const int64_t c = a->dense_cols[q], bs = a->node_begin[c], ns = a->node_end[c] - bs;
+        const double *D = a->D + a->dense_offsets[q] + i * ns, *x = a->xp + v * a->n + bs;
+        double r;
+        STRATA_THREAD_VECTOR_REDUCE(team, j, 0, ns, SUM, f64, r) { r += D[j] * x[j]; }
+        s += r;
+      }
+    }
+    if (strata_thread_single(team)) {
+      const double t = s + (a->lowrank ? a->yp[b + i + v * a->n] : 0.0);
+      double *y = a->Y + a->index_map[b + i] + v * a->ldy;
+      *y = a->beta == 0.0 ? a->alpha * t : a->alpha * t + a->beta * *y;
+    }
+  }
+}
