@@ -108,6 +108,9 @@ int bench_hypre_code_failed(int code, const char *what, char *err, size_t err_le
   return hypre_failed((HYPRE_Int)code, what, err, err_len);
 }
 
+int bench_hypre_threads_set(int t) { return threads_set(t); }
+void bench_hypre_threads_restore(int t) { threads_restore(t); }
+
 int bench_hypre_create(const strata_crs_matrix_t *A, bench_hypre_t **out, char *err, size_t err_len) {
   *out = NULL;
   if (A->num_rows != A->num_cols) {
@@ -388,6 +391,11 @@ int bench_hypre_code_failed(int code, const char *what, char *err, size_t err_le
   (void)code, (void)what;
   return none(err, err_len);
 }
+int bench_hypre_threads_set(int t) {
+  (void)t;
+  return 1;
+}
+void bench_hypre_threads_restore(int t) { (void)t; }
 int bench_hypre_create(const strata_crs_matrix_t *A, bench_hypre_t **h, char *err, size_t err_len) {
   (void)A;
   *h = NULL;

@@ -71,6 +71,10 @@ int bench_hypre_start(char *err, size_t err_len);
 /** 1 when hypre's error code `code` (a HYPRE_Int) of the call `what` is an error (HYPRE_ERROR_CONV
  *  alone is none), its description then in err; hypre's error flag is cleared either way. */
 int bench_hypre_code_failed(int code, const char *what, char *err, size_t err_len);
+/** hypre's OpenMP threads for the calls that follow (t > 0; 0 keeps them); returns the count
+ *  before, for bench_hypre_threads_restore. */
+int bench_hypre_threads_set(int t);
+void bench_hypre_threads_restore(int t);
 /** hypre's copy of A (host memory, square): the IJ matrix and vectors. 0, or -1 with err. */
 int bench_hypre_create(const strata_crs_matrix_t *A, bench_hypre_t **h, char *err, size_t err_len);
 /** A solver of configuration c on h, set up (its preconditioner's setup timed: *setup_s). */

@@ -41,10 +41,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "bench_hypre.h"
 #include "strata/dist.h"
 #if BENCH_HAVE_HYPRE
@@ -217,6 +213,7 @@ typedef struct dist_input {
   const strata_crs_matrix_t *Ah; /* rank 0 only */
   int64_t *rows, *cols;          /* rank 0: the entries' global ids */
   double *yref, *tol, *yall, *yvec; /* rank 0: [rows] reference, tolerance, gathered y, vector mode's y */
+  int have_vec;                  /* rank 0: yvec holds this backend's vector-mode y */
   int64_t nrows, ncols, nnz;     /* every rank */
   const char *name;
 } dist_input_t;
@@ -297,11 +294,11 @@ static int check_y(dist_input_t *in, dist_case_t *k, const double *y, int keep_v
     res[0] = (double)bench_oracle_compare(&o, in->yall, &first);
     res[1] = (double)first;
     if (first >= 0) res[2] = in->yall[first], res[3] = in->yref[first];
-    if (keep_vector) memcpy(in->yvec, in->yall, (size_t)in->nrows * sizeof(double));
-    else if (bitwise) res[4] = !memcmp(in->yvec, in->yall, (size_t)in->nrows * sizeof(double));
+    if (keep_vector) memcpy(in->yvec, in->yall, (size_t)in->nrows * sizeof(double)), in->have_vec = 1;
+    else if (bitwise) res[4] = in->have_vec ? !memcmp(in->yvec, in->yall, (size_t)in->nrows * sizeof(double)) : -1;
   }
   MPI_Bcast(res, 5, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  if (bitwise) *bitwise = res[4] != 0;
+  if (bitwise) *bitwise = (int)res[4]; /* 1 equal, 0 not, -1 not compared (vector mode's y missing) */
   snprintf(r->extra + strlen(r->extra), sizeof r->extra - strlen(r->extra), ", \"check_wrong_rows\": %.0f", res[0]);
   if (res[0] > 0) {
     r->ok = 0;
@@ -318,6 +315,7 @@ typedef struct dist_sizes {
   double phase_bytes[4];                 /* the same for pack, wait, local, offdiag */
   int64_t halo_recv_sum, halo_recv_max, halo_send_max, ghosts_max, rows_max, neighbors_max, offdiag_nnz;
   int threads;
+  double build_s; /* strata_dist_crs_create_from_entries from rank 0's entries, the slowest rank */
 } dist_sizes_t;
 
 static void sizes_of(dist_case_t *k, dist_sizes_t *z) {
@@ -349,9 +347,9 @@ static bench_result_t *add_record(const dist_input_t *in, const dist_case_t *k, 
     r->bytes = z->bytes;
     snprintf(r->extra, sizeof r->extra, ", \"ranks\": %d, \"threads_per_rank\": %d, \"halo_recv_bytes_sum\": %lld, "
              "\"halo_recv_bytes_max\": %lld, \"halo_send_bytes_max\": %lld, \"ghosts_max\": %lld, \"rows_per_rank_max\": %lld, "
-             "\"neighbors_max\": %lld, \"offdiag_nnz\": %lld", g_size, z->threads, (long long)z->halo_recv_sum,
+             "\"neighbors_max\": %lld, \"offdiag_nnz\": %lld, \"build_s\": %.6g", g_size, z->threads, (long long)z->halo_recv_sum,
              (long long)z->halo_recv_max, (long long)z->halo_send_max, (long long)z->ghosts_max, (long long)z->rows_max,
-             (long long)z->neighbors_max, (long long)z->offdiag_nnz);
+             (long long)z->neighbors_max, (long long)z->offdiag_nnz, z->build_s);
   }
   return r;
 }
@@ -377,24 +375,12 @@ static void time_into(dist_case_t *k, bench_fn f, bench_result_t *r, bench_stats
 }
 
 #if BENCH_HAVE_HYPRE
-/* hypre's threads for the calls that follow; the previous count is returned */
-static int hypre_threads(int t) {
-#ifdef _OPENMP
-  const int old = omp_get_max_threads();
-  if (t > 0) omp_set_num_threads(t);
-  return old;
-#else
-  (void)t;
-  return 1;
-#endif
-}
-
 static int run_hypre(void *v, int64_t call) {
   dist_case_t *k = (dist_case_t *)v;
   (void)call;
-  const int old = hypre_threads(k->hthreads);
+  const int old = bench_hypre_threads_set(k->hthreads);
   const int code = (int)HYPRE_ParCSRMatrixMatvec(1.0, k->hA, k->hx, 0.0, k->hy);
-  hypre_threads(old);
+  bench_hypre_threads_restore(old);
   return code;
 }
 
@@ -502,7 +488,7 @@ static void measure_hypre(dist_input_t *in, dist_case_t *k, bench_result_t *r) {
     if (k->info.num_local_rows) memcpy(k->y, k->yh, (size_t)k->info.num_local_rows * sizeof(double));
     if (check_y(in, k, k->y, 0, r, NULL)) {
       time_into(k, run_hypre, r, NULL, 0);
-      const int old = hypre_threads(0); /* the count hypre ran with */
+      const int old = bench_hypre_threads_set(0); /* the count hypre ran with */
       snprintf(r->extra + strlen(r->extra), sizeof r->extra - strlen(r->extra), ", \"hypre_threads\": %d",
                k->hthreads ? k->hthreads : old);
       if (r->ok == 1) snprintf(r->msg, sizeof r->msg, "HYPRE_ParCSRMatrixMatvec, the same rows per rank as strata");
@@ -574,8 +560,11 @@ static void dist_backend(dist_input_t *in, int bi, const strata_dist_map_t *rmap
   memset(&k, 0, sizeof k);
   k.e = bench_cfg.ex[bi], k.b = bench_cfg.be[bi];
   const int first = bench_nrec;
+  in->have_vec = 0;
   strata_dist_build_report_t rep;
   const int64_t n0 = g_rank == 0 ? in->nnz : 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  double build_s = strata_timer_now();
   const strata_status_t bst = strata_dist_crs_create_from_entries(k.e, rmap, dmap, n0, in->rows, in->cols,
                                                                   g_rank == 0 ? in->Ah->values : NULL, NULL, &rep, &k.A);
   if (bst) { /* agreed by dist: the same on every rank */
@@ -584,6 +573,8 @@ static void dist_backend(dist_input_t *in, int bi, const strata_dist_map_t *rmap
     bench_record_emit(r);
     return;
   }
+  build_s = strata_timer_now() - build_s;
+  MPI_Allreduce(MPI_IN_PLACE, &build_s, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   strata_dist_crs_info(k.A, &k.info);
   strata_dist_map_info_t rmi, dmi;
   strata_dist_map_info(rmap, &rmi);
@@ -592,6 +583,7 @@ static void dist_backend(dist_input_t *in, int bi, const strata_dist_map_t *rmap
   const int32_t nr = k.info.num_local_rows, nc = k.info.num_local_cols;
   dist_sizes_t z;
   sizes_of(&k, &z);
+  z.build_s = build_s;
   /* vectors, the gather's counts, x by its global ids */
   char msg[MSG_LEN] = "";
   double *xh = (double *)malloc(((size_t)nc + 1) * sizeof(double));
@@ -650,8 +642,8 @@ static void dist_backend(dist_input_t *in, int bi, const strata_dist_map_t *rmap
     if (!check_y(in, &k, k.y, m == STRATA_DIST_VECTOR, r, m == STRATA_DIST_VECTOR ? NULL : &same)) continue;
     if (m != STRATA_DIST_VECTOR)
       snprintf(r->extra + strlen(r->extra), sizeof r->extra - strlen(r->extra), ", \"bitwise_equal_vector\": %s",
-               same ? "true" : "false");
-    if (!same) { /* dist.h: every mode gives the same bits */
+               same > 0 ? "true" : same == 0 ? "false" : "null");
+    if (same == 0) { /* dist.h: every mode gives the same bits */
       r->ok = 0;
       snprintf(r->msg, sizeof r->msg, "y within the tolerance but not bit for bit vector mode's (dist.h promises the same "
                "bits): time not counted");
