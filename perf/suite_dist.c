@@ -514,6 +514,7 @@ static void measure_exchange(dist_case_t *k, const strata_dist_map_t *dmap, benc
   const double *gb = NULL;
   st = gh ? STRATA_SUCCESS : strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "%d ghost values on the host", (int)ng);
   if (failed_here(st != 0, "the phases' check", rp)) {
+    free(gh); /* allocated on the ranks where it did not fail */
     copy_msg(rw, rp);
     return;
   }
