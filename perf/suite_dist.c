@@ -15,6 +15,8 @@
  *                  pack and wait come from one loop of begin + end, clocked between the two
  *   phase_local    the diagonal block's row-class SpMV alone (its own loop)
  *   phase_offdiag  the off-diagonal block's, on the imported ghost buffer (its own loop)
+ *   cg_iteration   one CG iteration by hand (vector-mode SpMV, 2 strata_dist_vec_dot, 3 updates) until
+ *                  the distributed Krylov solvers exist; checked: 10 iterations against a host CG
  *   hypre_parcsr_matvec  HYPRE_ParCSRMatrixMatvec on the same rows per rank (host backends, builds
  *                  with hypre; 1 thread for serial, OpenMP's default for openmp)
  * Checks before any time counts: every mode's y (poisoned first), gathered to rank 0, against a
@@ -43,6 +45,7 @@
 #include <string.h>
 #include "bench_hypre.h"
 #include "strata/dist.h"
+#include "strata/vector.h"
 #if BENCH_HAVE_HYPRE
 #include "HYPRE.h"
 #include "HYPRE_IJ_mv.h"
@@ -355,9 +358,10 @@ static bench_result_t *add_record(const dist_input_t *in, const dist_case_t *k, 
 }
 
 /* the records of one input on one backend, in this order */
-enum { R_VECTOR, R_OVERLAP, R_TASK, R_PACK, R_WAIT, R_LOCAL, R_OFFDIAG, R_HYPRE, R_N };
+enum { R_VECTOR, R_OVERLAP, R_TASK, R_PACK, R_WAIT, R_LOCAL, R_OFFDIAG, R_CG, R_HYPRE, R_N };
 static const char *const rec_algo[R_N] = {"strata_vector", "strata_overlap", "strata_task", "phase_pack",
-                                          "phase_wait", "phase_local", "phase_offdiag", "hypre_parcsr_matvec"};
+                                          "phase_wait", "phase_local", "phase_offdiag", "cg_iteration",
+                                          "hypre_parcsr_matvec"};
 
 static void copy_msg(bench_result_t *dst, const bench_result_t *src) { memcpy(dst->msg, src->msg, sizeof dst->msg); }
 
@@ -500,6 +504,143 @@ static void measure_hypre(dist_input_t *in, dist_case_t *k, bench_result_t *r) {
 #endif
 }
 
+/* ---- one CG iteration by hand: strata_dist_crs_spmv (vector mode), two strata_dist_vec_dot and
+ * three vector updates, b = ones, from x = 0 (again from x = 0 once r·r < 1e-30 r0·r0: the timed
+ * loop runs past convergence). A stand-in until the distributed Krylov solvers exist (issue 29
+ * item 6): their own CG records replace it. */
+#define CG_CHECK_ITERS 10
+#define CG_CHECK_TOL 1e-9
+typedef struct dist_cg {
+  dist_case_t *k;
+  const strata_dist_map_t *map;
+  double *r, *p, *q, *x; /* exec memory [rows + 1] */
+  double rr, rr0;        /* the same bits on every rank (strata_dist_vec_dot) */
+} dist_cg_t;
+
+#define CG_KEEP(call)         \
+  do {                        \
+    const strata_status_t s_ = (call); \
+    if (!st) st = s_;         \
+  } while (0)
+
+static strata_status_t cg_reset(dist_cg_t *c) {
+  strata_exec_t *e = c->k->e;
+  const int32_t n = c->k->info.num_local_rows;
+  strata_status_t st = STRATA_SUCCESS;
+  CG_KEEP(strata_vec_fill(e, n, 0.0, c->x));
+  CG_KEEP(strata_vec_fill(e, n, 1.0, c->r));
+  CG_KEEP(strata_vec_fill(e, n, 1.0, c->p));
+  c->rr = c->rr0;
+  return st;
+}
+
+/* every call is made on every rank whatever failed before (the collective ones agree) */
+static int run_cg(void *v, int64_t call) {
+  dist_cg_t *c = (dist_cg_t *)v;
+  dist_case_t *k = c->k;
+  strata_exec_t *e = k->e;
+  const int32_t n = k->info.num_local_rows;
+  (void)call;
+  strata_status_t st = STRATA_SUCCESS;
+  if (!(c->rr > 1e-30 * c->rr0)) CG_KEEP(cg_reset(c));
+  double pq = 0, rr1 = 0;
+  CG_KEEP(strata_dist_crs_spmv(e, STRATA_DIST_VECTOR, 1.0, k->A, c->p, 0.0, c->q));
+  CG_KEEP(strata_dist_vec_dot(e, c->map, c->p, c->q, &pq));
+  const double alpha = pq != 0 ? c->rr / pq : 0;
+  CG_KEEP(strata_vec_axpy(e, n, alpha, c->p, c->x));
+  CG_KEEP(strata_vec_axpy(e, n, -alpha, c->q, c->r));
+  CG_KEEP(strata_dist_vec_dot(e, c->map, c->r, c->r, &rr1));
+  CG_KEEP(strata_vec_axpby(e, n, 1.0, c->r, c->rr > 0 ? rr1 / c->rr : 0, c->p));
+  c->rr = pq != 0 ? rr1 : 0; /* a breakdown restarts the next call */
+  return st;
+}
+
+/* the same iterations on the host, rank 0, over the whole matrix: x after `iters` from x = 0 */
+static int host_cg(const strata_crs_matrix_t *A, int iters, double *x) {
+  const int64_t n = A->num_rows;
+  double *r = (double *)malloc(((size_t)n + 1) * sizeof(double)), *p = (double *)malloc(((size_t)n + 1) * sizeof(double));
+  double *q = (double *)malloc(((size_t)n + 1) * sizeof(double));
+  if (!r || !p || !q) {
+    free(r), free(p), free(q);
+    return -1;
+  }
+  double rr = (double)n;
+  for (int64_t i = 0; i < n; ++i) x[i] = 0, r[i] = p[i] = 1;
+  for (int it = 0; it < iters; ++it) {
+    double pq = 0, rr1 = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      double s = 0;
+      for (int64_t t = A->row_offsets[i]; t < A->row_offsets[i + 1]; ++t) s += A->values[t] * p[A->col_indices[t]];
+      q[i] = s, pq += p[i] * s;
+    }
+    const double alpha = rr / pq;
+    for (int64_t i = 0; i < n; ++i) x[i] += alpha * p[i], r[i] -= alpha * q[i], rr1 += r[i] * r[i];
+    for (int64_t i = 0; i < n; ++i) p[i] = r[i] + rr1 / rr * p[i];
+    rr = rr1;
+  }
+  free(r), free(p), free(q);
+  return 0;
+}
+
+/* cg_iteration: CG_CHECK_ITERS iterations checked against host_cg (max |x - x_host| <= tol max
+ * |x_host|), then one iteration timed */
+static void measure_cg(dist_input_t *in, dist_case_t *k, const strata_dist_map_t *rmap, bench_result_t *r) {
+  if (in->nrows != in->ncols) {
+    r->ok = -2;
+    snprintf(r->msg, sizeof r->msg, "skipped: CG needs a square matrix (%lld x %lld)", (long long)in->nrows,
+             (long long)in->ncols);
+    return;
+  }
+  dist_cg_t c;
+  memset(&c, 0, sizeof c);
+  c.k = k, c.map = rmap, c.rr0 = (double)in->nrows;
+  const int32_t n = k->info.num_local_rows;
+  double **v[4] = {&c.r, &c.p, &c.q, &c.x};
+  strata_status_t st = STRATA_SUCCESS;
+  for (int i = 0; i < 4; ++i) CG_KEEP(strata_mem_alloc(k->e, STRATA_MEM_DEVICE, ((size_t)n + 1) * 8, (void **)v[i]));
+  if (!failed_here(st != 0, "CG's vectors", r)) {
+    st = cg_reset(&c);
+    for (int it = 0; it < CG_CHECK_ITERS; ++it) CG_KEEP(run_cg(&c, it));
+    bench_sync(k->e);
+    if (!failed_here(st != 0, "CG's iterations", r)) {
+      double res[2] = {0, 0}; /* max |x - x_host| / max |x_host|; 1: the host CG failed */
+      const int failed = n > 0 && strata_mem_copy(k->e, k->yh, c.x, (size_t)n * 8) != STRATA_SUCCESS;
+      int any = failed;
+      MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+      if (!any) MPI_Gatherv(k->yh, n, MPI_DOUBLE, in->yall, k->counts, k->displs, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+      if (!any && g_rank == 0) {
+        if (host_cg(in->Ah, CG_CHECK_ITERS, in->yvec)) res[1] = 1;
+        double d = 0, m = 0;
+        for (int64_t i = 0; !res[1] && i < in->nrows; ++i) {
+          d = fmax(d, fabs(in->yall[i] - in->yvec[i]));
+          m = fmax(m, fabs(in->yvec[i]));
+          if (in->yall[i] != in->yall[i]) d = INFINITY;
+        }
+        res[0] = m > 0 ? d / m : d;
+        in->have_vec = 0; /* yvec now holds the host CG's x */
+      }
+      MPI_Bcast(res, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+      if (any || res[1]) {
+        snprintf(r->msg, sizeof r->msg, "%s", any ? "copying x to the host failed on some rank" : "rank 0: no memory for the host CG");
+      } else {
+        snprintf(r->extra + strlen(r->extra), sizeof r->extra - strlen(r->extra), ", \"check_cg_iterations\": %d, "
+                 "\"check_max_rel_diff\": %.3g", CG_CHECK_ITERS, res[0]);
+        if (!(res[0] <= CG_CHECK_TOL)) {
+          r->ok = 0;
+          snprintf(r->msg, sizeof r->msg, "x after %d iterations differs from the host CG's by %.3g of max |x| (> %g): "
+                   "time not counted", CG_CHECK_ITERS, res[0], CG_CHECK_TOL);
+        } else {
+          r->ok = dist_time(k->e, run_cg, &c, k->acc, 0, &r->t, NULL, r->msg) ? -1 : 1;
+          if (r->ok == 1)
+            snprintf(r->msg, sizeof r->msg, "one CG iteration by hand: vector-mode SpMV, 2 strata_dist_vec_dot, 3 vector "
+                     "updates (b = ones, x = 0 again once r.r < 1e-30 r0.r0)");
+        }
+      }
+    }
+  }
+  for (int i = 0; i < 4; ++i) strata_mem_free(k->e, STRATA_MEM_DEVICE, (void **)v[i]);
+}
+
 /* phase_pack and phase_wait: a plan of the matrix's ghosts; one import checked (its ghost buffer
  * bit for bit x at the ghost ids), then begin + end timed, clocked between them */
 static void measure_exchange(dist_case_t *k, const strata_dist_map_t *dmap, bench_result_t *rp, bench_result_t *rw) {
@@ -618,6 +759,7 @@ static void dist_backend(dist_input_t *in, int bi, const strata_dist_map_t *rmap
   for (int i = 0; i < nrec; ++i) add_record(in, &k, &z, rec_algo[i]);
   bench_result_t *R = &bench_rec[first];
   for (int i = 0; i < 4; ++i) R[R_PACK + i].bytes = z.phase_bytes[i];
+  R[R_CG].bytes = z.bytes + 96.0 * (double)in->nrows; /* + 2 dots (16 + 8 per row), 3 updates (24 each) */
   /* ---- the three modes */
   int level = MPI_THREAD_SINGLE;
   MPI_Query_thread(&level);
@@ -685,9 +827,11 @@ static void dist_backend(dist_input_t *in, int bi, const strata_dist_map_t *rmap
     bench_progress(SUITE, in->name, R[R_HYPRE].backend, R[R_HYPRE].algo);
     measure_hypre(in, &k, &R[R_HYPRE]);
   }
-  /* ---- distributed CG per iteration: the distributed Krylov solvers' records go here (issue 29
-   * items 6 and 8: CG over strata_dist_crs_t, its time per iteration, hypre's PCG on the same
-   * ranks beside it; add their algorithms to rec_algo before R_N) */
+  /* ---- CG per iteration (by hand, until the distributed Krylov solvers exist: their records go
+   * here, issue 29 items 6 and 8, with hypre's PCG on the same ranks beside them; add their
+   * algorithms to rec_algo before R_HYPRE) */
+  bench_progress(SUITE, in->name, R[R_CG].backend, R[R_CG].algo);
+  measure_cg(in, &k, rmap, &R[R_CG]);
   /* ---- FE assembly phases per rank: the distributed assembly's records go here (issue 29 items 5
    * and 8; the Tpetra peer program beside them) */
   /* ---- derived numbers: the phases and the share of the exchange each mode hides, hypre */
@@ -824,8 +968,8 @@ static void dist_run(const bench_inputs_t *inp) {
   bench_list_free(&specs);
 }
 
-/* per input and backend: 3 modes, 4 phases; hypre on host backends where the build has it */
-#define DIST_PER_BACKEND 7
+/* per input and backend: 3 modes, 4 phases, CG; hypre on host backends where the build has it */
+#define DIST_PER_BACKEND 8
 static int dist_estimate(const bench_inputs_t *in) {
   const int mats = in->given ? in->matrices : (int)(sizeof default_specs / sizeof default_specs[0]);
   int host = 0;
@@ -852,22 +996,23 @@ static void cell(FILE *f, int width, int prec, double v) {
 
 static void dist_summary(FILE *f) {
   static const char *const cols[] = {"strata_vector", "strata_overlap", "strata_task", "phase_pack", "phase_wait",
-                                     "phase_local", "phase_offdiag", "hypre_parcsr_matvec"};
+                                     "phase_local", "phase_offdiag", "hypre_parcsr_matvec", "cg_iteration"};
   fprintf(f, "\n== dist: distributed SpMV on %d rank%s, ms per call (slowest rank; phases each timed alone), hidden = "
-          "(vector - mode) / (pack + wait), x_hypre = strata / hypre\n", g_size, g_size > 1 ? "s" : "");
-  fprintf(f, "%-7s %-24s %9s %9s %9s %9s %9s %9s %9s %9s %7s %7s %8s\n", "backend", "name", "vector", "overlap", "task",
-          "pack", "wait", "local", "offdiag", "hypre", "hid_ov", "hid_tk", "x_hypre");
+          "(vector - mode) / (pack + wait), x_hypre = vector / hypre, cg_iter: one CG iteration\n", g_size,
+          g_size > 1 ? "s" : "");
+  fprintf(f, "%-7s %-24s %9s %9s %9s %9s %9s %9s %9s %9s %7s %7s %8s %9s\n", "backend", "name", "vector", "overlap",
+          "task", "pack", "wait", "local", "offdiag", "hypre", "hid_ov", "hid_tk", "x_hypre", "cg_iter");
   for (int i = 0; i < bench_nrec; ++i) {
     const bench_result_t *r = &bench_rec[i];
     if (strcmp(r->suite, SUITE) || strcmp(r->algo, "strata_vector")) continue;
-    double v[8];
-    for (int c = 0; c < 8; ++c) v[c] = rec_ms(r->name, r->backend, cols[c]);
+    double v[9];
+    for (int c = 0; c < 9; ++c) v[c] = rec_ms(r->name, r->backend, cols[c]);
     const double ex = v[3] + v[4];
     const double nx = g_size > 1 ? 1.0 : NAN; /* one rank: no exchange to hide */
     const double d[3] = {nx * (v[0] - v[1]) / ex, nx * (v[0] - v[2]) / ex, v[0] / v[7]};
     fprintf(f, "%-7s %-24.24s", r->backend, r->name);
     for (int c = 0; c < 8; ++c) cell(f, 9, 4, v[c]);
-    cell(f, 7, 2, d[0]), cell(f, 7, 2, d[1]), cell(f, 8, 3, d[2]);
+    cell(f, 7, 2, d[0]), cell(f, 7, 2, d[1]), cell(f, 8, 3, d[2]), cell(f, 9, 4, v[8]);
     fputc('\n', f);
   }
 }
