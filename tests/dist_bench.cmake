@@ -1,10 +1,10 @@
 # The harness's dist suite (perf/suite_dist.c) under mpirun, in builds with MPI only: `strata bench
 # dist --quick` on 1 and 2 ranks (the serial and OpenMP backends, one thread per rank), every
 # record checked and timed, the three SpMV modes among them, the hand-made CG iteration (checked
-# against a host CG) and hypre's ParCSR matvec where the build has hypre. Performance is never asserted. Uses tests/dist.cmake's mpirun flags and
-# environment (_strata_mpi_flags, _strata_mpi_env): this file is included after it (tests/
-# CMakeLists.txt includes the *.cmake files in sorted order). Without MPI: `strata bench dist`
-# says that the build has none (exit 2).
+# against a host CG) and hypre's ParCSR matvec where the build has hypre. Performance is never
+# asserted. Uses tests/dist.cmake's mpirun flags and environment (_strata_mpi_flags,
+# _strata_mpi_env): this file is included after it (tests/CMakeLists.txt includes the *.cmake
+# files in sorted order). Without MPI: `strata bench dist` says that the build has none (exit 2).
 if(TARGET strata_cli AND STRATA_HAVE_MPI AND MPIEXEC_EXECUTABLE)
   get_property(_dist_bench_hypre GLOBAL PROPERTY STRATA_BENCH_HYPRE)
   set(_re "\"algorithm\": \"strata_vector\", \"status\": \"ok\".*\"algorithm\": \"strata_overlap\", \"status\": \"ok\"[^\n]*\"bitwise_equal_vector\": true.*\"algorithm\": \"strata_task\", \"status\": \"ok\"[^\n]*\"bitwise_equal_vector\": true.*\"algorithm\": \"cg_iteration\", \"status\": \"ok\"[^\n]*\"check_max_rel_diff\"")
