@@ -33,13 +33,13 @@
  * The phases' own: pack 16 per value sent; wait 8 per ghost (written); local the diagonal block's
  * 12 nnz + 8 (rows + 1) + 8 cols + 8 rows; offdiag 12 nnz + 8 (rows + 1) + 8 ghosts + 16 rows.
  * Halo bytes from strata_dist_plan_info (MPI traffic per import, the rank itself excluded).
- * Record members beyond the harness's ("n" is the number of ranks): ranks, threads_per_rank,
- * halo_recv_bytes_sum (over ranks), halo_recv_bytes_max, halo_send_bytes_max, ghosts_max,
- * rows_per_rank_max, neighbors_max, offdiag_nnz, build_s (strata_dist_crs_create_from_entries,
- * slowest rank), the check's count (check_wrong_rows, _ghosts, check_max_rel_diff); the modes add
- * pack_s, wait_s, local_s, offdiag_s (the phase records' medians), exchange_hidden_fraction =
- * (vector's time - this mode's) / (pack + wait), bitwise_equal_vector, and strata_over_hypre (this
- * mode's time / hypre's); ratio_to_peer is the harness's hypre / strata. */
+ * Record members beyond the harness's: ranks, threads_per_rank, halo_recv_bytes_sum (over ranks),
+ * halo_recv_bytes_max, halo_send_bytes_max, ghosts_max, rows_per_rank_max, neighbors_max,
+ * offdiag_nnz, build_s (strata_dist_crs_create_from_entries, slowest rank), the check's outcome
+ * (check_wrong_rows, check_wrong_ghosts, check_max_rel_diff); the modes add pack_s, wait_s,
+ * local_s, offdiag_s (the phase records' medians), exchange_hidden_fraction = (vector's time -
+ * this mode's) / (pack + wait), bitwise_equal_vector and strata_over_hypre (this mode's time /
+ * hypre's); ratio_to_peer is the harness's hypre / strata. */
 #include "strata/config.h"
 
 #include "bench_harness.h"
@@ -352,7 +352,7 @@ static void sizes_of(dist_case_t *k, dist_sizes_t *z) {
 
 static bench_result_t *add_record(const dist_input_t *in, const dist_case_t *k, const dist_sizes_t *z, const char *algo) {
   bench_result_t *r = bench_record_add(SUITE, k->b, in->name, algo);
-  r->rows = in->nrows, r->cols = in->ncols, r->nnz = in->nnz, r->n = g_size;
+  r->rows = in->nrows, r->cols = in->ncols, r->nnz = in->nnz;
   r->entries = (double)in->nnz;
   if (z) {
     r->bytes = z->bytes;
