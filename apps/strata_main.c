@@ -52,8 +52,9 @@ static void usage(FILE *f) {
           "       --b ones|FILE.mtx --x0 FILE.mtx --solver cg|bicgstab|gmres|fgmres --restart M --tol T\n"
           "       --precond none|jacobi|l1-jacobi|ilu0|iluk:K|bjacobi:P[:K]|ras:P:OVERLAP[:K] --max-iter N\n"
           "       --backend NAME --out x.mtx --json --history\n"
-          "  bench stream|spmv|unpack|fem|solve|spgemm|amg|all\n"
-          "                                     benchmarks against serial and the peers, checked first (bench --help)\n"
+          "  bench stream|spmv|unpack|fem|solve|spgemm|amg|batched|dist|all\n"
+          "                                     benchmarks against serial and the peers, checked first (bench --help;\n"
+          "                                     dist: mpirun -np N strata bench dist, builds with MPI)\n"
           "       --backend B... --matrix FILE.mtx|gen:NAME[:params]|shared... --format LIST --quick\n"
           "       --min-time S --sweep --out DIR\n");
 }
