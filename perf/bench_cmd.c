@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "bench_harness.h"
+#include "strata/config.h" /* STRATA_HAVE_MPI: the dist suite */
 #include "cli_error.h"
 #include "cli_spmv.h"
 
@@ -226,6 +227,9 @@ static void usage(FILE *f) {
   suite_names(names, sizeof names, "|", "|", 0);
   fprintf(f, "usage: strata bench %s|all [options]\n", names);
   for (int q = 0; bench_suites[q]; ++q) fprintf(f, "  %-18s %s\n", bench_suites[q]->name, bench_suites[q]->help);
+#if !STRATA_HAVE_MPI
+  fprintf(f, "  %-18s %s\n", "(dist)", "distributed SpMV under mpirun: only in builds with MPI (this one has none)");
+#endif
   fprintf(f, "  %-18s %s\n", "all", "every suite above, in this order");
   fprintf(f,
           "  --backend B        serial|openmp|cuda|hip|all, repeatable (default: every compiled backend with a device)\n"
@@ -266,7 +270,7 @@ static void usage(FILE *f) {
           "  --progress         one line per measurement on stderr, with the count left (default unless --quick)\n"
           "  --no-progress      no progress lines\n"
           "Exit status: 0 every result checked and timed (or skipped, said why); 2 a usage error (bad option, no\n"
-          "backend to run); 3 a result differed from its reference (serial's; unpack: sums built on the host);\n"
+          "backend to run, `dist` in a build without MPI, another suite than dist under mpirun with several ranks); 3 a result differed from its reference (serial's; unpack: sums built on the host);\n"
           "4 an input could not be built, a measurement failed or --out could not be written.\n"
           "Timing: strata_event (device events on GPUs, host clock between fences on host backends), samples of\n"
           "at least 1 ms, median over samples until --min-time; fem: whole fem_run jobs until --min-time, after 2\n"
@@ -506,6 +510,9 @@ static int bench_run(int argc, char **argv, bench_list_t *specs_out) {
       if (!sel) sel = &bench_suites[q];
       ++nsel;
     }
+  if (!nsel && !strcmp(suite, "dist")) /* suite_dist.c: built with MPI only */
+    return bad_opt("the dist suite needs MPI, and this build has none (STRATA_HAVE_MPI 0: configure with "
+                   "-DSTRATA_MPI=ON and libopenmpi-dev)");
   if (!nsel) {
     char names[256];
     suite_names(names, sizeof names, ", ", ", ", 0);
@@ -558,6 +565,10 @@ static int bench_run(int argc, char **argv, bench_list_t *specs_out) {
     bench_cfg.ex[bench_cfg.nb++] = e;
   }
   if (!bench_cfg.nb) return bad_opt("no backend to run (those given are not compiled in or have no device)");
+  for (int q = 0; q < nsel; ++q) { /* what a suite starts before the run writes anything (dist: MPI) */
+    const int rc = sel[q]->start ? sel[q]->start() : 0;
+    if (rc) return rc;
+  }
   bench_cfg.json = stdout;
   if (bench_cfg.out) {
     char path[OUT_PATH_BYTES];
@@ -579,10 +590,12 @@ static int bench_run(int argc, char **argv, bench_list_t *specs_out) {
     else ++in.matrices;
   }
   for (int q = 0; q < nsel; ++q) bench_cfg.total += sel[q]->estimate(&in);
-  fprintf(stderr, "strata bench: timing method:");
-  for (int bi = 0; bi < bench_cfg.nb; ++bi)
-    fprintf(stderr, " %s: %s;", strata_backend_name(bench_cfg.be[bi]), bench_time_method(bench_cfg.ex[bi]));
-  fprintf(stderr, " samples >= 1 ms, median over >= 5 samples and --min-time %.3g s\n", bench_cfg.min_time);
+  if (!bench_cfg.silent) {
+    fprintf(stderr, "strata bench: timing method:");
+    for (int bi = 0; bi < bench_cfg.nb; ++bi)
+      fprintf(stderr, " %s: %s;", strata_backend_name(bench_cfg.be[bi]), bench_time_method(bench_cfg.ex[bi]));
+    fprintf(stderr, " samples >= 1 ms, median over >= 5 samples and --min-time %.3g s\n", bench_cfg.min_time);
+  }
   for (int q = 0; q < nsel; ++q) sel[q]->run(&in);
   if (bench_cfg.out) {
     char path[OUT_PATH_BYTES];

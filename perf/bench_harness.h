@@ -46,6 +46,7 @@ typedef struct bench_config {
   FILE *json;
   const char *out;
   int write_errors; /* files under --out (or stdout) that could not be written: exit 4 */
+  int silent;       /* 1: no header line on stderr (dist: ranks other than 0 under mpirun) */
   double t_start;
 } bench_config_t;
 /** The run's configuration: set by the command line (bench_cmd.c), read by the suites. */
@@ -143,6 +144,9 @@ typedef struct bench_suite {
   int (*box_edge)(const bench_inputs_t *in);
   /* NULL, or the suite's own tables in the summary (after the records' table), when it ran */
   void (*summary)(FILE *f);
+  /* NULL, or called once when the options are checked, before the run writes anything (dist: MPI
+   * started, ranks other than 0 silenced): 0 to go on, else the exit status, after saying why */
+  int (*start)(void);
 } bench_suite_t;
 /** The suites in the order they run (`all`: every one), NULL-terminated. */
 extern const bench_suite_t *const bench_suites[];

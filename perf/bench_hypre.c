@@ -86,6 +86,31 @@ static int hypre_failed(HYPRE_Int code, const char *what, char *err, size_t err_
   return !conv_only;
 }
 
+int bench_hypre_start(char *err, size_t err_len) {
+  if (g_mpi_started) return 0;
+  int init = 0, provided = 0;
+  MPI_Initialized(&init);
+  /* OpenMPI keeps its components loaded at MPI_Finalize (its option for memory checkers), so
+   * that LeakSanitizer can name the libraries of what OpenMPI leaks (tests/lsan.supp) */
+  setenv("OMPI_MCA_mca_base_component_disable_dlclose", "1", 0);
+  /* MPI_THREAD_SERIALIZED: the dist suite's task mode runs a communication thread (strata/dist.h) */
+  if (!init && MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
+    snprintf(err, err_len, "hypre: MPI_Init_thread failed");
+    return -1;
+  }
+  HYPRE_Init();
+  if (!init) atexit(mpi_stop);
+  g_mpi_started = 1;
+  return 0;
+}
+
+int bench_hypre_code_failed(int code, const char *what, char *err, size_t err_len) {
+  return hypre_failed((HYPRE_Int)code, what, err, err_len);
+}
+
+int bench_hypre_threads_set(int t) { return threads_set(t); }
+void bench_hypre_threads_restore(int t) { threads_restore(t); }
+
 int bench_hypre_create(const strata_crs_matrix_t *A, bench_hypre_t **out, char *err, size_t err_len) {
   *out = NULL;
   if (A->num_rows != A->num_cols) {
@@ -96,20 +121,7 @@ int bench_hypre_create(const strata_crs_matrix_t *A, bench_hypre_t **out, char *
     snprintf(err, err_len, "hypre: %lld entries exceed HYPRE_Int's %d", (long long)A->nnz, INT_MAX);
     return -1;
   }
-  if (!g_mpi_started) {
-    int init = 0;
-    MPI_Initialized(&init);
-    /* OpenMPI keeps its components loaded at MPI_Finalize (its option for memory checkers), so
-     * that LeakSanitizer can name the libraries of what OpenMPI leaks (tests/lsan.supp) */
-    setenv("OMPI_MCA_mca_base_component_disable_dlclose", "1", 0);
-    if (!init && MPI_Init(NULL, NULL) != MPI_SUCCESS) {
-      snprintf(err, err_len, "hypre: MPI_Init failed");
-      return -1;
-    }
-    HYPRE_Init();
-    if (!init) atexit(mpi_stop);
-    g_mpi_started = 1;
-  }
+  if (bench_hypre_start(err, err_len)) return -1;
   bench_hypre_t *h = (bench_hypre_t *)calloc(1, sizeof *h);
   const HYPRE_Int n = A->num_rows;
   HYPRE_Int *ncols = (HYPRE_Int *)malloc(((size_t)n + 1) * sizeof(HYPRE_Int));
@@ -374,6 +386,16 @@ static int none(char *err, size_t err_len) {
   return -1;
 }
 int bench_hypre_available(void) { return 0; }
+int bench_hypre_start(char *err, size_t err_len) { return none(err, err_len); }
+int bench_hypre_code_failed(int code, const char *what, char *err, size_t err_len) {
+  (void)code, (void)what;
+  return none(err, err_len);
+}
+int bench_hypre_threads_set(int t) {
+  (void)t;
+  return 1;
+}
+void bench_hypre_threads_restore(int t) { (void)t; }
 int bench_hypre_create(const strata_crs_matrix_t *A, bench_hypre_t **h, char *err, size_t err_len) {
   (void)A;
   *h = NULL;

@@ -2,7 +2,7 @@
  * and preconditioners (Debian's libhypre-dev 2.26: IJ matrix, ParCSR, one MPI process; ILU and
  * BoomerAMG) on the matrix the suite solves, on the host. Compiled with hypre where CMake found it (BENCH_HAVE_HYPRE);
  * without it bench_hypre_available() is 0 and every call returns -1 with a message. MPI is
- * initialized once, at the first bench_hypre_create (MPI_Init without mpirun: OpenMPI's singleton
+ * initialized once, at the first bench_hypre_start (MPI_Init_thread without mpirun: OpenMPI's singleton
  * start), and finalized at exit. */
 #ifndef STRATA_BENCH_HYPRE_H
 #define STRATA_BENCH_HYPRE_H
@@ -64,6 +64,17 @@ typedef struct bench_hypre_solver bench_hypre_solver_t;
 
 /** 1 when this build has the hypre peer. */
 int bench_hypre_available(void);
+/** MPI, when not initialized yet (MPI_Init_thread at MPI_THREAD_SERIALIZED: without mpirun
+ *  OpenMPI's singleton start), and HYPRE_Init, once per process; both finalized at exit when this
+ *  call started MPI. bench_hypre_create calls it; the dist suite calls it first. 0, or -1 with err. */
+int bench_hypre_start(char *err, size_t err_len);
+/** 1 when hypre's error code `code` (a HYPRE_Int) of the call `what` is an error (HYPRE_ERROR_CONV
+ *  alone is none), its description then in err; hypre's error flag is cleared either way. */
+int bench_hypre_code_failed(int code, const char *what, char *err, size_t err_len);
+/** hypre's OpenMP threads for the calls that follow (t > 0; 0 keeps them); returns the count
+ *  before, for bench_hypre_threads_restore. */
+int bench_hypre_threads_set(int t);
+void bench_hypre_threads_restore(int t);
 /** hypre's copy of A (host memory, square): the IJ matrix and vectors. 0, or -1 with err. */
 int bench_hypre_create(const strata_crs_matrix_t *A, bench_hypre_t **h, char *err, size_t err_len);
 /** A solver of configuration c on h, set up (its preconditioner's setup timed: *setup_s). */

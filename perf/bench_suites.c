@@ -10,6 +10,7 @@
  * line and in the messages that list suites. An option of its own: a BENCH_OPT_ bit in
  * bench_harness.h and its parsing, help line and entry in suite_options in bench_cmd.c. */
 #include "bench_harness.h"
+#include "strata/config.h" /* STRATA_HAVE_MPI: the dist suite */
 
 #define BENCH_SUITES(X) \
   X(stream)             \
@@ -20,7 +21,16 @@
   X(spgemm)             \
   X(amg)                \
   X(batched)            \
-  X(h2)
+  X(h2)                 \
+  BENCH_SUITE_DIST(X)
+
+/* the dist suite (suite_dist.c) exists in builds with MPI only (strata/dist.h); without MPI,
+ * `strata bench dist` says so (bench_cmd.c, exit 2) */
+#if STRATA_HAVE_MPI
+#define BENCH_SUITE_DIST(X) X(dist)
+#else
+#define BENCH_SUITE_DIST(X)
+#endif
 
 #define BENCH_SUITE_DECLARE(name) extern const bench_suite_t bench_suite_##name;
 BENCH_SUITES(BENCH_SUITE_DECLARE)
