@@ -1,5 +1,6 @@
 # The dist/ module (strata/dist.h) under mpirun, built only with MPI (STRATA_HAVE_MPI): maps,
-# plans and reductions (test_dist), the distributed CrsMatrix and SpMV modes (test_dist_crs), each
+# plans and reductions (test_dist), the distributed CrsMatrix and SpMV modes (test_dist_crs), the
+# Krylov methods and preconditioners over ranks (test_dist_solve), each
 # on every compiled backend with 1, 2, 3 and 4 ranks (oversubscribed on small machines):
 # <topic>.np<N>.<backend> (the backend last, as in every test's name: scripts/test selects by it).
 # Once more test_dist_crs's task-mode test with MPI started at MPI_THREAD_FUNNELED (refused,
@@ -22,7 +23,7 @@ elseif(STRATA_HAVE_MPI)
          OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_mca_base_component_disable_dlclose=1
          OMPI_MCA_rmaps_base_oversubscribe=1)
   endif()
-  foreach(topic dist dist_crs)
+  foreach(topic dist dist_crs dist_solve)
     add_executable(test_${topic} test_${topic}.c test_dist_common.c)
     target_link_libraries(test_${topic} PRIVATE strata_test_common strata_dist)
     target_compile_definitions(test_${topic} PRIVATE STRATA_TEST_MATRICES="${_strata_dist_matrices}")

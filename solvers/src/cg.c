@@ -38,9 +38,14 @@ strata_status_t strata_impl_cg(strata_impl_krylov_t *K) {
   double *r = strata_impl_krylov_vector(K, 0), *p = strata_impl_krylov_vector(K, 1);
   double *q = strata_impl_krylov_vector(K, 2), *z = strata_impl_krylov_vector(K, 3);
   const double *dinv = strata_impl_jacobi_dinv(K->M);
+  strata_status_t st;
+  if (K->comm && K->M) { /* every process takes the same path (the same reductions) */
+    double other = dinv ? 0.0 : 1.0;
+    if ((st = strata_impl_krylov_max(K, &other, 1))) return st;
+    if (other > 0) dinv = NULL;
+  }
   const int general = K->M && !dinv;
   const double bnorm_est = sqrt(K->bb);
-  strata_status_t st;
   int done = 0;
   if ((st = strata_impl_krylov_start(K, r, &done)) || done) return st;
   double rel = 0.0; /* a true residual recomputed in the iteration */

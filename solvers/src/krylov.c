@@ -267,6 +267,27 @@ static strata_status_t check_args(strata_exec_t *exec, const strata_operator_t *
   return STRATA_SUCCESS;
 }
 
+/* Over several processes: the options and the presence of M the same on every process (else
+ * their iterations would part at a collective). */
+static strata_status_t same_options(const strata_operator_comm_t *comm, const strata_precond_t *M,
+                                    const strata_krylov_options_t *o) {
+  enum { NV = 7 };
+  const double v[NV] = {(double)o->method, o->tol, (double)o->max_iter, (double)o->restart, (double)o->ortho,
+                        (double)(o->x0_given != 0), (double)(M != NULL)};
+  double hi[2 * NV];
+  for (int i = 0; i < NV; ++i) hi[i] = v[i], hi[NV + i] = -v[i];
+  strata_status_t st = comm->reduce(comm->ctx, STRATA_OPERATOR_MAX, hi, 2 * NV);
+  if (st) return st;
+  static const char *const names[NV] = {"method", "tol", "max_iter", "restart", "ortho", "x0_given", "a preconditioner"};
+  for (int i = 0; i < NV; ++i)
+    if (hi[i] != -hi[NV + i])
+      return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                              "strata_krylov_solve: %s differs between the processes of A (from %g to %g); it must be "
+                              "the same on all of them",
+                              names[i], -hi[NV + i], hi[i]);
+  return STRATA_SUCCESS;
+}
+
 /* vectors and device scalars of each method */
 static void method_sizes(const strata_krylov_options_t *o, const strata_precond_t *M, int *nvec, int *nscalars) {
   const int m = o->restart;
@@ -305,6 +326,7 @@ strata_status_t strata_krylov_solve(strata_exec_t *exec, const strata_operator_t
   /* an argument refused on one process is refused on all of them */
   strata_status_t st = strata_impl_krylov_agree(comm, check_args(exec, A, M, b, x, &o, res, &n));
   if (st) return st;
+  if (comm && (st = same_options(comm, M, &o))) return st;
   const double t0 = strata_timer_now();
   res->status = STRATA_SOLVE_MAX_ITER;
 
