@@ -210,6 +210,10 @@ static strata_precond_t *dprec(strata_dist_crs_t *A, strata_dist_precond_kind_t 
 }
 
 static const char *kind_name[] = {"jacobi", "l1-jacobi", "bjacobi", "ras"};
+/* the single-process preconditioner compare() takes as the reference of each kind (block-Jacobi
+ * and RAS with outer overlap 0 and one inner ILU(0) block: ILU(0) of the whole matrix, the same
+ * preconditioner where A is block-diagonal by ranks) */
+static const char *kind_ref[] = {"jacobi", "l1-jacobi", "bjacobi:1", "bjacobi:1"};
 
 /* One method + preconditioner on G distributed by m, against the serial solve: converged with a
  * true residual <= tol (host), iterations within slack of serial (slack < 0: -slack percent); every mode the same bits;
@@ -224,9 +228,9 @@ static void compare(const char *what, const strata_crs_matrix_t *G, const strata
   const int32_t nl = local_rows(m);
   strata_dist_crs_t *A = dist_of(&g, m);
   strata_precond_t *P = kind >= 0 ? dprec(A, (strata_dist_precond_kind_t)kind, 0, 1, 0, 0) : NULL;
-  const char *pn = kind < 0 ? "none" : kind_name[kind];
+  const char *pn = kind < 0 ? "none" : kind_name[kind], *pref = kind < 0 ? "none" : kind_ref[kind];
   strata_krylov_options_t o = opts_of(meth, tol, max_iter);
-  run_t s = ssolve(T_serial, G, pn, b, o);
+  run_t s = ssolve(T_serial, G, pref, b, o);
   TD_CHECK(s.st == STRATA_SUCCESS, "%s serial (%s): %s", what, pn, strata_error_message());
   run_t d[3];
   for (int mode = 0; mode < 3; ++mode) {
@@ -250,7 +254,7 @@ static void compare(const char *what, const strata_crs_matrix_t *G, const strata
   TD_CHECK(abs(d[0].res.iterations - s.res.iterations) <= slack, "%s (%s): %d iterations, serial %d (slack %d)", what, pn,
            d[0].res.iterations, s.res.iterations, slack);
   if (td_size == 1) { /* one rank: the single-process solve of the same matrix on the same backend */
-    run_t e = ssolve(T_exec, G, pn, b, o);
+    run_t e = ssolve(T_exec, G, pref, b, o);
     TD_CHECK(e.res.iterations == d[0].res.iterations && same_bits(e.x, d[0].x, g.n),
              "%s (%s): one rank %d iterations, single process %d, or x differs", what, pn, d[0].res.iterations,
              e.res.iterations);
@@ -258,7 +262,7 @@ static void compare(const char *what, const strata_crs_matrix_t *G, const strata
   }
   /* a fixed number of iterations: x differs from serial's by rounding only */
   strata_krylov_options_t of = opts_of(meth, 1e-300, fixed);
-  run_t sf = ssolve(T_serial, G, pn, b, of), df = dsolve(A, STRATA_DIST_VECTOR, P, bl, of);
+  run_t sf = ssolve(T_serial, G, pref, b, of), df = dsolve(A, STRATA_DIST_VECTOR, P, bl, of);
   const double dx = x_diff(m, df.x, sf.x, g.n);
   TD_CHECK(df.res.iterations == fixed && sf.res.iterations == fixed && dx <= 1e-10,
            "%s (%s), %d iterations: x differs from serial by %.3e (relative to max |x|), iterations %d / %d", what, pn,
@@ -678,6 +682,78 @@ static void test_ras_iterations(void **state) {
   fixture_free(&f);
 }
 
+/* D16: every rank sees the same scalars: the residual estimates of every iteration (history,
+ * computed from the sums over the ranks) equal bit for bit on all ranks (Allreduce of max - min
+ * is 0), and a second run on the same ranks gives the same bits (x and history) */
+static void test_d16_same_bits_on_all_ranks(void **state) {
+  (void)state;
+  fixture_t f = fixture_poisson(8);
+  strata_precond_t *J = dprec(f.A, STRATA_DIST_PRECOND_JACOBI, 0, 1, 0, 0);
+  for (int meth = 0; meth < 3; ++meth) {
+    strata_krylov_options_t o = opts_of((strata_krylov_method_t)meth, 1e-10, 500);
+    o.history = 1;
+    run_t r[2];
+    for (int k = 0; k < 2; ++k) {
+      strata_operator_t *op = NULL;
+      T_OK(strata_dist_operator_create(T_exec, f.A, STRATA_DIST_OVERLAP, &op));
+      double *db = (double *)t_to_dev(f.bl, ((size_t)f.nl + 1) * sizeof(double));
+      double *dx = (double *)t_dev_alloc(((size_t)f.nl + 1) * sizeof(double));
+      memset(&r[k], 0, sizeof r[k]);
+      r[k].st = strata_krylov_solve(T_exec, op, J, db, dx, &o, &r[k].res);
+      r[k].x = (double *)t_malloc(((size_t)f.nl + 1) * sizeof(double));
+      t_to_host(r[k].x, dx, (size_t)f.nl * sizeof(double));
+      t_dev_free(db);
+      t_dev_free(dx);
+      strata_operator_destroy(&op);
+    }
+    const int nh = r[0].res.num_history;
+    int hmin = nh, hmax = nh;
+    MPI_Allreduce(MPI_IN_PLACE, &hmin, 1, MPI_INT, MPI_MIN, W);
+    MPI_Allreduce(MPI_IN_PLACE, &hmax, 1, MPI_INT, MPI_MAX, W);
+    TD_CHECK(r[0].st == STRATA_SUCCESS && hmin == hmax && nh > 1, "method %d: %s, history of %d to %d entries", meth,
+             strata_status_name(r[0].st), hmin, hmax);
+    double *lo = (double *)t_malloc((size_t)nh * sizeof(double)), *hi = (double *)t_malloc((size_t)nh * sizeof(double));
+    MPI_Allreduce(r[0].res.history, lo, nh, MPI_DOUBLE, MPI_MIN, W);
+    MPI_Allreduce(r[0].res.history, hi, nh, MPI_DOUBLE, MPI_MAX, W);
+    int differ = -1;
+    for (int i = 0; i < nh && differ < 0; ++i)
+      if (hi[i] - lo[i] != 0.0) differ = i;
+    TD_CHECK(differ < 0, "method %d: the residual estimate of iteration %d differs between the ranks by %.3e", meth, differ,
+             differ < 0 ? 0.0 : hi[differ] - lo[differ]);
+    TD_CHECK(r[1].res.num_history == nh && !memcmp(r[0].res.history, r[1].res.history, (size_t)nh * sizeof(double)) &&
+                 same_bits(r[0].x, r[1].x, f.nl),
+             "method %d: a second run gave other bits", meth);
+    free(lo);
+    free(hi);
+    run_free(&r[0]);
+    run_free(&r[1]);
+  }
+  strata_precond_destroy(&J);
+  fixture_free(&f);
+}
+
+/* D5: block-diagonal A (a tridiagonal block of 10 rows per rank, the last rank without
+ * neighbours: no halo at all): CG and GMRES as serial */
+static void test_d5_no_neighbours(void **state) {
+  (void)state;
+  const int64_t b = 10, n = b * td_size;
+  td_coo_t e = {0};
+  if (td_rank == 0)
+    for (int64_t i = 0; i < n; ++i) {
+      td_push(&e, i, i, 3.0 + (double)(i % 4));
+      if (i % b > 0) td_push(&e, i, i - 1, -1.0);
+      if (i % b < b - 1) td_push(&e, i, i + 1, -1.0);
+    }
+  strata_crs_matrix_t *G = td_global_crs((int32_t)n, (int32_t)n, &e);
+  strata_dist_map_t *m = NULL;
+  T_OK(strata_dist_map_create_block(W, n, &m));
+  compare("block-diagonal cg", G, m, STRATA_KRYLOV_CG, STRATA_DIST_PRECOND_JACOBI, 1e-12, 100, 1, 4);
+  compare("block-diagonal gmres", G, m, STRATA_KRYLOV_GMRES, STRATA_DIST_PRECOND_RAS, 1e-12, 100, 1, 1);
+  strata_dist_map_destroy(&m);
+  strata_crs_destroy(&G);
+  td_coo_free(&e);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_poisson_methods, t_setup),
@@ -688,6 +764,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_errors_agreed, t_setup),
       cmocka_unit_test_setup(test_ras_apply_reference, t_setup),
       cmocka_unit_test_setup(test_ras_iterations, t_setup),
+      cmocka_unit_test_setup(test_d16_same_bits_on_all_ranks, t_setup),
+      cmocka_unit_test_setup(test_d5_no_neighbours, t_setup),
   };
   return TD_RUN("dist_solve", tests);
 }
