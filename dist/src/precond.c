@@ -507,9 +507,13 @@ static strata_status_t ras_create(strata_exec_t *exec, const strata_dist_crs_t *
   free(gids);
   ext_free(&own);
   ext_free(&e);
-  char name[96];
-  snprintf(name, sizeof name, "ras(ranks, outer overlap %d; %s)", o->outer_overlap,
-           R && R->inner ? strata_precond_name(R->inner) : "none");
+  char name[96], inner[64]; /* from the options: the same on every rank (the inner partitions may be capped) */
+  if (o->inner.overlap == 0)
+    snprintf(inner, sizeof inner, "bjacobi(%d, ilu(%d))", o->inner.num_parts, o->inner.ilu.fill_level);
+  else
+    snprintf(inner, sizeof inner, "%s(%d, overlap %d, ilu(%d))", o->inner.restricted ? "ras" : "asm", o->inner.num_parts,
+             o->inner.overlap, o->inner.ilu.fill_level);
+  snprintf(name, sizeof name, "ras(ranks, outer overlap %d; %s)", o->outer_overlap, inner);
   strata_precond_ops_t ops = {name, NULL, ras_apply, ras_destroy, 0};
   strata_operator_t *shape = NULL;
   if (!st) {

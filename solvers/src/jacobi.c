@@ -65,7 +65,9 @@ static strata_status_t jacobi_setup_rows(jacobi_t *J, strata_exec_t *exec, const
   if (J->n != A->num_rows || !J->dinv) {
     strata_mem_free(J->exec, STRATA_MEM_DEVICE, (void **)&J->dinv);
     J->n = 0;
-    if ((st = strata_mem_alloc(J->exec, STRATA_MEM_DEVICE, (size_t)A->num_rows * sizeof(double), (void **)&J->dinv)))
+    /* one double at least: D⁻¹ of zero rows is still a D⁻¹ (CG fuses it on every process) */
+    const size_t rows = A->num_rows > 0 ? (size_t)A->num_rows : 1;
+    if ((st = strata_mem_alloc(J->exec, STRATA_MEM_DEVICE, rows * sizeof(double), (void **)&J->dinv)))
       return st;
     J->n = A->num_rows;
   }

@@ -463,7 +463,8 @@ void strata_dist_precond_options_default(strata_dist_precond_options_t *opts);
  *  Errors (agreed): INVALID_ARGUMENT (NULL P; an unknown kind; outer_overlap < 0 or different
  *  between ranks; inner.parts given; a domain map other than the row map; the errors of
  *  strata_precond_create_schwarz for inner), INVALID_DATA (a zero, missing or non-finite
- *  diagonal, its global row named; an inner factorization's pivot), OUT_OF_MEMORY, those of the
+ *  diagonal, or an inner factorization's pivot: the rank and its local row named; a non-finite
+ *  value of A in BLOCK and RAS), OUT_OF_MEMORY, those of the
  *  plans. This rank only: INVALID_ARGUMENT (NULL A). *P is NULL after an error. Collective.
  *  Synchronous. */
 strata_status_t strata_dist_precond_create(strata_exec_t *exec, const strata_dist_crs_t *A,
