@@ -49,6 +49,12 @@ elseif(STRATA_HAVE_MPI)
   set_tests_properties(dist_crs.funneled.${_be0} PROPERTIES TIMEOUT 300 PROCESSORS 2
                        ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1;STRATA_TEST_MPI_THREAD=funneled"
                        PASS_REGULAR_EXPRESSION "task mode refused as expected: rank 0: dist spmv: task mode needs MPI_THREAD_SERIALIZED.*MPI granted MPI_THREAD_FUNNELED.*1 test\\(s\\)")
+  add_test(NAME dist_solve.funneled.${_be0}
+           COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${_strata_mpi_flags} ${MPIEXEC_PREFLAGS}
+                   $<TARGET_FILE:test_dist_solve> ${MPIEXEC_POSTFLAGS} ${_be0} test_task_mode_thread_level)
+  set_tests_properties(dist_solve.funneled.${_be0} PROPERTIES TIMEOUT 300 PROCESSORS 2
+                       ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1;STRATA_TEST_MPI_THREAD=funneled"
+                       PASS_REGULAR_EXPRESSION "task mode refused as expected: rank 0: dist operator: task mode needs MPI_THREAD_SERIALIZED.*MPI granted MPI_THREAD_FUNNELED.*1 test\\(s\\)")
 endif()
 
 # `mpirun -np 2 strata solve` end to end (issue 29 item 7): rank 0 reads and distributes, every

@@ -754,6 +754,26 @@ static void test_d5_no_neighbours(void **state) {
   td_coo_free(&e);
 }
 
+/* D13: the distributed operator in task mode needs MPI_THREAD_SERIALIZED: refused at creation on
+ * every rank naming the level granted (the dist_solve.funneled test starts MPI at FUNNELED),
+ * accepted otherwise */
+static void test_task_mode_thread_level(void **state) {
+  (void)state;
+  fixture_t f = fixture_poisson(3);
+  strata_operator_t *op = NULL;
+  const strata_status_t st = strata_dist_operator_create(T_exec, f.A, STRATA_DIST_TASK, &op);
+  if (td_thread_level < MPI_THREAD_SERIALIZED) {
+    td_expect(st, STRATA_ERR_UNSUPPORTED, "MPI_THREAD_SERIALIZED", strata_dist_thread_level_name(td_thread_level));
+    TD_CHECK(op == NULL, "op set after an error");
+    printf("[ strata   ] task mode refused as expected: %s\n", strata_error_message());
+  } else {
+    TD_CHECK(st == STRATA_SUCCESS, "task mode at %s: %s", strata_dist_thread_level_name(td_thread_level),
+             strata_error_message());
+  }
+  strata_operator_destroy(&op);
+  fixture_free(&f);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_poisson_methods, t_setup),
@@ -766,6 +786,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_ras_iterations, t_setup),
       cmocka_unit_test_setup(test_d16_same_bits_on_all_ranks, t_setup),
       cmocka_unit_test_setup(test_d5_no_neighbours, t_setup),
+      cmocka_unit_test_setup(test_task_mode_thread_level, t_setup),
   };
   return TD_RUN("dist_solve", tests);
 }
