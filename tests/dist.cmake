@@ -3,8 +3,8 @@
 # Krylov methods and preconditioners over ranks (test_dist_solve), each
 # on every compiled backend with 1, 2, 3 and 4 ranks (oversubscribed on small machines):
 # <topic>.np<N>.<backend> (the backend last, as in every test's name: scripts/test selects by it).
-# Once more test_dist_crs's task-mode test with MPI started at MPI_THREAD_FUNNELED (refused,
-# EDGE_CASES D13). Ranks use one OpenMP thread each (two on one
+# Once more the task-mode tests of test_dist_crs and test_dist_solve with MPI started at
+# MPI_THREAD_FUNNELED (refused, EDGE_CASES D13); `mpirun -np 2 strata solve` (cli.solve.mpi.*). Ranks use one OpenMP thread each (two on one
 # rank) and wait passively: the CI machine has 2 cores for 4 ranks and ctest -j2.
 if(STRATA_HAVE_MPI AND NOT MPIEXEC_EXECUTABLE)
   message(WARNING "strata: MPI found but no mpiexec / mpirun (Debian: openmpi-bin): the dist tests are not registered")

@@ -358,12 +358,17 @@ strata_status_t strata_krylov_solve(strata_exec_t *exec, const strata_operator_t
   method_sizes(&o, M, &nvec, &K.nscalars);
   K.nvec = nvec;
   const size_t nd = (size_t)(nvec + 1) * (size_t)n + (size_t)K.nscalars;
-  if ((st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, nd * sizeof(double), (void **)&K.work))) return st;
-  K.ds = K.work + (size_t)(nvec + 1) * (size_t)n;
+  st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, nd * sizeof(double), (void **)&K.work);
   K.hs = (double *)calloc(2 * (size_t)K.nscalars, sizeof(double)); /* and the packed values of krylov_global */
+  if (!st && !K.hs) st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "strata_krylov_solve: %d scalars", K.nscalars);
+  if ((st = strata_impl_krylov_agree(comm, st))) { /* memory short on one process: on all */
+    strata_mem_free(exec, STRATA_MEM_DEVICE, (void **)&K.work);
+    free(K.hs);
+    return st;
+  }
+  K.ds = K.work + (size_t)(nvec + 1) * (size_t)n;
   double *bs = strata_impl_krylov_vector(&K, nvec);
   K.b = bs;
-  if (!K.hs) st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "strata_krylov_solve: %d scalars", K.nscalars);
   if (!st) st = strata_impl_vec_ldexp(exec, n, b, scale, bs);
   if (!st) st = o.x0_given ? strata_impl_vec_ldexp(exec, n, x, scale, x) : strata_vec_fill(exec, n, 0.0, x);
   if (!st) st = strata_impl_krylov_nrm2(&K, bs, &K.bnorm);
