@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_dist.h"
 #include "cli_error.h"
 #include "cli_json.h"
 #include "solve_args.h"
@@ -253,26 +254,12 @@ int cmd_solve(int argc, char **argv) {
 #if STRATA_HAVE_MPI
   strata_dist_mode_t dm = STRATA_DIST_VECTOR;
   if (dist_mode && strata_dist_mode_from_name(dist_mode, &dm)) return bad("--dist-mode: %s", strata_error_message());
-  /* under mpirun (its launcher's variables): MPI, and the distributed solve with more than one rank */
-  if (getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK")) {
-    int provided = 0, size = 1;
-    if (strata_dist_init(NULL, NULL, MPI_THREAD_MULTIPLE, &provided)) {
-      fprintf(stderr, CMD ": MPI: %s\n", strata_error_message());
-      return 1;
-    }
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int rc = 0;
-    if (size > 1) {
-      const solve_args_t sa = {path,    bspec,    x0path, out,          pname,     json,
-                               history, method,   restart, max_iter,    tol,       backend,
-                               method_names[method], dist_mode, outer_overlap};
-      rc = cmd_solve_dist(&sa);
-    }
-    if (size > 1) {
-      strata_dist_finalize();
-      return rc;
-    }
-    strata_dist_finalize(); /* one rank: the solve without MPI, as without mpirun */
+  /* under mpirun with more than one rank (MPI started by strata_main.c): the distributed solve */
+  if (cli_dist_size() > 1) {
+    const solve_args_t sa = {path,    bspec,  x0path,  out,      pname, json,    history,
+                             method,  restart, max_iter, tol,   backend, method_names[method],
+                             dist_mode, outer_overlap};
+    return cmd_solve_dist(&sa);
   }
 #else
   if (dist_mode || outer_overlap >= 0)

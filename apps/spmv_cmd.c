@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli_dist.h"
 #include "cli_error.h"
 #include "cli_host.h"
 #include "cli_json.h"
@@ -70,6 +71,10 @@ static const char *level_name(strata_spmv_level_t l) {
   } while (0)
 
 int cmd_spmv(int argc, char **argv) {
+  /* under mpirun with several ranks, or asked for: the distributed SpMV (apps/dist_cmd.c) */
+  int dist = cli_dist_size() > 1;
+  for (int i = 0; i < argc; ++i) dist |= !strcmp(argv[i], "--dist-mode") || !strcmp(argv[i], "--partition");
+  if (dist) return cmd_spmv_dist(argc, argv);
   const char *path = NULL, *xspec = "ones", *ypath = NULL, *out = NULL;
   double alpha = 1.0, beta = 0.0;
   static const char *const alg_names[] = {"auto", "one", "two", "three", "split", "stream"}; /* --algorithm */
@@ -189,25 +194,12 @@ int cmd_spmv(int argc, char **argv) {
       goto done;
     }
     uint64_t seed = 0;
-    if (xspec[0] == 'r') {
-      char *end = NULL;
-      errno = 0;
-      seed = strtoull(xspec + 7, &end, 10);
-      if (!end || *end || end == xspec + 7 || xspec[7] < '0' || xspec[7] > '9' || errno == ERANGE) { /* digits only: strtoull takes " -1" */
-        rc = bad("--x %s: random:SEED with a seed in [0, 2^64)", xspec);
-        goto done;
-      }
+    int random = 0;
+    if (!cli_x_spec(xspec, &random, &seed)) {
+      rc = bad("--x %s: random:SEED with a seed in [0, 2^64)", xspec);
+      goto done;
     }
-    for (int32_t j = 0; j < nx; ++j) {
-      if (xspec[0] == 'o') {
-        x[j] = 1.0;
-      } else { /* splitmix64, uniform in [-1, 1) */
-        uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        x[j] = (double)((z ^ (z >> 31)) >> 11) * 0x1.0p-52 - 1.0;
-      }
-    }
+    cli_x_fill(random, seed, nx, x);
   } else {
     int32_t n = 0;
     CHECK(strata_mm_read_vector(xspec, &n, &x));

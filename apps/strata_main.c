@@ -4,11 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_dist.h"
 #include "cli_error.h"
 #include "cli_json.h"
 #include "fem/fem.h"
 #include "strata/strata.h"
 #include "strata/solvers.h"
+#if STRATA_HAVE_MPI
+#include "fem/fem_dist.h"
+#endif
 
 int cmd_spmv(int argc, char **argv);  /* apps/spmv_cmd.c */
 int cmd_solve(int argc, char **argv); /* apps/solve_cmd.c */
@@ -35,10 +39,15 @@ static void usage(FILE *f) {
           "                                     round(F x their number), at least 1)\n"
           "       --json                        one JSON object instead of text\n"
           "       --verbose                     Gmsh's own progress messages while meshing\n"
+          "       under mpirun -np N (N > 1): each rank assembles its elements, the rows owned elsewhere are\n"
+          "       exported (pack, exchange, unpack_combine ADD); rank 0 gathers the matrix, solves, reports\n"
+          "       --partition metis|block|auto   the nodes' partition (default auto: METIS when built with it)\n"
           "  spmv A.mtx [options]               y = alpha op(A) x + beta y by row-length class\n"
           "       --x ones|random:SEED|FILE.mtx --alpha A --beta B --y FILE.mtx --transpose\n"
           "       --backend NAME --algorithm auto|one|two|three|split|stream --format NAME --repeat N\n"
           "       --stream-pad auto|always|never --out y.mtx --json   (spmv --help lists the formats)\n"
+          "       under mpirun -np N: --dist-mode vector|overlap|task --partition block|metis|auto --staging\n"
+          "       (rank 0 reads and distributes, y gathered for --out; --x ones|random:SEED --alpha --repeat)\n"
           "  solve A.mtx [options]              A x = b by a Krylov method and a preconditioner (solve --help)\n"
           "       --b ones|FILE.mtx --x0 FILE.mtx --solver cg|bicgstab|gmres|fgmres --restart M --tol T\n"
           "       --precond none|jacobi|l1-jacobi|ilu0|iluk:K|bjacobi:P[:K]|ras:P:OVERLAP[:K] --max-iter N\n"
@@ -165,6 +174,7 @@ static int integer(const char *opt, const char *s, long lo, long hi) {
 
 static int cmd_fem(int argc, char **argv) {
   fem_options_t o = fem_options_default();
+  const char *partition = NULL;
   int fraction_given = 0;
   int json = 0;
   for (int i = 0; i < argc; ++i) {
@@ -199,6 +209,7 @@ static int cmd_fem(int argc, char **argv) {
     else if (strcmp(a, "--precond") == 0) { i = need(i, argc, argv); o.precond = argv[i]; }
     else if (strcmp(a, "--restart") == 0) { i = need(i, argc, argv); o.restart = integer(a, argv[i], 1, 10000); }
     else if (strcmp(a, "--save-system") == 0) { i = need(i, argc, argv); o.save_system = argv[i]; }
+    else if (strcmp(a, "--partition") == 0) { i = need(i, argc, argv); partition = argv[i]; }
     else if (strcmp(a, "--backend") == 0) {
       i = need(i, argc, argv);
       if (strata_backend_from_name(argv[i], &o.backend) != STRATA_SUCCESS) { /* a usage error, as spmv's and bench's */
@@ -234,10 +245,42 @@ static int cmd_fem(int argc, char **argv) {
       return 2;
     }
   }
+#if STRATA_HAVE_MPI
+  fem_dist_options_t dopt;
+  memset(&dopt, 0, sizeof dopt);
+  dopt.comm = MPI_COMM_WORLD;
+  dopt.partitioner = STRATA_DIST_PARTITION_AUTO;
+  if (partition && strata_dist_partitioner_from_name(partition, &dopt.partitioner) != STRATA_SUCCESS) {
+    fprintf(stderr, "strata fem: --partition %s: %s\n", partition, strata_error_message());
+    return 2;
+  }
+  if (cli_dist_size() > 1) o.dist = &dopt;
+#endif
+  if (partition && !o.dist) {
+    fprintf(stderr, "strata fem: --partition applies under mpirun with several ranks (this run has one%s)\n",
+            STRATA_HAVE_MPI ? "" : "; this build has no MPI");
+    return 2;
+  }
   fem_result_t r;
   strata_status_t st = fem_run(&o, &r);
+  if (o.dist) { /* the same exit code on every rank: rank 0 alone solves and reports */
+    int rc = st != STRATA_SUCCESS ? 1 : 0;
+    if (st != STRATA_SUCCESS) fprintf(stderr, "strata fem: %s: %s\n", strata_status_name(st), strata_error_message());
+    else if (cli_dist_rank() == 0) {
+      fem_result_print(&r, json, stdout);
+      if (cli_stdout_failed("strata fem")) rc = 1;
+      else if (r.stalled || !r.converged) {
+        fprintf(stderr, "strata fem: %s %s in %d iterations (residual %.3e, --tol %.1e)\n", r.solver,
+                r.stalled ? "stalled" : "did not converge", r.iterations, r.residual, o.tol);
+        rc = 3;
+      }
+    }
+    fem_result_free(&r);
+    return cli_dist_agree_rc(rc);
+  }
   if (st != STRATA_SUCCESS) return fail("fem", st);
   fem_result_print(&r, json, stdout);
+  fem_result_free(&r);
   strata_finalize();
   if (cli_stdout_failed("strata fem")) return 1;
   if (r.stalled) {
@@ -286,8 +329,10 @@ int main(int argc, char **argv) {
                              : strcmp(argv[1], "bench") == 0 ? cmd_bench
                                                              : NULL;
   if (cmd) { /* finalized on every return (--help and the exit-2 refusals too; a second call does nothing) */
+    if (cmd == cmd_fem || cmd == cmd_spmv || cmd == cmd_solve) cli_dist_start(&argc, &argv); /* under mpirun only */
     int rc = cmd(argc - 2, argv + 2);
     strata_finalize();
+    cli_dist_end();
     return rc;
   }
   fprintf(stderr, "strata: unknown command '%s'\n", argv[1]);

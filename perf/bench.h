@@ -51,6 +51,9 @@ const char *bench_time_method(strata_exec_t *e);
  *    laplace5:N        the 5-point Laplacian on an N^2 grid (4 on the diagonal, -1 per
  *                      neighbour, Dirichlet boundary eliminated): SPD, 2D, ecology2's size at
  *                      the default; not in gen:all                  (1000, quick 40)
+ *    conduct5:N:DEC    2D 5-point finite volumes on an N^2 grid with random edge conductances
+ *                      10^(DEC (u - 1/2)), u uniform (the seed), grounded boundary edges: SPD,
+ *                      ecology2's kind (Circuitscape) and size; not in gen:all (1000:4, quick 40:4)
  *    banded:N:PER      PER contiguous entries around the diagonal   (4M:16, quick 50k)
  *    random:N:PER      PER uniform random (stratified) columns      (4M:16)
  *    short:N:PER       short random rows                            (4M:3)

@@ -232,7 +232,7 @@ static void usage(FILE *f) {
           "  --matrix SPEC      FILE.mtx | gen:NAME[:params] | gen:all (the default) | shared (every .mtx under\n"
           "                     $STRATA_MATRICES or ../shared/matrices; files the reader refuses are skipped, said why);\n"
           "                     repeatable. Generators: poisson7:M poisson27:M laplace7:M laplace5:N (the SPD\n"
-          "                     Laplacians on M^3 and N^2 grids)\n"
+          "                     Laplacians on M^3 and N^2 grids) conduct5:N:DEC (2D, random conductances over DEC decades)\n"
           "                     banded:N:PER random:N:PER short:N:PER powerlaw:N:EXP:MAX dense:N:ROWS:LEN:PER hmep:N:SEG\n"
           "                     fem:H elasticity:H (the FEM job's Gmsh mesh at element size H: P1 Laplace, and 3-dof\n"
           "                     elasticity in 3x3 blocks; Dirichlet rows as in the job; need Gmsh; bench.h).\n"

@@ -101,6 +101,16 @@ static int64_t st_col(int64_t r, int64_t q, int64_t len, const void *c) {
   return st_walk(r, q, (const stencil_ctx *)c, &cnt);
 }
 
+/* --- random conductances on the 5-point pattern ------------------------------------------- */
+/* The conductance of the edge between cells a and b (b < 0: a's boundary edge -1 - b), the same
+ * from either end: 10^(decades (u - 1/2)) with u uniform in [0, 1) from the edge's key. */
+static double conductance(int64_t a, int64_t b, double decades, int64_t m) {
+  const int64_t n = m * m;
+  const uint64_t key = b < 0 ? (uint64_t)(n * n + 4 * a - 1 - b) : (uint64_t)((a < b ? a : b) * n + (a < b ? b : a));
+  const double u = (double)(mix(key) >> 11) * 0x1.0p-53;
+  return pow(10.0, decades * (u - 0.5));
+}
+
 /* --- banded, uniform random, short rows -------------------------------------------------- */
 typedef struct { int64_t n, per; int random; } band_ctx;
 static int64_t band_len(int64_t r, const void *c) {
@@ -255,6 +265,35 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
       for (int64_t k = L->row_offsets[r]; k < L->row_offsets[r + 1]; ++k) L->values[k] = L->col_indices[k] == r ? diag : -1.0;
     return 0;
   }
+  if (IS("conduct5")) { /* 2D 5-point finite volumes with random conductances: ecology2's kind (Circuitscape) */
+    AT_MOST(2, 1, "the grid edge, decades");
+    const stencil_ctx s = {(int64_t)(p[0] > 0 ? p[0] : (quick ? 40 : 1000) * sqrt(S)), 5};
+    const double decades = p[1] > 0 ? p[1] : 4.0;
+    snprintf(name, name_len, "conduct5_%lld^2_%gdec", (long long)s.m, decades);
+    if (s.m < 2 || s.m > 46340) {
+      snprintf(err, err_len, "gen:%s: grid edge %lld outside [2, 46340]", spec, (long long)s.m);
+      return -1;
+    }
+    if (decades > 12) {
+      snprintf(err, err_len, "gen:%s: %g decades of conductance exceed 12 (the matrix would be singular in double)", spec, decades);
+      return -1;
+    }
+    if (build(serial, s.m * s.m, st_len, st_col, &s, A, err, err_len)) return -1;
+    const strata_crs_matrix_t *L = *A; /* serial: host memory */
+    const int64_t m = s.m;
+    for (int32_t r = 0; r < L->num_rows; ++r) {
+      /* four edges per cell; those leaving the grid go to a grounded boundary (Dirichlet) */
+      const int64_t i = r % m, j = r / m;
+      double diag = 0;
+      const int64_t nb[4] = {i > 0 ? r - 1 : -1, i < m - 1 ? r + 1 : -1, j > 0 ? r - m : -1, j < m - 1 ? r + m : -1};
+      for (int q = 0; q < 4; ++q) diag += conductance(r, nb[q] >= 0 ? nb[q] : -1 - q, decades, m);
+      for (int64_t k = L->row_offsets[r]; k < L->row_offsets[r + 1]; ++k) {
+        const int32_t c = L->col_indices[k];
+        L->values[k] = c == r ? diag : -conductance(r, c, decades, m);
+      }
+    }
+    return 0;
+  }
   if (IS("banded") || IS("random") || IS("short")) {
     const int sh = IS("short");
     AT_MOST(2, 3, "rows, entries per row");
@@ -332,7 +371,7 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
     return bench_gen_fem(serial, el ? 3 : 1, p[0] > 0 ? p[0] : (quick ? (el ? FEM_QUICK_H_EL : FEM_QUICK_H) : (el ? FEM_H_EL : FEM_H)) / cbrt(S),
                          A, name, name_len, err, err_len);
   }
-  snprintf(err, err_len, "gen:%s: unknown generator (poisson7, poisson27, laplace7, laplace5, banded, random, short, powerlaw, dense, hmep, fem, "
+  snprintf(err, err_len, "gen:%s: unknown generator (poisson7, poisson27, laplace7, laplace5, conduct5, banded, random, short, powerlaw, dense, hmep, fem, "
            "elasticity)", spec);
   return -1;
 #undef IS

@@ -18,7 +18,8 @@
   X(fem)                \
   X(solve)              \
   X(spgemm)             \
-  X(amg)
+  X(amg)                \
+  X(batched)
 
 #define BENCH_SUITE_DECLARE(name) extern const bench_suite_t bench_suite_##name;
 BENCH_SUITES(BENCH_SUITE_DECLARE)

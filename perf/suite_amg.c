@@ -1,7 +1,8 @@
 /* strata bench — the amg suite (issue 28 item 7): CG preconditioned by strata's classical AMG
  * (strata/amg.h, one cycle per application) with b = ones, x0 = 0, tol 1e-8 on ||b - A x|| / ||b||,
- * on 3D Poisson (gen:laplace7:50, 125,000 rows) and the 2D 5-point Laplacian of ecology2's size
- * (gen:laplace5:1000, 10⁶ rows); --quick: laplace7:10 and laplace5:40 and three configurations;
+ * on 3D Poisson (gen:laplace7:50, 125,000 rows) and a 2D 5-point matrix of ecology2's kind and size,
+ * random conductances over 4 decades (gen:conduct5:1000, 10⁶ rows); --quick: laplace7:10 and
+ * conduct5:40 and three configurations;
  * --matrix replaces the inputs. Configurations: the seed's coarsening RS and CLJP × interpolation
  * standard and direct × smoother damped Jacobi, weighted Jacobi, Chebyshev, hybrid GS (8 levels,
  * 3 + 3 sweeps, V-cycle), PMIS and HMIS with ext+i and l1-Jacobi (the usual GPU choice), without
@@ -375,7 +376,7 @@ static void amg_matrix(const strata_crs_matrix_t *Ah, const char *name, void *ct
 static void amg_suite_run(const bench_inputs_t *inp) {
   bench_list_t specs = {0};
   bench_list_push(&specs, bench_cfg.quick ? "gen:laplace7:10" : "gen:laplace7:50");
-  bench_list_push(&specs, bench_cfg.quick ? "gen:laplace5:40" : "gen:laplace5:1000");
+  bench_list_push(&specs, bench_cfg.quick ? "gen:conduct5:40" : "gen:conduct5:1000");
   int given = inp->given;
   bench_each_input("amg", inp->given ? inp->specs : &specs, amg_matrix, inp->given ? &given : NULL);
   bench_list_free(&specs);

@@ -301,14 +301,15 @@ endif()
 if(TARGET strata_cli)
   add_test(NAME cli.bench.amg_quick COMMAND sh -c "${_sh}" $<TARGET_FILE:strata_cli> bench amg --quick --backend serial --backend openmp)
   set_tests_properties(cli.bench.amg_quick PROPERTIES TIMEOUT 300 ENVIRONMENT "OMP_WAIT_POLICY=passive;${_asan_mpi}"
-    PASS_REGULAR_EXPRESSION "\"name\": \"laplace7_10\\^3\", \"algorithm\": \"rs-std-hgs:setup\", \"status\": \"ok\"[^\n]*\"level_rows\": \\[1000, .*\"name\": \"laplace5_40\\^2\", \"algorithm\": \"default\", \"status\": \"ok\".*== amg: CG \\+ AMG.*\nopenmp +laplace5_40\\^2 +default .*== amg setup phases.*== amg levels: laplace7_10\\^3, rs-std-hgs.*strata bench: 24 results, 24 checked and timed, 0 wrong, 0 errors.*exit=0")
+    PASS_REGULAR_EXPRESSION "\"name\": \"laplace7_10\\^3\", \"algorithm\": \"rs-std-hgs:setup\", \"status\": \"ok\"[^\n]*\"level_rows\": \\[1000, .*\"name\": \"conduct5_40\\^2_4dec\", \"algorithm\": \"default\", \"status\": \"ok\".*== amg: CG \\+ AMG.*\nopenmp +conduct5_40\\^2_4dec +default .*== amg setup phases.*== amg levels: laplace7_10\\^3, rs-std-hgs.*strata bench: 24 results, 24 checked and timed, 0 wrong, 0 errors.*exit=0")
   if(_bench_hypre)
     set_tests_properties(cli.bench.amg_quick PROPERTIES PASS_REGULAR_EXPRESSION
       "\"algorithm\": \"hypre_rs-std-hgs:setup\", \"status\": \"ok\"[^\n]*BoomerAMG coarsen 1, interp 0, relax 13/14/9[^\n]*\"level_rows\": \\[1000, .*== amg: CG \\+ AMG.*\nserial +laplace7_10\\^3 +rs-std-hgs +[0-9]+ +[0-9]+ .*== amg levels: laplace7_10\\^3, rs-std-hgs.*strata bench: 48 results, 48 checked and timed, 0 wrong, 0 errors.*exit=0")
   endif()
   file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/bench_amg_2x3.mtx "%%MatrixMarket matrix coordinate real general\n2 3 2\n1 1 1\n2 3 1\n")
   add_test(NAME cli.bench.amg_bad_matrix COMMAND sh -c "${_sh}" $<TARGET_FILE:strata_cli> bench amg --quick --backend serial
-           --matrix gen:laplace5:1 --matrix ${CMAKE_CURRENT_BINARY_DIR}/bench_amg_2x3.mtx --matrix gen:laplace5:12)
+           --matrix gen:laplace5:1 --matrix ${CMAKE_CURRENT_BINARY_DIR}/bench_amg_2x3.mtx --matrix gen:conduct5:12:13
+           --matrix gen:laplace5:12)
   set_tests_properties(cli.bench.amg_bad_matrix PROPERTIES TIMEOUT 120 ENVIRONMENT "${_asan_mpi}"
-    PASS_REGULAR_EXPRESSION "gen:laplace5:1: grid edge 1 outside \\[2, 46340\\].*bench_amg_2x3.mtx is 2 x 3: the amg suite needs a square matrix.*\"name\": \"laplace5_12\\^2\", \"algorithm\": \"default\", \"status\": \"ok\".*2 errors.*exit=4")
+    PASS_REGULAR_EXPRESSION "gen:laplace5:1: grid edge 1 outside \\[2, 46340\\].*bench_amg_2x3.mtx is 2 x 3: the amg suite needs a square matrix.*gen:conduct5:12:13: 13 decades of conductance exceed 12.*\"name\": \"laplace5_12\\^2\", \"algorithm\": \"default\", \"status\": \"ok\".*3 errors.*exit=4")
 endif()

@@ -23,9 +23,12 @@ elseif(STRATA_HAVE_MPI)
          OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_mca_base_component_disable_dlclose=1
          OMPI_MCA_rmaps_base_oversubscribe=1)
   endif()
-  foreach(topic dist dist_crs dist_solve)
+  foreach(topic dist dist_crs dist_fem dist_solve)
     add_executable(test_${topic} test_${topic}.c test_dist_common.c)
     target_link_libraries(test_${topic} PRIVATE strata_test_common strata_dist)
+    if(topic STREQUAL "dist_fem") # partitions, packets, export of rows and the FEM job's distributed assembly
+      target_link_libraries(test_${topic} PRIVATE strata_fem)
+    endif()
     target_compile_definitions(test_${topic} PRIVATE STRATA_TEST_MATRICES="${_strata_dist_matrices}")
     foreach(be IN LISTS STRATA_BACKENDS)
       foreach(np 1 2 3 4)
@@ -58,6 +61,34 @@ elseif(STRATA_HAVE_MPI)
                          ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1;STRATA_TEST_MPI_THREAD=funneled"
                          PASS_REGULAR_EXPRESSION "task mode refused as expected: rank 0: ${_who}: task mode needs MPI_THREAD_SERIALIZED.*MPI granted MPI_THREAD_FUNNELED.*1 test\\(s\\)")
   endforeach()
+  # The command line under mpirun -np 2: the FEM job's distributed assembly (bulk nodes, compared with
+  # the single-rank assembly on rank 0, solved there), and the distributed SpMV (rank 0 reads, y
+  # gathered) against the single-rank `strata spmv` of the same file, in every mode and partition
+  if(TARGET strata_cli)
+    add_test(NAME cli.dist.fem.np2
+             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${_strata_mpi_flags} ${MPIEXEC_PREFLAGS}
+                     $<TARGET_FILE:strata_cli> ${MPIEXEC_POSTFLAGS} fem --box 4 --bulk-nodes 2 --backend ${_be0} --json)
+    set_tests_properties(cli.dist.fem.np2 PROPERTIES TIMEOUT 300 PROCESSORS 2
+                         ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1"
+                         PASS_REGULAR_EXPRESSION "\"converged\": true.*\"matrix_max_rel_diff_vs_serial\": ([0-9.]+e-(1[2-9]|[2-9][0-9])|0.000000e\\+00).*\"unpack_invalid_entries\": 0.*\"ranks\": 2, \"partitioner\": \"auto\", \"invalid_entries_all_ranks\": 0, \"bytes_exchanged\": [1-9][0-9]*, \"per_rank\": \\[\\{\"rank\": 0.*\"rank\": 1,.*\"unpack_combine\"")
+    add_test(NAME cli.dist.spmv.np2
+             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/dist_spmv_cli.sh $<TARGET_FILE:strata_cli> ${MPIEXEC_EXECUTABLE}
+                     "${_strata_mpi_flags}" ${_strata_dist_matrices}/ginkgo/ani4.mtx ${CMAKE_CURRENT_BINARY_DIR}/cli_dist_spmv ${_be0})
+    set_tests_properties(cli.dist.spmv.np2 PROPERTIES TIMEOUT 300 PROCESSORS 2 SKIP_RETURN_CODE 77
+                         ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1"
+                         PASS_REGULAR_EXPRESSION "\"ranks\": 2, \"dist_mode\": \"task\", \"partition\": \"auto\".*halo_send_bytes.*all modes equal the single-rank y")
+    # bad input under mpirun: refused on every rank with the same exit code (2), no hang
+    add_test(NAME cli.dist.spmv.bad_mode
+             COMMAND sh -c "${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${_strata_mpi_flags} $<TARGET_FILE:strata_cli> spmv ${_strata_dist_matrices}/ginkgo/ani4.mtx --dist-mode bogus 2>&1; echo exit=$?")
+    add_test(NAME cli.dist.fem.bad_partition
+             COMMAND sh -c "${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${_strata_mpi_flags} $<TARGET_FILE:strata_cli> fem --box 2 --partition bogus 2>&1; echo exit=$?")
+    set_tests_properties(cli.dist.spmv.bad_mode cli.dist.fem.bad_partition PROPERTIES TIMEOUT 120 PROCESSORS 2
+                         ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1")
+    set_tests_properties(cli.dist.spmv.bad_mode PROPERTIES PASS_REGULAR_EXPRESSION
+                         "--dist-mode bogus: .*vector.*--dist-mode bogus: .*exit=2")
+    set_tests_properties(cli.dist.fem.bad_partition PROPERTIES PASS_REGULAR_EXPRESSION
+                         "--partition bogus: dist partitioner 'bogus': one of block, metis, auto.*--partition bogus.*exit=2")
+  endif()
 endif()
 
 # `mpirun -np 2 strata solve` end to end (issue 29 item 7): rank 0 reads and distributes, every

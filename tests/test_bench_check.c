@@ -53,13 +53,13 @@ static void test_packets_slack(void **state) {
   int64_t poff[3] = {0, 32, 40};
   int64_t data[5] = {1, 0, 0, 0, 0};
   memcpy(&data[2], &val[0], 8);
-  strata_packets_t pk = {T_serial, 2, poff, (unsigned char *)data, 40};
+  strata_packets_t pk = {T_serial, 2, poff, (unsigned char *)data, 40, 0};
   assert_int_equal(bench_packets_wrong(E, &pk), 1);
   /* the same without the slack: right */
   int64_t poff2[3] = {0, 24, 32};
   int64_t data2[4] = {1, 0, 0, 0};
   memcpy(&data2[2], &val[0], 8);
-  strata_packets_t pk2 = {T_serial, 2, poff2, (unsigned char *)data2, 32};
+  strata_packets_t pk2 = {T_serial, 2, poff2, (unsigned char *)data2, 32, 0};
   assert_int_equal(bench_packets_wrong(E, &pk2), 0);
   strata_crs_destroy(&E);
 }

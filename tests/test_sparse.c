@@ -578,9 +578,43 @@ static void test_unpack_invalid_row(void **state) {
   strata_crs_destroy(&B);
 }
 
+/* P's offsets and bytes against the packet layout of sparse.h built here from B's host copy:
+ * packet k is row rows[k] (rows NULL: row k), its columns mapped by gids */
+static void expect_packets(const strata_packets_t *P, int64_t np, const int32_t *rows, const host_crs_t *hb,
+                           const int64_t *gids) {
+  int64_t *off = (int64_t *)malloc(sizeof(int64_t) * (size_t)(np + 1));
+  unsigned char *data = (unsigned char *)malloc((size_t)P->num_bytes + 8);
+  t_to_host(off, P->offsets, sizeof(int64_t) * (size_t)(np + 1));
+  t_to_host(data, P->data, (size_t)P->num_bytes);
+  int64_t at = 0;
+  for (int64_t k = 0; k < np; ++k) {
+    const int32_t row = rows ? rows[k] : (int32_t)k;
+    const int64_t b = hb->ro[row], cnt = hb->ro[row + 1] - b;
+    if (off[k] != at) fail_msg("packet %lld: offset %lld, expected %lld", (long long)k, (long long)off[k], (long long)at);
+    int64_t head;
+    memcpy(&head, data + at, 8);
+    if (head != cnt) fail_msg("packet %lld (row %d): count %lld, expected %lld", (long long)k, row, (long long)head, (long long)cnt);
+    for (int64_t j = 0; j < cnt; ++j) {
+      int64_t g;
+      double x;
+      memcpy(&g, data + at + 8 + 8 * j, 8);
+      memcpy(&x, data + at + 8 + 8 * cnt + 8 * j, 8);
+      const int64_t want = gids ? gids[hb->ci[b + j]] : hb->ci[b + j];
+      if (g != want || x != hb->v[b + j])
+        fail_msg("packet %lld (row %d) entry %lld: (%lld, %g), expected (%lld, %g)", (long long)k, row, (long long)j,
+                 (long long)g, x, (long long)want, hb->v[b + j]);
+    }
+    at += 8 + 16 * cnt;
+  }
+  assert_int_equal(off[np], at);
+  assert_int_equal(P->num_bytes, at);
+  free(off), free(data);
+}
+
 /* Packets byte for byte against the documented layout, for rows short and long (above the GPU
  * path's 128 entries: a team per row there), an explicit reversed row list with repeats, global
- * ids, and empty rows: count, then the global ids, then the values, at the scanned offsets. */
+ * ids, and empty rows: count, then the global ids, then the values, at the scanned offsets;
+ * then rows NULL (the offsets from the row offsets), all rows and a prefix. */
 static void test_pack_layout_long_rows(void **state) {
   (void)state;
   const int32_t nr = 300, nc = 5000;
@@ -608,37 +642,20 @@ static void test_pack_layout_long_rows(void **state) {
   int64_t *dg = (int64_t *)t_to_dev(gids, sizeof(int64_t) * nc);
   strata_packets_t *P = NULL;
   T_OK(strata_sparse_pack(T_exec, B, np, drows, dg, &P));
-  int64_t *off = (int64_t *)malloc(sizeof(int64_t) * (size_t)(np + 1));
-  unsigned char *data = (unsigned char *)malloc((size_t)P->num_bytes + 8);
-  t_to_host(off, P->offsets, sizeof(int64_t) * (size_t)(np + 1));
-  t_to_host(data, P->data, (size_t)P->num_bytes);
-  int64_t at = 0;
-  for (int64_t k = 0; k < np; ++k) {
-    const int32_t row = rows[k];
-    const int64_t b = hb.ro[row], cnt = hb.ro[row + 1] - b;
-    if (off[k] != at) fail_msg("packet %lld: offset %lld, expected %lld", (long long)k, (long long)off[k], (long long)at);
-    int64_t head;
-    memcpy(&head, data + at, 8);
-    if (head != cnt) fail_msg("packet %lld (row %d): count %lld, expected %lld", (long long)k, row, (long long)head, (long long)cnt);
-    for (int64_t j = 0; j < cnt; ++j) {
-      int64_t g;
-      double x;
-      memcpy(&g, data + at + 8 + 8 * j, 8);
-      memcpy(&x, data + at + 8 + 8 * cnt + 8 * j, 8);
-      if (g != gids[hb.ci[b + j]] || x != hb.v[b + j])
-        fail_msg("packet %lld (row %d) entry %lld: (%lld, %g), expected (%lld, %g)", (long long)k, row, (long long)j,
-                 (long long)g, x, (long long)gids[hb.ci[b + j]], hb.v[b + j]);
-    }
-    at += 8 + 16 * cnt;
-  }
-  assert_int_equal(off[np], at);
-  assert_int_equal(P->num_bytes, at);
+  expect_packets(P, np, rows, &hb, gids);
+  strata_packets_destroy(&P);
+  /* rows NULL (offsets from B's row offsets, no scan): all rows, and the first nr - 1 */
+  T_OK(strata_sparse_pack(T_exec, B, nr, NULL, dg, &P));
+  expect_packets(P, nr, NULL, &hb, gids);
+  strata_packets_destroy(&P);
+  T_OK(strata_sparse_pack(T_exec, B, nr - 1, NULL, NULL, &P));
+  expect_packets(P, nr - 1, NULL, &hb, NULL);
   strata_packets_destroy(&P);
   t_dev_free(drows);
   t_dev_free(dg);
   host_crs_free(&hb);
   strata_crs_destroy(&B);
-  free(r), free(c), free(v), free(rows), free(gids), free(off), free(data);
+  free(r), free(c), free(v), free(rows), free(gids);
 }
 
 /* Malformed packets: a corrupted count, an offset past the buffer. */

@@ -5,7 +5,8 @@
  * compiler may contract a·b + s to an FMA). Inputs: random matrices of several shapes and
  * row-length mixes (every row class runs: the test checks that the products per row cover each
  * class's range), empty rows and matrices, unsorted and duplicate columns, shared matrices (A·A,
- * A·Aᵀ), numeric reuse, determinism, EDGE_CASES S16 and S18, bad inputs. */
+ * A·Aᵀ), numeric reuse, determinism, EDGE_CASES S16 and S18, more than 2^31 intermediate products (GPU
+ * backends), bad inputs. */
 #include "test_common.h"
 
 #include "strata/sparse.h"
@@ -489,6 +490,73 @@ static void test_s18(void **state) {
   strata_crs_destroy(&Ac), strata_crs_destroy(&dA), strata_crs_destroy(&dP);
 }
 
+/* More than 2^31 intermediate products (issue 28): C = A·B where every row of B has the same
+ * columns 0..nb-1 and values u_l w_j, so that C_ij = w_j Σ_l A_il u_l is checked in O(nnz(A)) on
+ * the host; small integers: every sum is exact, whatever the order or FMA contraction. Two shapes:
+ * few rows of 2^21 products each (the long class), and 2^22 rows of 528 products each (the medium
+ * classes), 2^32 and 2.2·10^9 products in all. GPU backends only: the host backends' 2^32
+ * multiply-adds on two cores would take minutes (skipped there, visibly). */
+static void check_many_products(int32_t m, int32_t k, int32_t per_row, int32_t nb) {
+  host_crs_t A, B;
+  A.nr = m, A.nc = k, A.nnz = (int64_t)m * per_row;
+  B.nr = k, B.nc = nb, B.nnz = (int64_t)k * nb;
+  A.ro = (int64_t *)t_malloc(sizeof(int64_t) * ((size_t)m + 1));
+  A.ci = (int32_t *)t_malloc(sizeof(int32_t) * (size_t)A.nnz);
+  A.v = (double *)t_malloc(sizeof(double) * (size_t)A.nnz);
+  B.ro = (int64_t *)t_malloc(sizeof(int64_t) * ((size_t)k + 1));
+  B.ci = (int32_t *)t_malloc(sizeof(int32_t) * (size_t)B.nnz);
+  B.v = (double *)t_malloc(sizeof(double) * (size_t)B.nnz);
+  for (int32_t l = 0; l <= k; ++l) B.ro[l] = (int64_t)l * nb;
+  for (int32_t l = 0; l < k; ++l)
+    for (int32_t j = 0; j < nb; ++j) {
+      B.ci[(int64_t)l * nb + j] = j;
+      B.v[(int64_t)l * nb + j] = (double)((1 + l % 2) * (1 + j % 3));
+    }
+  double *rowsum = (double *)t_malloc(sizeof(double) * (size_t)m); /* Σ_l A_il u_l */
+  const int32_t stride = k / per_row; /* the row's columns: an arithmetic progression, sorted */
+  for (int32_t i = 0; i <= m; ++i) A.ro[i] = (int64_t)i * per_row;
+  for (int32_t i = 0; i < m; ++i) {
+    double sum = 0;
+    for (int32_t t = 0; t < per_row; ++t) {
+      const int64_t q = (int64_t)i * per_row + t;
+      const int32_t l = (int32_t)((i % stride) + (int64_t)t * stride);
+      A.ci[q] = l;
+      A.v[q] = (double)(1 + (i + t) % 3);
+      sum += A.v[q] * (double)(1 + l % 2);
+    }
+    rowsum[i] = sum;
+  }
+  int64_t products = 0;
+  for (int64_t q = 0; q < A.nnz; ++q) products += B.ro[A.ci[q] + 1] - B.ro[A.ci[q]];
+  assert_true(products > ((int64_t)1 << 31));
+  strata_crs_matrix_t *dA = dev_of(T_exec, &A), *dB = dev_of(T_exec, &B), *C = NULL;
+  T_OK(strata_crs_spgemm(T_exec, dA, dB, &C));
+  assert_int_equal(C->num_rows, m);
+  assert_int_equal(C->num_cols, nb);
+  assert_int_equal(C->nnz, (int64_t)m * nb);
+  host_crs_t got = crs_to_host(C);
+  for (int32_t i = 0; i < m; ++i) {
+    if (got.ro[i] != (int64_t)i * nb) fail_msg("%lld products: row %d starts at %lld, expected %lld", (long long)products, i, (long long)got.ro[i], (long long)i * nb);
+    for (int32_t j = 0; j < nb; ++j) {
+      const int64_t q = (int64_t)i * nb + j;
+      const double want = rowsum[i] * (double)(1 + j % 3);
+      if (got.ci[q] != j || got.v[q] != want)
+        fail_msg("%lld products: C(%d, %d) at %lld = (column %d, %.17g), expected %.17g", (long long)products, i, j,
+                 (long long)q, got.ci[q], got.v[q], want);
+    }
+  }
+  host_crs_free(&got), host_crs_free(&A), host_crs_free(&B);
+  free(rowsum);
+  strata_crs_destroy(&C), strata_crs_destroy(&dA), strata_crs_destroy(&dB);
+}
+
+static void test_products_beyond_int32(void **state) {
+  (void)state;
+  if (strata_exec_is_host(T_exec) || getenv("STRATA_SANITIZER")) skip(); /* minutes under compute-sanitizer */
+  check_many_products(2048, 2048, 2048, 1024);    /* 2^11 rows of 2^21 products */
+  check_many_products(1 << 22, 4096, 33, 16);     /* 2^22 rows of 528 products */
+}
+
 /* Galerkin on random P against two host products (the same order: Pᵀ's entries sorted by row) */
 static void test_galerkin_random(void **state) {
   (void)state;
@@ -561,6 +629,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_s16, t_setup),
       cmocka_unit_test_setup(test_s18, t_setup),
       cmocka_unit_test_setup(test_galerkin_random, t_setup),
+      cmocka_unit_test_setup(test_products_beyond_int32, t_setup),
       cmocka_unit_test_setup(test_bad_input, t_setup),
   };
   return T_RUN("spgemm", tests);

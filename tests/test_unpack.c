@@ -1064,7 +1064,7 @@ static void test_buffer_bounds(void **state) {
   assert_int_equal(A->fill_complete, 0);
   strata_unpack_report_t rep;
   unsigned char *bytes = (unsigned char *)t_to_dev(ro, sizeof ro); /* any 16 bytes */
-  strata_packets_t stray = {T_exec, 0, NULL, bytes, 16}; /* 0 packets but bytes: refused, every mode */
+  strata_packets_t stray = {T_exec, 0, NULL, bytes, 16, 0}; /* 0 packets but bytes: refused, every mode */
   strata_crs_matrix_t *F = dev_target(&H);                 /* fill-complete: only the bytes are wrong */
   for (int m = 0; m <= 4; ++m) {
     T_ERR(strata_sparse_unpack_combine(T_exec, m == STRATA_COMBINE_INSERT ? A : F, NULL, &stray, NULL, 0,
@@ -1075,7 +1075,7 @@ static void test_buffer_bounds(void **state) {
   assert_int_equal(A->fill_complete, 0); /* refused before anything ran */
   strata_crs_destroy(&F);
   t_dev_free(bytes);
-  strata_packets_t none = {T_exec, 0, NULL, NULL, 0};
+  strata_packets_t none = {T_exec, 0, NULL, NULL, 0, 0};
   T_OK(strata_sparse_unpack_combine(T_exec, A, NULL, &none, NULL, 0, STRATA_COMBINE_INSERT, &rep));
   assert_int_equal(A->fill_complete, 1);
   assert_int_equal(rep.entries_inserted, 0);
@@ -1435,7 +1435,7 @@ static void test_misaligned_data(void **state) {
   for (int strict = 0; strict <= 1; ++strict)
     for (int m = 0; m <= 4; ++m) {
       strata_crs_matrix_t *A = dev_target(&H);
-      strata_packets_t pk = {T_exec, 1, d_off, d_buf + 4, nbytes};
+      strata_packets_t pk = {T_exec, 1, d_off, d_buf + 4, nbytes, 0};
       strata_unpack_options_t o;
       memset(&o, 0, sizeof o);
       o.strict = strict;
@@ -1448,7 +1448,7 @@ static void test_misaligned_data(void **state) {
       t_to_host(got, A->values, sizeof got);
       assert_memory_equal(got, v, sizeof got);
       /* the data aligned, import_rows not (a review: it was read misaligned) */
-      strata_packets_t pk2 = {T_exec, 1, d_off, d_buf, nbytes};
+      strata_packets_t pk2 = {T_exec, 1, d_off, d_buf, nbytes, 0};
       unsigned char *d_rows2 = (unsigned char *)t_to_dev(shifted, 16);
       t_expect_msg(strata_sparse_unpack_combine_opts(T_exec, A, (const int32_t *)(d_rows2 + 2), &pk2, NULL, 0,
                                                      (strata_combine_mode_t)m, &o, &rep),
@@ -1482,7 +1482,7 @@ static void test_packet_count_limit(void **state) {
   for (int q = 0; q < 3; ++q)
     for (int m = 0; m <= 4; ++m) {
       strata_crs_matrix_t *A = dev_target(&H);
-      strata_packets_t pk = {T_exec, counts[q], d_off, NULL, 0};
+      strata_packets_t pk = {T_exec, counts[q], d_off, NULL, 0, 0};
       strata_unpack_report_t rep;
       t_expect_msg(strata_sparse_unpack_combine(T_exec, A, d_rows, &pk, NULL, 0, (strata_combine_mode_t)m, &rep),
                    STRATA_ERR_INVALID_ARGUMENT, "exceeds the limit 2^40", "packets");

@@ -17,6 +17,9 @@
 
 #include "fem_kernels.h"
 #include "strata/solvers.h"
+#if STRATA_HAVE_MPI
+#include "fem_dist.h"
+#endif
 #include "../cli_json.h"
 
 STRATA_KERNEL_DECLARE(fem_graph_coo);
@@ -138,6 +141,114 @@ static strata_status_t upload(strata_exec_t *e, void **dst, const void *src, siz
   return st;
 }
 
+strata_status_t fem_graph_build(strata_exec_t *e, int64_t n, int64_t nt, const int32_t *tets, int64_t K, int64_t m,
+                                const int32_t *sel, strata_crs_matrix_t **G) {
+  strata_status_t st = STRATA_SUCCESS;
+  const int64_t ns = K * m;
+  int32_t *rows = NULL, *cols = NULL;
+  *G = NULL;
+  if (n > INT32_MAX) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mesh has %lld nodes, above the 32-bit local index limit %d", (long long)n, INT32_MAX);
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(16 * nt + 4 * ns) * sizeof(int32_t), (void **)&rows));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(16 * nt + 4 * ns) * sizeof(int32_t), (void **)&cols));
+  fem_graph_args_t ga = {tets, rows, cols};
+  CHECK(strata_parallel_for(e, NULL, strata_range(0, 16 * nt), &fem_graph_coo, &ga));
+  if (ns > 0) {
+    fem_spring_args_t sa = {.sel = sel, .nmesh = n - K, .m = m, .K = K, .rows = rows + 16 * nt, .cols = cols + 16 * nt};
+    CHECK(strata_parallel_for(e, NULL, strata_range(0, 4 * ns), &fem_spring_coo, &sa));
+  }
+  CHECK(strata_crs_create_from_coo(e, (int32_t)n, (int32_t)n, 16 * nt + 4 * ns, rows, cols, NULL, G));
+  CHECK(strata_exec_fence(e));
+done:
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&rows);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&cols);
+  return st;
+}
+
+strata_status_t fem_dirichlet_apply(strata_exec_t *e, const fem_mesh_t *m, const uint8_t *bnd, strata_crs_matrix_t *A) {
+  const int64_t n = m->num_nodes;
+  double *ddiag = NULL;
+  double *hd = (double *)malloc(((size_t)n + 1) * sizeof(double));
+  if (!hd)
+    return strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "fem: %lld doubles for the Dirichlet rows' diagonals", (long long)n);
+  fem_laplace_diagonal(m, hd);
+  strata_status_t st = upload(e, (void **)&ddiag, hd, (size_t)n * sizeof(double));
+  free(hd);
+  if (st == STRATA_SUCCESS) {
+    fem_dirichlet_args_t da = {A->row_offsets, A->col_indices, A->values, bnd, ddiag};
+    st = strata_parallel_for(e, NULL, strata_range(0, n), &fem_dirichlet, &da);
+  }
+  strata_status_t fs = strata_exec_fence(e);
+  if (st == STRATA_SUCCESS) st = fs;
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&ddiag);
+  return st;
+}
+
+strata_status_t fem_element_rows(strata_exec_t *e, const double *xyz, const int32_t *tets, const int32_t *tets_host,
+                                 int64_t nt, int64_t ncols, int64_t nmesh, int64_t K, int64_t m, const int32_t *sel,
+                                 const int32_t *bulk, strata_crs_matrix_t *E, int32_t **import_rows) {
+  strata_status_t st = STRATA_SUCCESS;
+  const int64_t ns = K * m;
+  int64_t *first_bad = NULL;
+  memset(E, 0, sizeof *E);
+  *import_rows = NULL;
+  const int64_t erows = 4 * nt + (ns > 0 ? K : 0) + ns, enz = 16 * nt + 4 * ns;
+  E->exec = e;
+  E->num_rows = (int32_t)erows;
+  E->num_cols = (int32_t)ncols;
+  E->nnz = enz;
+  if (erows > INT32_MAX) {
+    st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%lld element rows exceed the 32-bit local index limit %d", (long long)erows, INT32_MAX);
+    goto done;
+  }
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(erows + 1) * sizeof(int64_t), (void **)&E->row_offsets));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)enz * sizeof(int32_t), (void **)&E->col_indices));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)enz * sizeof(double), (void **)&E->values));
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)erows * sizeof(int32_t), (void **)import_rows));
+  if (nt == 0 && ns == 0) {
+    int64_t zero = 0;
+    CHECK(strata_mem_copy(e, E->row_offsets, &zero, sizeof zero));
+  }
+  const int64_t none = INT64_MAX;
+  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, sizeof(int64_t), (void **)&first_bad));
+  CHECK(strata_mem_copy(e, first_bad, &none, sizeof none));
+  fem_element_args_t ea = {xyz, tets, E->row_offsets, E->col_indices, E->values, *import_rows, nt, first_bad};
+  CHECK(strata_parallel_for(e, NULL, strata_range(0, nt), &fem_element_laplace, &ea));
+  { /* a tet so flat that its gradients overflow (its volume finite and positive: the loader's test
+       passes) gives inf / NaN entries, which CG would meet only as a breakdown: refused here */
+    int64_t bad = INT64_MAX;
+    CHECK(strata_mem_copy(e, &bad, first_bad, sizeof bad));
+    if (bad != INT64_MAX) {
+      double v[16];
+      CHECK(strata_mem_copy(e, v, E->values + 16 * bad, sizeof v));
+      int j = 0;
+      while (j < 15 && v[j] - v[j] == 0.0) ++j;
+      st = strata_error_set(STRATA_ERR_INVALID_DATA,
+                            "element %lld (nodes %d %d %d %d, 0-based): its stiffness matrix has a non-finite "
+                            "entry (%g at %d, %d): the tetrahedron is degenerate (too flat for double precision)",
+                            (long long)bad, (int)tets_host[4 * bad], (int)tets_host[4 * bad + 1],
+                            (int)tets_host[4 * bad + 2], (int)tets_host[4 * bad + 3], v[j], j / 4, j % 4);
+      goto done;
+    }
+  }
+  if (ns > 0) {
+    fem_spring_args_t sa = {.sel = sel, .bulk = bulk, .nmesh = nmesh, .m = m, .K = K, .k = FEM_SPRING_K,
+                            .erow0 = 4 * nt, .base = 16 * nt, .row_offsets = E->row_offsets, .ecols = E->col_indices,
+                            .evals = E->values, .import_rows = *import_rows};
+    CHECK(strata_parallel_for(e, NULL, strata_range(0, ns), &fem_spring_element, &sa));
+  }
+  CHECK(strata_exec_fence(e));
+done:
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&first_bad);
+  return st;
+}
+
+void fem_element_rows_free(strata_exec_t *e, strata_crs_matrix_t *E, int32_t **import_rows) {
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&E->row_offsets);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&E->col_indices);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&E->values);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)import_rows);
+}
+
 /* Graph, element kernel, pack, unpack_combine(ADD), Dirichlet rows: the assembled matrix.
  * m->num_nodes includes the K bulk nodes (the last K); their springs (d->K x d->m) add 4 graph
  * entries each and their element rows are appended to E, so one pack and one unpack_combine
@@ -146,10 +257,7 @@ static strata_status_t assemble(strata_exec_t *e, const fem_mesh_t *m, const dev
                                 strata_crs_matrix_t **Aout, double *sec, int64_t *invalid) {
   strata_status_t st = STRATA_SUCCESS;
   const int64_t n = m->num_nodes, nt = m->num_tets;
-  const int64_t K = d->K, ns = d->K * d->m; /* bulk nodes, springs */
-  int32_t *rows = NULL, *cols = NULL, *import_rows = NULL;
-  int64_t *first_bad = NULL;
-  double *ddiag = NULL;
+  int32_t *import_rows = NULL;
   strata_crs_matrix_t *A = NULL;
   strata_crs_matrix_t E;
   memset(&E, 0, sizeof E);
@@ -157,85 +265,16 @@ static strata_status_t assemble(strata_exec_t *e, const fem_mesh_t *m, const dev
   strata_unpack_report_t rep;
   memset(&rep, 0, sizeof rep);
   double t0;
-  if (n > INT32_MAX) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "mesh has %lld nodes, above the 32-bit local index limit %d", (long long)n, INT32_MAX);
 
   /* graph: COO of every node pair of every element -> sort -> unique (on the device) */
   t0 = strata_timer_now();
-  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(16 * nt + 4 * ns) * sizeof(int32_t), (void **)&rows));
-  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(16 * nt + 4 * ns) * sizeof(int32_t), (void **)&cols));
-  fem_graph_args_t ga = {d->tets, rows, cols};
-  CHECK(strata_parallel_for(e, NULL, strata_range(0, 16 * nt), &fem_graph_coo, &ga));
-  fem_spring_args_t sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sel = d->sel;
-  sa.nmesh = n - K;
-  sa.m = d->m;
-  sa.K = K;
-  sa.k = FEM_SPRING_K;
-  if (ns > 0) {
-    sa.rows = rows + 16 * nt;
-    sa.cols = cols + 16 * nt;
-    CHECK(strata_parallel_for(e, NULL, strata_range(0, 4 * ns), &fem_spring_coo, &sa));
-  }
-  CHECK(strata_crs_create_from_coo(e, (int32_t)n, (int32_t)n, 16 * nt + 4 * ns, rows, cols, NULL, &A));
-  CHECK(strata_exec_fence(e));
+  CHECK(fem_graph_build(e, n, nt, d->tets, d->K, d->m, d->sel, &A));
   sec[FEM_PHASE_GRAPH] += strata_timer_now() - t0;
-  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&rows);
-  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&cols);
 
   /* element kernel: E [(4 nt + K + K m) x n], row 4e+i = row i of the element matrix of tet e,
    * then the springs' rows (fem_spring_args_t) */
   t0 = strata_timer_now();
-  const int64_t erows = 4 * nt + K + ns, enz = 16 * nt + 4 * ns;
-  E.exec = e;
-  E.num_rows = (int32_t)erows;
-  E.num_cols = (int32_t)n;
-  E.nnz = enz;
-  if (erows > INT32_MAX) {
-    st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%lld element rows exceed the 32-bit local index limit %d", (long long)erows, INT32_MAX);
-    goto done;
-  }
-  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)(erows + 1) * sizeof(int64_t), (void **)&E.row_offsets));
-  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)enz * sizeof(int32_t), (void **)&E.col_indices));
-  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)enz * sizeof(double), (void **)&E.values));
-  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)erows * sizeof(int32_t), (void **)&import_rows));
-  if (nt == 0 && ns == 0) {
-    int64_t zero = 0;
-    CHECK(strata_mem_copy(e, E.row_offsets, &zero, sizeof zero));
-  }
-  const int64_t none = INT64_MAX;
-  CHECK(strata_mem_alloc(e, STRATA_MEM_DEVICE, sizeof(int64_t), (void **)&first_bad));
-  CHECK(strata_mem_copy(e, first_bad, &none, sizeof none));
-  fem_element_args_t ea = {d->xyz, d->tets, E.row_offsets, E.col_indices, E.values, import_rows, nt, first_bad};
-  CHECK(strata_parallel_for(e, NULL, strata_range(0, nt), &fem_element_laplace, &ea));
-  { /* a tet so flat that its gradients overflow (its volume finite and positive: the loader's test
-       passes) gives inf / NaN entries, which CG would meet only as a breakdown: refused here */
-    int64_t bad = INT64_MAX;
-    CHECK(strata_mem_copy(e, &bad, first_bad, sizeof bad));
-    if (bad != INT64_MAX) {
-      double v[16];
-      CHECK(strata_mem_copy(e, v, E.values + 16 * bad, sizeof v));
-      int j = 0;
-      while (j < 15 && v[j] - v[j] == 0.0) ++j;
-      st = strata_error_set(STRATA_ERR_INVALID_DATA,
-                            "element %lld (nodes %d %d %d %d, 0-based): its stiffness matrix has a non-finite "
-                            "entry (%g at %d, %d): the tetrahedron is degenerate (too flat for double precision)",
-                            (long long)bad, (int)m->tets[4 * bad], (int)m->tets[4 * bad + 1],
-                            (int)m->tets[4 * bad + 2], (int)m->tets[4 * bad + 3], v[j], j / 4, j % 4);
-      goto done;
-    }
-  }
-  if (ns > 0) {
-    sa.rows = sa.cols = NULL;
-    sa.erow0 = 4 * nt;
-    sa.base = 16 * nt;
-    sa.row_offsets = E.row_offsets;
-    sa.ecols = E.col_indices;
-    sa.evals = E.values;
-    sa.import_rows = import_rows;
-    CHECK(strata_parallel_for(e, NULL, strata_range(0, ns), &fem_spring_element, &sa));
-  }
-  CHECK(strata_exec_fence(e));
+  CHECK(fem_element_rows(e, d->xyz, d->tets, m->tets, nt, n, n - d->K, d->K, d->m, d->sel, NULL, &E, &import_rows));
   sec[FEM_PHASE_ELEMENT] += strata_timer_now() - t0;
 
   /* pack the element rows, then unpack-and-combine them into A with ADD */
@@ -252,32 +291,11 @@ static strata_status_t assemble(strata_exec_t *e, const fem_mesh_t *m, const dev
 
   /* the Dirichlet rows' diagonals: each node's P1 Laplace diagonal from the geometry, on the host
    * (fem_laplace_diagonal), the same bits for every backend and for the bench */
-  {
-    double *hd = (double *)malloc((size_t)n * sizeof(double));
-    if (!hd) {
-      st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "fem: %lld doubles for the Dirichlet rows' diagonals",
-                            (long long)n);
-      goto done;
-    }
-    fem_laplace_diagonal(m, hd);
-    st = upload(e, (void **)&ddiag, hd, (size_t)n * sizeof(double));
-    free(hd);
-    if (st != STRATA_SUCCESS) goto done;
-  }
-  fem_dirichlet_args_t da = {A->row_offsets, A->col_indices, A->values, d->bnd, ddiag};
-  CHECK(strata_parallel_for(e, NULL, strata_range(0, n), &fem_dirichlet, &da));
-  CHECK(strata_exec_fence(e));
+  CHECK(fem_dirichlet_apply(e, m, d->bnd, A));
   *Aout = A;
   A = NULL;
 done:
-  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&rows);
-  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&cols);
-  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&import_rows);
-  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&first_bad);
-  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&ddiag);
-  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&E.row_offsets);
-  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&E.col_indices);
-  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&E.values);
+  fem_element_rows_free(e, &E, &import_rows);
   strata_packets_destroy(&packets);
   strata_crs_destroy(&A);
   return st;
@@ -539,6 +557,7 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   fem_mesh_t mesh;
   memset(&mesh, 0, sizeof mesh);
   memset(res, 0, sizeof *res);
+  res->ranks = 1;
   if (o->matrix_out) *o->matrix_out = NULL;
   res->matrix_diff = -1;
   res->mesh = o->mesh_path ? o->mesh_path : o->box > 0 ? "box" : "gmsh";
@@ -709,8 +728,16 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   CHECK(upload(e, (void **)&d.tets, mesh.tets, (size_t)mesh.num_tets * 4 * sizeof(int32_t)));
   CHECK(upload(e, (void **)&d.bnd, mesh.on_boundary, (size_t)nall));
 
-  CHECK(assemble(e, &mesh, &d, &A, res->seconds, &res->unpack_invalid));
-  res->nnz = A->nnz;
+#if STRATA_HAVE_MPI
+  if (o->dist) { /* every rank assembles its part; rank 0 receives the whole matrix and goes on */
+    CHECK(fem_dist_assemble(o->dist, e, &mesh, d.tets, d.bnd, K, sel, d.sel, nsel, &A, res));
+    if (!A) goto done;
+  } else
+#endif
+  {
+    CHECK(assemble(e, &mesh, &d, &A, res->seconds, &res->unpack_invalid));
+    res->nnz = A->nnz;
+  }
 
   /* b = A u_exact, then solve A u = b */
   size_t vb = (size_t)nall * sizeof(double);
@@ -762,7 +789,7 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   CHECK(relative_error(e, nall, u, ue, res_vec, &res->error));
 
   /* the same assembly on the serial backend, the reference */
-  if (o->compare && strata_exec_backend(e) != STRATA_BACKEND_SERIAL) {
+  if (o->compare && (strata_exec_backend(e) != STRATA_BACKEND_SERIAL || o->dist)) {
     CHECK(strata_exec_default(STRATA_BACKEND_SERIAL, &ser));
     double dummy[FEM_NUM_PHASES] = {0};
     int64_t inv = 0;
@@ -791,6 +818,12 @@ done:
   return st;
 }
 
+void fem_result_free(fem_result_t *res) {
+  if (!res) return;
+  free(res->per_rank);
+  res->per_rank = NULL;
+}
+
 void fem_result_print(const fem_result_t *r, int json, FILE *out) {
   char diff_buf[32]; /* null: not compared, or NaN / infinite (JSON has no such numbers) */
   const char *diff_json = r->matrix_diff >= 0 ? cli_json_number(diff_buf, sizeof diff_buf, "%.6e", r->matrix_diff) : "null";
@@ -812,7 +845,21 @@ void fem_result_print(const fem_result_t *r, int json, FILE *out) {
     fprintf(out, "\", \"time_s\": {");
     for (int p = 0; p < FEM_NUM_PHASES; ++p)
       fprintf(out, "%s\"%s\": %.6f", p ? ", " : "", fem_phase_names[p], r->seconds[p]);
-    fprintf(out, "}}\n");
+    fprintf(out, "}");
+    if (r->per_rank) { /* the distributed assembly: rank 0's times above, every rank's here */
+      fprintf(out, ", \"ranks\": %d, \"partitioner\": \"%s\", \"invalid_entries_all_ranks\": %lld, \"bytes_exchanged\": %lld, "
+              "\"per_rank\": [", r->ranks, r->partitioner, (long long)r->dist_invalid, (long long)r->bytes_exchanged);
+      for (int k = 0; k < r->ranks; ++k) {
+        const struct fem_rank_stats *q = &r->per_rank[k];
+        fprintf(out, "%s{\"rank\": %d, \"owned_nodes\": %lld, \"tets\": %lld, \"packets_sent\": %lld, \"bytes_sent\": %lld, "
+                "\"bytes_received\": %lld, \"time_s\": {\"element\": %.6f, \"pack\": %.6f, \"exchange\": %.6f, "
+                "\"unpack_combine\": %.6f}}", k ? ", " : "", k, (long long)q->owned_nodes, (long long)q->tets,
+                (long long)q->packets_sent, (long long)q->bytes_sent, (long long)q->bytes_received, q->element, q->pack,
+                q->exchange, q->unpack_combine);
+      }
+      fprintf(out, "]");
+    }
+    fprintf(out, "}\n");
     return;
   }
   fprintf(out, "strata fem — P1 Laplace, %s\n",
@@ -841,6 +888,17 @@ void fem_result_print(const fem_result_t *r, int json, FILE *out) {
     fprintf(out, "  vs serial        the patterns differ\n");
   else if (r->matrix_diff >= 0)
     fprintf(out, "  vs serial        %.3e  (assembled matrix: largest difference relative to its row's largest entry)\n", r->matrix_diff);
+  if (r->per_rank) {
+    fprintf(out, "  ranks            %d (nodes partitioned by %s), %lld bytes exchanged, %lld invalid entries over all ranks\n",
+            r->ranks, r->partitioner, (long long)r->bytes_exchanged, (long long)r->dist_invalid);
+    for (int k = 0; k < r->ranks; ++k) {
+      const struct fem_rank_stats *q = &r->per_rank[k];
+      fprintf(out, "  rank %-3d         %lld nodes, %lld tets, sent %lld packets (%lld B), received %lld B; element %.3f pack %.3f "
+              "exchange %.3f unpack_combine %.3f s\n", k, (long long)q->owned_nodes, (long long)q->tets,
+              (long long)q->packets_sent, (long long)q->bytes_sent, (long long)q->bytes_received, q->element, q->pack,
+              q->exchange, q->unpack_combine);
+    }
+  }
   fprintf(out, "  time [s]        ");
   for (int p = 0; p < FEM_NUM_PHASES; ++p) fprintf(out, " %s %.3f", fem_phase_names[p], r->seconds[p]);
   fprintf(out, "\n");

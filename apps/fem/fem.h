@@ -39,6 +39,11 @@ typedef struct fem_options {
   strata_crs_matrix_t **matrix_out; /* non-NULL: receives the assembled matrix (Dirichlet rows
                                        applied; on the job's backend; the caller destroys it), NULL
                                        when the job fails */
+  const struct fem_dist_options *dist; /* non-NULL (builds with MPI, fem_dist.h): the assembly is
+                                          distributed over the ranks of dist->comm, every rank
+                                          calls fem_run; the matrix is gathered to rank 0, which
+                                          alone compares, solves and reports (other ranks return
+                                          after the assembly, res->ranks set) */
 } fem_options_t;
 
 #define FEM_MAX_BULK_NODES 1000
@@ -74,7 +79,19 @@ typedef struct fem_result {
                              NaN if either matrix holds a NaN, +inf if the patterns differ */
   int64_t unpack_invalid; /* invalid entries reported by unpack_combine (must be 0) */
   double seconds[FEM_NUM_PHASES];
+  /* the distributed assembly (fem_options_t.dist; ranks = 1 and per_rank NULL without it) */
+  int ranks;
+  char partitioner[16];   /* "metis", "block", "given" */
+  int64_t dist_invalid;   /* entries not combined, summed over the ranks (must be 0) */
+  int64_t bytes_exchanged; /* payload bytes sent between ranks in the ADD pass, over all ranks */
+  struct fem_rank_stats {
+    int64_t owned_nodes, tets, packets_sent, bytes_sent, bytes_received;
+    double element, pack, exchange, unpack_combine; /* seconds: the ADD pass's phases */
+  } *per_rank;            /* [ranks] on rank 0 (malloc; fem_result_free) */
 } fem_result_t;
+
+/** Frees what fem_run allocated in res (per_rank). NULL-safe. */
+void fem_result_free(fem_result_t *res);
 
 fem_options_t fem_options_default(void);
 /** Runs the whole job. Returns STRATA_SUCCESS or an error (message in strata_error_message()):
@@ -99,5 +116,22 @@ int fem_solver_from_name(const char *name);
  *  d[r] times identity rows, and the bench's reference assembly uses the same values: the same
  *  bits for every backend, whatever order a device sums in. */
 void fem_laplace_diagonal(const fem_mesh_t *m, double *d);
+
+/* The job's pieces, shared with the distributed assembly (fem_dist.c). exec memory unless said. */
+/** *G = the n x n pattern (zeros) of the nt tets [nt][4] and the K x m springs (bulk node q =
+ *  n - K + q tied to each of sel [m]): the single-rank job's graph phase. */
+strata_status_t fem_graph_build(strata_exec_t *e, int64_t n, int64_t nt, const int32_t *tets, int64_t K, int64_t m,
+                                const int32_t *sel, strata_crs_matrix_t **G);
+/** E = the element rows of the nt tets (4 each; columns = node ids < ncols) then, when K m > 0, of
+ *  the springs (bulk node q = bulk[q], or nmesh + q when bulk is NULL, tied to each of sel [m]):
+ *  K long rows and K m two-entry rows; import_rows [E rows] = each row's node. tets_host: the
+ *  same tets on the host (names a degenerate one). Free with fem_element_rows_free. */
+strata_status_t fem_element_rows(strata_exec_t *e, const double *xyz, const int32_t *tets, const int32_t *tets_host,
+                                 int64_t nt, int64_t ncols, int64_t nmesh, int64_t K, int64_t m, const int32_t *sel,
+                                 const int32_t *bulk, strata_crs_matrix_t *E, int32_t **import_rows);
+void fem_element_rows_free(strata_exec_t *e, strata_crs_matrix_t *E, int32_t **import_rows);
+/** The Dirichlet rows of A (the mesh's node numbering, all m->num_nodes rows): fem_dirichlet with
+ *  fem_laplace_diagonal's diagonals; bnd [num_nodes] the boundary flags. Synchronous. */
+strata_status_t fem_dirichlet_apply(strata_exec_t *e, const fem_mesh_t *m, const uint8_t *bnd, strata_crs_matrix_t *A);
 
 #endif

@@ -49,6 +49,7 @@ typedef struct fem_vec_args {
  * nmesh + q and sel[s]. */
 typedef struct fem_spring_args {
   const int32_t *sel;   /* [m] boundary node ids */
+  const int32_t *bulk;  /* [K] bulk node ids (element rows only; NULL: nmesh + q) */
   int64_t nmesh, m, K;
   double k;
   /* graph: rows, cols [4 K m], entries 4p..4p+3 = (b,b), (b,j), (j,b), (j,j) */

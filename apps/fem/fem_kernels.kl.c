@@ -69,7 +69,7 @@ STRATA_FOR_KERNEL(fem_spring_coo, fem_spring_args_t, a, k) {
  * the 2-entry row of each spring's boundary end. */
 STRATA_FOR_KERNEL(fem_spring_element, fem_spring_args_t, a, p) {
   const int64_t q = p / a->m, s = p % a->m;
-  const int32_t b = (int32_t)(a->nmesh + q), j = a->sel[s];
+  const int32_t b = a->bulk ? a->bulk[q] : (int32_t)(a->nmesh + q), j = a->sel[s];
   const int64_t bq = a->base + 2 * a->m * q, e1 = bq + 2 * s;
   if (s == 0) {
     a->row_offsets[a->erow0 + q] = bq;

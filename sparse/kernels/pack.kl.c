@@ -7,11 +7,25 @@
 #include "row_class.h"
 #include "sparse_args.h"
 
+/* a packet of more than long_min entries goes to the long list (GPUs) */
+STRATA_KL_TEAM_FUNC void strata_sparse_pack_list_long(const strata_sparse_pack_args_t *a, int64_t k, int64_t count) {
+  if (a->long_rows && count > a->long_min) a->long_rows[strata_atomic_fetch_add_i64(a->num_long, 1)] = k;
+}
+
+/* rows listed: offsets[k] = packet k's size, scanned afterwards */
 STRATA_FOR_KERNEL(strata_sparse_pack_sizes, strata_sparse_pack_args_t, a, k) {
-  const int64_t row = a->rows ? (int64_t)a->rows[k] : k;
+  const int64_t row = (int64_t)a->rows[k];
   const int64_t count = a->row_offsets[row + 1] - a->row_offsets[row];
   a->offsets[k] = STRATA_SPARSE_PACKET_BYTES(count);
-  if (a->long_rows && count > a->long_min) a->long_rows[strata_atomic_fetch_add_i64(a->num_long, 1)] = k;
+  strata_sparse_pack_list_long(a, k, count);
+}
+
+/* rows 0..num_rows-1: the byte offsets themselves, k in [0, num_rows]: packets k' < k hold k
+ * headers and row_offsets[k] - row_offsets[0] entries */
+STRATA_FOR_KERNEL(strata_sparse_pack_offsets, strata_sparse_pack_args_t, a, k) {
+  const int64_t b = a->row_offsets[k];
+  a->offsets[k] = 8 * k + 16 * (b - a->row_offsets[0]);
+  if (k < a->num_rows) strata_sparse_pack_list_long(a, k, a->row_offsets[k + 1] - b);
 }
 
 /* entry j of packet k: its global column id and value */
@@ -24,13 +38,17 @@ STRATA_KL_FUNC void strata_sparse_pack_entry(const strata_sparse_pack_args_t *a,
   ((double *)(gids + count))[j] = a->values[b + j];
 }
 
-/* a thread per packet: its header, and its entries unless a team writes them (long rows) */
-STRATA_FOR_KERNEL(strata_sparse_pack_rows, strata_sparse_pack_args_t, a, k) {
+/* width lanes per packet (i = k * width + lane): lane 0 its header, the lanes its entries unless
+ * a team writes them (long rows). Neighbouring lanes write neighbouring words of one packet, and
+ * the packets of neighbouring rows lie next to each other: on GPUs a warp's stores fill whole
+ * sectors (a thread per packet strides them by the packet size). */
+STRATA_FOR_KERNEL(strata_sparse_pack_rows, strata_sparse_pack_args_t, a, i) {
+  const int64_t k = i / a->width, lane = i % a->width;
   const int64_t row = a->rows ? (int64_t)a->rows[k] : k;
   const int64_t count = a->row_offsets[row + 1] - a->row_offsets[row];
-  *(int64_t *)(a->data + a->offsets[k]) = count;
+  if (lane == 0) *(int64_t *)(a->data + a->offsets[k]) = count;
   if (a->long_rows && count > a->long_min) return;
-  for (int64_t j = 0; j < count; ++j) strata_sparse_pack_entry(a, k, j);
+  for (int64_t j = lane; j < count; j += a->width) strata_sparse_pack_entry(a, k, j);
 }
 
 /* long rows: a team per listed packet, its threads x lanes over the entries */

@@ -109,10 +109,12 @@ typedef struct strata_sparse_spmv_args {
  *  double values[count]. STRATA_SPARSE_PACKET_BYTES(count) bytes, a multiple of 8. */
 #define STRATA_SPARSE_PACKET_BYTES(count) (8 + 16 * (int64_t)(count))
 
-/** sizes[k] = packet bytes of row rows[k] (rows == NULL: row k). Rows of more than long_min
- *  entries (long_rows != NULL) are listed in long_rows[0 .. *num_long) by the sizes kernel (in no
- *  particular order) and their entries written by a team each (strata_sparse_pack_long) instead
- *  of by one thread (strata_sparse_pack_rows writes their header only). */
+/** Pack's arguments. offsets[k]: the packet sizes (strata_sparse_pack_sizes, rows listed), or at
+ *  once the byte offsets (strata_sparse_pack_offsets, rows == NULL: they follow from row_offsets,
+ *  no scan). Rows of more than long_min entries (long_rows != NULL) are listed in
+ *  long_rows[0 .. *num_long) (in no particular order) and their entries written by a team each
+ *  (strata_sparse_pack_long) instead of by the width lanes of strata_sparse_pack_rows (which then
+ *  writes their header only). */
 typedef struct strata_sparse_pack_args {
   const int64_t *row_offsets;
   const int32_t *col_indices;
@@ -121,6 +123,8 @@ typedef struct strata_sparse_pack_args {
   const int64_t *col_gids; /* [num_cols], NULL: identity */
   int64_t *offsets;        /* sizes, then (after the scan) byte offsets */
   unsigned char *data;
+  int64_t num_rows;        /* packets */
+  int64_t width;           /* lanes per packet in strata_sparse_pack_rows: a power of two */
   int64_t long_min;
   int64_t *long_rows, *num_long;
 } strata_sparse_pack_args_t;

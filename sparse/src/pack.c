@@ -9,6 +9,7 @@
 #include "pack_impl.h"
 
 STRATA_KERNEL_DECLARE(strata_sparse_pack_sizes);
+STRATA_KERNEL_DECLARE(strata_sparse_pack_offsets);
 STRATA_KERNEL_DECLARE(strata_sparse_pack_rows);
 STRATA_KERNEL_DECLARE(strata_sparse_pack_long);
 STRATA_KERNEL_DECLARE(strata_col_map_build);
@@ -50,6 +51,7 @@ strata_status_t strata_sparse_pack(strata_exec_t *exec, const strata_crs_matrix_
   if (!P) return strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "sparse_pack: %zu bytes", sizeof *P);
   P->exec = exec;
   P->num_rows = num_rows;
+  P->stream_ordered = 1;
   strata_sparse_pack_args_t a;
   a.row_offsets = A->row_offsets;
   a.col_indices = A->col_indices;
@@ -57,31 +59,43 @@ strata_status_t strata_sparse_pack(strata_exec_t *exec, const strata_crs_matrix_
   a.rows = rows;
   a.col_gids = col_gids;
   a.data = NULL;
+  a.num_rows = num_rows;
   /* GPUs: rows of more than PACK_LONG_MIN entries get a team each (a thread per row would
    * serialize a bulk node's row); host backends: a thread per row */
   const int gpu = !strata_exec_is_host(exec);
   a.long_min = STRATA_SPARSE_PACK_LONG_MIN;
-  a.long_rows = a.num_long = NULL;
-  int64_t total = 0, num_long = 0;
-  st = strata_sparse_impl_alloc(exec, ((size_t)num_rows + 1) * sizeof(int64_t), (void **)&P->offsets);
-  if (st == STRATA_SUCCESS && gpu && num_rows > 0)
-    st = strata_mem_alloc_async(exec, ((size_t)num_rows + 1) * sizeof(int64_t), (void **)&a.long_rows);
-  if (st == STRATA_SUCCESS && a.long_rows) {
-    a.num_long = a.long_rows + num_rows;
-    st = strata_mem_set_async(exec, a.num_long, 0, sizeof(int64_t));
-  }
+  a.long_rows = NULL;
+  /* offsets [num_rows + 1], then the count of long rows (one copy reads the total and it) */
+  st = strata_mem_alloc_async(exec, ((size_t)num_rows + 2) * sizeof(int64_t), (void **)&P->offsets);
   a.offsets = P->offsets;
-  if (st == STRATA_SUCCESS)
-    st = strata_parallel_for(exec, "strata_sparse_pack_sizes", strata_range(0, num_rows),
-                             &strata_sparse_pack_sizes, &a);
-  if (st == STRATA_SUCCESS && a.num_long) st = strata_mem_copy(exec, &num_long, a.num_long, sizeof num_long);
-  if (st == STRATA_SUCCESS) st = strata_scan_exclusive_i64(exec, num_rows, P->offsets, P->offsets, &total);
-  if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, P->offsets + num_rows, &total, sizeof total);
-  if (st == STRATA_SUCCESS) st = strata_sparse_impl_alloc(exec, (size_t)total, (void **)&P->data);
+  a.num_long = P->offsets ? P->offsets + num_rows + 1 : NULL;
+  if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, a.num_long, 0, sizeof(int64_t));
+  if (st == STRATA_SUCCESS && gpu && num_rows > 0)
+    st = strata_mem_alloc_async(exec, (size_t)num_rows * sizeof(int64_t), (void **)&a.long_rows);
+  int64_t tail[2] = {0, 0}; /* the total bytes, the long rows */
+  if (st == STRATA_SUCCESS && rows) { /* sizes, scanned */
+    st = strata_parallel_for(exec, "strata_sparse_pack_sizes", strata_range(0, num_rows), &strata_sparse_pack_sizes, &a);
+    if (st == STRATA_SUCCESS) st = strata_scan_exclusive_i64(exec, num_rows, P->offsets, P->offsets, &tail[0]);
+    if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, P->offsets + num_rows, &tail[0], sizeof tail[0]);
+    if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, &tail[1], a.num_long, sizeof tail[1]);
+  } else if (st == STRATA_SUCCESS) { /* rows 0..num_rows-1: the offsets follow from A's */
+    st = strata_parallel_for(exec, "strata_sparse_pack_offsets", strata_range(0, num_rows + 1),
+                             &strata_sparse_pack_offsets, &a);
+    if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, tail, P->offsets + num_rows, sizeof tail);
+  }
+  const int64_t total = tail[0], num_long = tail[1];
+  if (st == STRATA_SUCCESS) st = strata_mem_alloc_async(exec, (size_t)total, (void **)&P->data);
   P->num_bytes = total;
   a.data = P->data;
+  /* lanes per packet: on GPUs the power of two at or above the mean entries per packet (up to a
+   * warp's 32; long rows are the team kernel's), on the host 1 */
+  a.width = 1;
+  if (gpu && num_rows > 0) {
+    const int64_t mean = ((total - 8 * num_rows) / 16 + num_rows - 1) / num_rows;
+    while (a.width < 32 && a.width < mean) a.width *= 2;
+  }
   if (st == STRATA_SUCCESS)
-    st = strata_parallel_for(exec, "strata_sparse_pack_rows", strata_range(0, num_rows),
+    st = strata_parallel_for(exec, "strata_sparse_pack_rows", strata_range(0, num_rows * a.width),
                              &strata_sparse_pack_rows, &a);
   if (st == STRATA_SUCCESS && num_long > 0) {
     strata_team_policy_t pol = strata_team_policy(num_long, 4, 32);
@@ -100,8 +114,13 @@ strata_status_t strata_sparse_pack(strata_exec_t *exec, const strata_crs_matrix_
 
 strata_status_t strata_packets_destroy(strata_packets_t **p) {
   if (!p || !*p) return STRATA_SUCCESS;
-  strata_sparse_impl_free((*p)->exec, (*p)->offsets);
-  strata_sparse_impl_free((*p)->exec, (*p)->data);
+  if ((*p)->stream_ordered) {
+    strata_mem_free_async((*p)->exec, (void **)&(*p)->offsets);
+    strata_mem_free_async((*p)->exec, (void **)&(*p)->data);
+  } else {
+    strata_sparse_impl_free((*p)->exec, (*p)->offsets);
+    strata_sparse_impl_free((*p)->exec, (*p)->data);
+  }
   free(*p);
   *p = NULL;
   return STRATA_SUCCESS;

@@ -386,6 +386,143 @@ strata_status_t strata_dist_vec_dot(strata_exec_t *exec, const strata_dist_map_t
 strata_status_t strata_dist_vec_nrm2(strata_exec_t *exec, const strata_dist_map_t *map,
                                      const double *x, double *result);
 
+/* ================================================================== partitioning, row packets
+ * (issue 29 items 4 and 5: dist/src/partition.c, dist/src/packets.c) */
+
+/** Agrees on a status over comm (strata's rule, above): every rank returns the most negative st
+ *  given (for equal ones the lowest rank's) and, when it is an error, that rank's message as
+ *  "rank R: ..." — for applications that detect errors between the collective calls.
+ *  Errors: INVALID_ARGUMENT (MPI_COMM_NULL, MPI not initialized; this rank only). Collective. */
+strata_status_t strata_dist_agree(MPI_Comm comm, strata_status_t st);
+
+/** How strata_dist_partition_crs splits the rows. */
+typedef enum strata_dist_partitioner {
+  STRATA_DIST_PARTITION_BLOCK = 0, /**< contiguous blocks of rows in their given order, as
+                                        strata_dist_map_create_block (no renumbering); the default */
+  STRATA_DIST_PARTITION_METIS = 1, /**< METIS_PartGraphKway on A + Aᵀ without the diagonal
+                                        (strata_partition_rows); UNSUPPORTED in a build without METIS */
+  STRATA_DIST_PARTITION_AUTO = 2   /**< METIS where strata was built with it, else BLOCK */
+} strata_dist_partitioner_t;
+
+/** "block", "metis", "auto" (NULL for other values). */
+const char *strata_dist_partitioner_name(strata_dist_partitioner_t method);
+/** Parses "block", "metis" or "auto". Errors: INVALID_ARGUMENT naming the text and the accepted
+ *  names. Local. */
+strata_status_t strata_dist_partitioner_from_name(const char *name, strata_dist_partitioner_t *method);
+
+/** Renumbers num_rows rows (ids 0..num_rows-1, the same num_rows on every rank) by a part per row
+ *  so that each rank's rows are contiguous: part [num_rows] (host, on rank `root` only; other
+ *  ranks may pass NULL; values in [0, comm size)) is broadcast from root, row i gets the new id
+ *  new_ids[i] = (rows of lower parts) + (rows of its own part before it): parts in rank order,
+ *  the given order kept within a part (a stable counting sort). new_ids [num_rows] (host) is
+ *  written on every rank; *map (may be NULL: not made) receives the contiguous map of the new
+ *  ids (rank r owns the rows of part r: zero rows is valid). The inverse is old = the i with
+ *  new_ids[i] = new. Errors (agreed): INVALID_ARGUMENT (num_rows < 0 or different on some rank,
+ *  both values named; root outside the ranks; NULL new_ids with num_rows > 0; NULL part on root
+ *  with num_rows > 0), INVALID_DATA (a part outside [0, size): how many, the first row and its
+ *  value), OUT_OF_MEMORY, those of strata_dist_map_create_contiguous. This rank only:
+ *  INVALID_ARGUMENT (MPI_COMM_NULL, MPI not initialized). Collective. Synchronous.
+ *  Source: PETSc MatPartitioningApply + ISPartitioningToNumbering. */
+strata_status_t strata_dist_partition_renumber(MPI_Comm comm, int root, int64_t num_rows, const int32_t *part,
+                                               int64_t *new_ids, strata_dist_map_t **map);
+
+/** Partitions the rows of the square matrix A, given on rank `root` only (exec memory of A's
+ *  backend; other ranks pass NULL), into comm-size parts by `method` on root, then renumbers
+ *  them by strata_dist_partition_renumber: *num_rows (every rank) = A's rows, *new_ids (every
+ *  rank; host, malloc: free with free(); NULL when there are no rows) the new id of each row,
+ *  *map the contiguous map of the new ids. BLOCK gives new_ids[i] = i and the block map's
+ *  ranges. METIS: the graph of A + Aᵀ with the diagonal dropped, duplicates merged
+ *  (strata_partition_rows, a fixed seed: deterministic); a part METIS leaves empty is a rank
+ *  owning no rows. Errors (agreed, the same status on every rank): INVALID_ARGUMENT (NULL A on
+ *  root, A not square, NULL outputs, root outside the ranks; a partition count (the comm size)
+ *  < 1 or above the rows (METIS; BLOCK too, for the same rule: more ranks than rows need
+ *  strata_dist_map_create_block directly): the count and the limit named), UNSUPPORTED (METIS
+ *  in a build without it), those of strata_partition_rows and of the renumbering. Outputs are
+ *  NULL / 0 after an error. Collective. Synchronous. */
+strata_status_t strata_dist_partition_crs(MPI_Comm comm, int root, strata_exec_t *exec, const strata_crs_matrix_t *A,
+                                          strata_dist_partitioner_t method, int64_t *num_rows, int64_t **new_ids,
+                                          strata_dist_map_t **map);
+
+/** What a packet exchange moved on this rank (strata_dist_packets_exchange, strata_dist_export_rows). */
+typedef struct strata_dist_packets_info {
+  int64_t packets_sent, packets_received;   /**< over MPI (to and from other ranks) */
+  int64_t bytes_sent, bytes_received;       /**< payload bytes over MPI: packet data, their
+                                                 lengths and target ids (8 + 8 bytes a packet) */
+  int64_t packets_self;                     /**< packets this rank kept (copied locally) */
+  int num_send_neighbors, num_recv_neighbors;
+  int staged;                               /**< 1: through page-locked host buffers */
+} strata_dist_packets_info_t;
+
+/** Options of the packet exchange; all-zero (or NULL) = defaults. */
+typedef struct strata_dist_packets_options {
+  int staging; /**< as strata_dist_plan_options_t.staging: 0 stage on GPU execution spaces only,
+                    1 always (host tests of the staged path) */
+} strata_dist_packets_options_t;
+
+/** A variable-size exchange of packed rows (strata_packets_t) between ranks of comm: packets
+ *  send->offsets segment k (k < send->num_rows, exec memory) goes to a rank, the packets grouped by
+ *  destination rank ascending, send_counts[r] (host [comm size]) of them to rank r (itself
+ *  included: copied locally), each with a target id send_ids[k] (host; any int64, carried as
+ *  is). The counts (packets and bytes per rank) go first (one MPI_Alltoall), then the payload
+ *  between neighbours only (ranks with a nonzero count), receives posted before sends; the data
+ *  stays in exec memory, staged through page-locked host buffers on GPU execution spaces (or when
+ *  opts->staging), the stream synchronized before MPI reads a device buffer. *recv (new
+ *  strata_packets_t on exec, destroy with strata_packets_destroy) holds the packets received
+ *  from every rank, in sender rank order and each sender's order, *recv_ids (host, malloc: free
+ *  with free(); NULL when none) their target ids. send may be NULL with no packets. info may be
+ *  NULL. Errors (agreed): INVALID_ARGUMENT (NULL exec, recv or recv_ids; send_counts negative or
+ *  not summing to send->num_rows; NULL send_counts or send_ids with packets; a message of 2^31
+ *  bytes or more: the bytes and the limit named), OUT_OF_MEMORY. This rank only:
+ *  INVALID_ARGUMENT (MPI_COMM_NULL, MPI not initialized). Outputs NULL after an error.
+ *  Collective. Synchronous. Source: Tpetra Distributor::doPosts with variable-size packets
+ *  (numPacketsPerLID: sizes first, then the data). */
+strata_status_t strata_dist_packets_exchange(MPI_Comm comm, strata_exec_t *exec, const strata_packets_t *send,
+                                             const int64_t *send_counts, const int64_t *send_ids,
+                                             const strata_dist_packets_options_t *opts, strata_packets_t **recv,
+                                             int64_t **recv_ids, strata_dist_packets_info_t *info);
+
+/** What strata_dist_export_rows did: counts summed over ranks (the same on every rank), times and
+ *  traffic of this rank. */
+typedef struct strata_dist_export_report {
+  int64_t rows_given;        /**< rows passed in, over all ranks */
+  int64_t rows_unowned;      /**< rows whose global id no rank owns in the map: not sent, their
+                                  entries counted in invalid_entries (EDGE_CASES D7) */
+  int64_t invalid_entries;   /**< entries not combined: the unowned rows' entries, plus the
+                                  owners' unpack_combine counts (columns outside a row's pattern,
+                                  unknown column ids, malformed packets) */
+  int64_t entries_combined;  /**< over all ranks (strata_unpack_report_t.entries_combined) */
+  int64_t first_unowned;     /**< the first unowned row's global id on the lowest rank with one, or -1 */
+  strata_dist_packets_info_t exchange; /**< this rank's traffic */
+  double pack_s, exchange_s, unpack_s; /**< this rank's phase times (seconds; pack and unpack
+                                            fenced; exchange includes the owner lookup) */
+} strata_dist_export_report_t;
+
+/** Exports rows of a locally assembled matrix L to their owners and combines them there (Tpetra
+ *  doExport → unpackAndCombine; PETSc MatAssemblyBegin/End of off-process rows): row rows[k]
+ *  (host, local rows of L, k < num_rows; repeats allowed) has the global id row_gids[k] (host) in
+ *  row_map, and L's columns the global ids col_gids [L->num_cols] (exec memory; NULL = identity).
+ *  Each rank finds the owners (strata_dist_map_owners), packs its rows grouped by owner
+ *  (strata_sparse_pack: one pack per call), exchanges them (strata_dist_packets_exchange; rows it
+ *  owns itself are kept locally, not sent), and combines what it receives into A — its owned
+ *  rows, A->num_rows = the map's num_local on this rank, local row = the row's local id, global
+ *  columns mapped by col_lids [num_global] (exec memory; NULL = identity: A's columns are global
+ *  ids) — by strata_sparse_unpack_combine(mode) (ADD for an assembly; INSERT grows A's pattern).
+ *  Nothing is dropped silently: rows no rank owns and entries the owner cannot combine are
+ *  counted over all ranks in *report (may be NULL) and the call returns INVALID_DATA on every
+ *  rank (the first unowned row named), the valid entries combined all the same. Errors (agreed):
+ *  INVALID_ARGUMENT (NULL exec, L or A with rows; num_rows < 0; NULL rows or row_gids with
+ *  num_rows > 0; a row outside [0, L->num_rows); A's rows not the map's num_local), INVALID_DATA
+ *  (above), those of pack, the exchange and unpack_combine. This rank only: NULL row_map.
+ *  Collective. Synchronous (A complete on return). */
+strata_status_t strata_dist_export_rows(strata_exec_t *exec, const strata_dist_map_t *row_map,
+                                        const strata_crs_matrix_t *L, int64_t num_rows, const int32_t *rows,
+                                        const int64_t *row_gids, const int64_t *col_gids, strata_crs_matrix_t *A,
+                                        const int32_t *col_lids, int64_t num_global, strata_combine_mode_t mode,
+                                        const strata_dist_packets_options_t *opts,
+                                        strata_dist_export_report_t *report);
+
+/* ================================================================== end of partitioning, row packets */
+
 /* ================================================================== distributed solvers
  * (DESIGN §9-10). The Krylov methods of <strata/krylov.h> run unchanged over a distributed
  * operator: its strata_operator_comm_t hook sums every local reduction over the ranks (each
@@ -470,6 +607,8 @@ void strata_dist_precond_options_default(strata_dist_precond_options_t *opts);
 strata_status_t strata_dist_precond_create(strata_exec_t *exec, const strata_dist_crs_t *A,
                                            const strata_dist_precond_options_t *opts,
                                            strata_precond_t **P);
+
+/* ================================================================== end of distributed solvers */
 
 #ifdef __cplusplus
 }

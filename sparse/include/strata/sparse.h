@@ -147,6 +147,9 @@ typedef struct strata_packets {
   int64_t *offsets;
   unsigned char *data;
   int64_t num_bytes;
+  int stream_ordered; /**< 1 (strata_sparse_pack's packets): offsets and data are stream-ordered
+                           allocations (strata_mem_alloc_async) on exec; 0: strata_mem_alloc'd
+                           device memory (packets a caller assembles) */
 } strata_packets_t;
 
 /** A column map: each local column id l in [0, num_local) has the global id gids[l] (int64,
@@ -179,9 +182,12 @@ int64_t strata_col_map_size(const strata_col_map_t *map);
 strata_status_t strata_col_map_destroy(strata_col_map_t **map);
 
 /** Packs rows `rows[0..num_rows)` (int32 local row ids, exec memory; NULL = rows 0..num_rows-1)
- *  of A: counts, a device scan for the offsets, then a copy per row: a thread per row, and on
- *  GPUs a team per row for rows of more than 128 entries (one thread would hold up the launch
- *  with a bulk node's row: perf/NOTES.md, "Unpack-and-combine, third round", item 5).
+ *  of A: the offsets (from A's row offsets when rows is NULL, else counts and a device scan),
+ *  then the copy: on GPUs a group of lanes per row (a power of two near the mean row length, so
+ *  that a warp writes whole sectors) and a team per row for rows of more than 128 entries (a
+ *  few lanes would hold up the launch with a bulk node's row: perf/NOTES.md, "Unpack-and-combine,
+ *  third round", item 5); on the host a thread per row. The packets' arrays are stream-ordered
+ *  allocations on exec (p->stream_ordered = 1).
  *  col_gids [A->num_cols] maps local to global column ids (exec memory; NULL = identity). *out
  *  is allocated (destroy with strata_packets_destroy). Errors: INVALID_ARGUMENT (num_rows < 0,
  *  or NULL rows with num_rows > A->num_rows), INVALID_DATA (a row id outside [0, A->num_rows):
@@ -190,7 +196,9 @@ strata_status_t strata_col_map_destroy(strata_col_map_t **map);
 strata_status_t strata_sparse_pack(strata_exec_t *exec, const strata_crs_matrix_t *A, int64_t num_rows,
                                    const int32_t *rows, const int64_t *col_gids,
                                    strata_packets_t **out);
-/** NULL-safe; sets *p to NULL. */
+/** Frees the packets' arrays (stream-ordered on p->exec when p->stream_ordered: work queued there
+ *  before may still read them; work on another exec that reads them must be complete) and *p
+ *  itself. NULL-safe; sets *p to NULL. */
 strata_status_t strata_packets_destroy(strata_packets_t **p);
 
 typedef enum strata_combine_mode {

@@ -1,0 +1,470 @@
+/* strata dist — partitions with contiguous renumbering (METIS or blocks), the variable-size packet
+ * exchange, the export of rows to their owners with unpack_combine (rows nobody owns reported,
+ * the same entry from every rank summed: EDGE_CASES D7, D8), and the FEM job's distributed
+ * assembly against its single-rank assembly (with and without bulk nodes, a rank owning no
+ * nodes). Run under mpirun (tests/dist.cmake). */
+#include <math.h>
+
+#include "fem_dist.h"
+#include "strata/schwarz.h"
+#include "test_dist_common.h"
+
+static MPI_Comm W = MPI_COMM_WORLD;
+
+static double xval(int64_t j) { return 1.0 + (double)(j % 7) / 8.0; }
+
+/* A shared matrix partitioned on rank 0 (METIS where built with it, and blocks): new ids a
+ * permutation, each rank's rows contiguous and in their original order, and the distributed SpMV
+ * of the renumbered matrix, permuted back, equal to a host CSR loop over the file's entries. */
+static void partition_check(strata_dist_partitioner_t method) {
+  strata_coo_t *coo = td_read_shared("ginkgo/ani4.mtx");
+  if (!coo) return;
+  const int64_t n = coo->num_rows;
+  strata_crs_matrix_t *A0 = NULL;
+  if (td_rank == 0) T_OK(strata_mm_coo_to_crs(T_exec, coo, &A0));
+  int64_t nr = -1, *new_ids = NULL;
+  strata_dist_map_t *map = NULL;
+  T_OK(strata_dist_partition_crs(W, 0, T_exec, A0, method, &nr, &new_ids, &map));
+  strata_crs_destroy(&A0);
+  strata_dist_map_info_t mi;
+  T_OK(strata_dist_map_info(map, &mi));
+  int64_t *old_of = (int64_t *)t_malloc((size_t)n * sizeof(int64_t));
+  for (int64_t g = 0; g < n; ++g) old_of[g] = -1;
+  int perm = nr == n && mi.contiguous && mi.num_global == n;
+  for (int64_t i = 0; perm && i < n; ++i) {
+    if (new_ids[i] < 0 || new_ids[i] >= n || old_of[new_ids[i]] >= 0) perm = 0;
+    else old_of[new_ids[i]] = i;
+  }
+  TD_CHECK(perm, "new ids are no permutation of 0..%lld (num_rows %lld, contiguous %d)", (long long)n - 1, (long long)nr,
+           mi.contiguous);
+  /* within this rank's range the original order is kept (a stable renumbering) */
+  int stable = 1;
+  for (int64_t g = mi.first_gid + 1; g < mi.first_gid + mi.num_local; ++g) stable &= old_of[g] > old_of[g - 1];
+  int64_t total = mi.num_local;
+  MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_INT64_T, MPI_SUM, W);
+  TD_CHECK(stable && total == n, "rank's rows out of their order (%d) or %lld rows over the ranks", stable, (long long)total);
+  if (method == STRATA_DIST_PARTITION_BLOCK) {
+    int ident = 1;
+    for (int64_t i = 0; i < n; ++i) ident &= new_ids[i] == i;
+    TD_CHECK(ident, "block partition renumbered rows");
+  }
+  /* the renumbered matrix, its entries given round-robin, and its SpMV */
+  td_coo_t mine = {0};
+  for (int64_t k = 0; k < coo->nnz; ++k)
+    if (k % td_size == td_rank) td_push(&mine, new_ids[coo->rows[k]], new_ids[coo->cols[k]], coo->values[k]);
+  strata_dist_crs_t *A = NULL;
+  T_OK(strata_dist_crs_create_from_entries(T_exec, map, NULL, mine.n, mine.r, mine.c, mine.v, NULL, NULL, &A));
+  strata_crs_matrix_t *G = td_global_crs((int32_t)n, (int32_t)n, &mine);
+  td_check_spmv(A, G, 1.0, 0.0); /* every mode, against serial in the new numbering */
+  strata_crs_destroy(&G);
+  const int32_t nl = mi.num_local;
+  double *x = (double *)t_malloc(((size_t)nl + 1) * sizeof(double)), *y = (double *)t_malloc(((size_t)nl + 1) * sizeof(double));
+  for (int32_t l = 0; l < nl; ++l) x[l] = xval(old_of[mi.first_gid + l]);
+  double *dx = (double *)t_to_dev(x, ((size_t)nl + 1) * sizeof(double));
+  double *dy = (double *)t_dev_alloc(((size_t)nl + 1) * sizeof(double));
+  T_OK(strata_dist_crs_spmv(NULL, STRATA_DIST_OVERLAP, 1.0, A, dx, 0.0, dy));
+  T_OK(strata_exec_fence(T_exec));
+  if (nl) T_OK(strata_mem_copy(T_exec, y, dy, (size_t)nl * sizeof(double)));
+  /* the reference in the file's numbering: y_i = sum_k a_k x_{c_k}, bound 1e-13 sum |a_k x_{c_k}| */
+  double *yr = (double *)calloc((size_t)n, sizeof(double)), *ya = (double *)calloc((size_t)n, sizeof(double));
+  for (int64_t k = 0; k < coo->nnz; ++k) {
+    yr[coo->rows[k]] += coo->values[k] * xval(coo->cols[k]);
+    ya[coo->rows[k]] += fabs(coo->values[k] * xval(coo->cols[k]));
+  }
+  int64_t bad = 0, first = -1;
+  for (int32_t l = 0; l < nl; ++l) {
+    const int64_t i = old_of[mi.first_gid + l];
+    if (!(fabs(y[l] - yr[i]) <= 1e-13 * ya[i])) bad++ == 0 ? (void)(first = l) : (void)0;
+  }
+  TD_CHECK(bad == 0, "%s: %lld rows differ from the file's SpMV permuted back (first local row %lld: %.17g vs %.17g)",
+           strata_dist_partitioner_name(method), (long long)bad, (long long)first, bad ? y[first] : 0.0,
+           bad ? yr[old_of[mi.first_gid + first]] : 0.0);
+  free(yr);
+  free(ya);
+  t_dev_free(dx);
+  t_dev_free(dy);
+  free(x);
+  free(y);
+  strata_dist_crs_destroy(&A);
+  td_coo_free(&mine);
+  free(old_of);
+  free(new_ids);
+  strata_dist_map_destroy(&map);
+  strata_coo_destroy(&coo);
+}
+
+static void test_partition_shared_matrix(void **state) {
+  (void)state;
+  partition_check(STRATA_DIST_PARTITION_BLOCK);
+  partition_check(strata_have_metis() ? STRATA_DIST_PARTITION_METIS : STRATA_DIST_PARTITION_AUTO);
+}
+
+/* partition counts outside [1, rows], parts outside the ranks, METIS absent: refused on every rank */
+static void test_partition_refused(void **state) {
+  (void)state;
+  /* a matrix of size - 1 rows (0 rows on one rank: valid, the limit is 1) */
+  const int32_t n = td_size - 1;
+  strata_crs_matrix_t *A0 = NULL;
+  int32_t r[1] = {0};
+  int32_t *dr = n ? (int32_t *)t_to_dev(r, sizeof r) : NULL;
+  if (td_rank == 0) T_OK(strata_crs_create_from_coo(T_exec, n, n, n ? 1 : 0, dr, dr, NULL, &A0));
+  int64_t nr = -1, *ids = NULL;
+  strata_dist_map_t *map = NULL;
+  const strata_dist_partitioner_t m = strata_have_metis() ? STRATA_DIST_PARTITION_METIS : STRATA_DIST_PARTITION_BLOCK;
+  strata_status_t st = strata_dist_partition_crs(W, 0, T_exec, A0, m, &nr, &ids, &map);
+  if (td_size == 1) {
+    T_OK(st);
+    TD_CHECK(nr == 0 && !ids && map, "0 rows: num_rows %lld", (long long)nr);
+  } else {
+    char want[64], lim[32];
+    snprintf(want, sizeof want, "partition count %d", td_size);
+    snprintf(lim, sizeof lim, "outside [1, %d]", n > 0 ? n : 1);
+    td_expect(st, STRATA_ERR_INVALID_ARGUMENT, want, lim);
+    TD_CHECK(!ids && !map && nr == 0, "outputs set after an error");
+  }
+  strata_dist_map_destroy(&map);
+  free(ids);
+  strata_crs_destroy(&A0);
+  t_dev_free(dr);
+  if (!strata_have_metis()) {
+    strata_crs_matrix_t *B = NULL;
+    if (td_rank == 0) {
+      int32_t rr[4] = {0, 1, 2, 3};
+      int32_t *d4 = (int32_t *)t_to_dev(rr, sizeof rr);
+      T_OK(strata_crs_create_from_coo(T_exec, 4, 4, 4, d4, d4, NULL, &B));
+      t_dev_free(d4);
+    }
+    st = td_size <= 4 ? strata_dist_partition_crs(W, 0, T_exec, B, STRATA_DIST_PARTITION_METIS, &nr, &ids, &map) : STRATA_ERR_UNSUPPORTED;
+    td_expect(st, STRATA_ERR_UNSUPPORTED, "METIS", NULL);
+    strata_crs_destroy(&B);
+  }
+  /* a part outside [0, size) on the root */
+  int32_t part[5] = {0, 0, 0, 0, 0};
+  part[3] = td_size;
+  int64_t nid[5];
+  td_expect(strata_dist_partition_renumber(W, 0, 5, part, nid, &map), STRATA_ERR_INVALID_DATA, "row 3", "parts outside [0,");
+  TD_CHECK(map == NULL, "a map after an error");
+  /* num_rows differing between ranks */
+  if (td_size > 1)
+    td_expect(strata_dist_partition_renumber(W, 0, td_rank == 1 ? 4 : 5, part, nid, NULL), STRATA_ERR_INVALID_ARGUMENT,
+              "differs between ranks", NULL);
+  /* renumbering by a given part: rank r's rows in order, D3: rank 1 owns none */
+  for (int i = 0; i < 5; ++i) part[i] = (int32_t)((5 - i) % td_size == 1 ? 0 : (5 - i) % td_size);
+  T_OK(strata_dist_partition_renumber(W, 0, 5, td_rank == 0 ? part : NULL, nid, &map));
+  strata_dist_map_info_t mi;
+  strata_dist_map_info(map, &mi);
+  int64_t cnt = 0, want_first = 0;
+  for (int i = 0; i < 5; ++i) cnt += part[i] == td_rank, want_first += part[i] < td_rank;
+  int ok = mi.num_local == cnt && mi.first_gid == (cnt ? want_first : mi.first_gid);
+  for (int i = 0, q = 0; i < 5; ++i)
+    if (part[i] == td_rank) ok &= nid[i] == want_first + q++;
+  TD_CHECK(ok, "renumbering: %d local (expected %lld), first %lld", (int)mi.num_local, (long long)cnt, (long long)mi.first_gid);
+  strata_dist_map_destroy(&map);
+}
+
+/* Packets of varying lengths from every rank to every rank (self included), ids carried along:
+ * the receiver parses the bytes on the host and checks them against the sender's formula. */
+static void packets_check(int staging) {
+  const int32_t nrows = 3 * td_size + 2; /* rows of this rank's L, grouped by destination */
+  td_coo_t e = {0};
+  for (int32_t k = 0; k < nrows; ++k)
+    for (int j = 0; j < 1 + (k * 7 + td_rank) % 5; ++j) td_push(&e, k, 100 * td_rank + 10 * j + k % 10, td_rank + k / 8.0 + j);
+  int32_t *hr = (int32_t *)t_malloc(((size_t)e.n + 1) * sizeof(int32_t)), *hc = (int32_t *)t_malloc(((size_t)e.n + 1) * sizeof(int32_t));
+  for (int64_t q = 0; q < e.n; ++q) hr[q] = (int32_t)e.r[q], hc[q] = (int32_t)e.c[q];
+  int32_t *dr = (int32_t *)t_to_dev(hr, (size_t)e.n * sizeof(int32_t)), *dc = (int32_t *)t_to_dev(hc, (size_t)e.n * sizeof(int32_t));
+  double *dv = (double *)t_to_dev(e.v, (size_t)e.n * sizeof(double));
+  strata_crs_matrix_t *L = NULL;
+  T_OK(strata_crs_create_from_coo(T_exec, nrows, 100 * td_size + 100, e.n, dr, dc, dv, &L));
+  strata_packets_t *pk = NULL;
+  T_OK(strata_sparse_pack(T_exec, L, nrows, NULL, NULL, &pk));
+  int64_t *cnt = (int64_t *)calloc((size_t)td_size, sizeof(int64_t)), *ids = (int64_t *)t_malloc((size_t)nrows * sizeof(int64_t));
+  for (int32_t k = 0; k < nrows; ++k) {
+    cnt[(int64_t)k * td_size / nrows]++;
+    ids[k] = 1000 * td_rank + k;
+  }
+  strata_dist_packets_options_t po = {staging};
+  strata_packets_t *rv = NULL;
+  int64_t *rid = NULL;
+  strata_dist_packets_info_t info;
+  T_OK(strata_dist_packets_exchange(W, T_exec, pk, cnt, ids, &po, &rv, &rid, &info));
+  /* what this rank should receive: from each sender s (ascending), its rows k with k·p/nrows = rank */
+  int64_t want = 0;
+  for (int s = 0; s < td_size; ++s)
+    for (int32_t k = 0; k < nrows; ++k) want += (int64_t)k * td_size / nrows == td_rank;
+  int ok = rv->num_rows == want && info.staged == (staging || !strata_exec_is_host(T_exec));
+  int64_t *off = (int64_t *)t_malloc(((size_t)rv->num_rows + 1) * sizeof(int64_t));
+  unsigned char *data = (unsigned char *)t_malloc((size_t)rv->num_bytes + 8);
+  T_OK(strata_mem_copy(T_exec, off, rv->offsets, ((size_t)rv->num_rows + 1) * sizeof(int64_t)));
+  if (rv->num_bytes) T_OK(strata_mem_copy(T_exec, data, rv->data, (size_t)rv->num_bytes));
+  int64_t q = 0, prev = -1;
+  for (int s = 0; ok && s < td_size; ++s)
+    for (int32_t k = 0; ok && k < nrows; ++k) {
+      if ((int64_t)k * td_size / nrows != td_rank) continue;
+      ok &= rid[q] == 1000 * s + k && rid[q] > prev;
+      prev = rid[q];
+      int64_t c = 0;
+      memcpy(&c, data + off[q], 8);
+      const int64_t len = 1 + (k * 7 + s) % 5;
+      ok &= c == len && off[q + 1] - off[q] == 8 + 16 * len;
+      for (int64_t j = 0; ok && j < len; ++j) {
+        int64_t col;
+        double v;
+        memcpy(&col, data + off[q] + 8 + 8 * j, 8);
+        memcpy(&v, data + off[q] + 8 + 8 * c + 8 * j, 8);
+        ok &= col == 100 * s + 10 * j + k % 10 && v == s + k / 8.0 + j;
+      }
+      ++q;
+    }
+  TD_CHECK(ok, "staging %d: packet %lld of %lld received (expected %lld) wrong", staging, (long long)q,
+           (long long)rv->num_rows, (long long)want);
+  int64_t tot[2] = {info.bytes_sent, info.bytes_received};
+  MPI_Allreduce(MPI_IN_PLACE, tot, 2, MPI_INT64_T, MPI_SUM, W);
+  TD_CHECK(tot[0] == tot[1], "bytes sent %lld != received %lld over the ranks", (long long)tot[0], (long long)tot[1]);
+  /* nothing to send on any rank: an empty exchange */
+  strata_packets_t *rv0 = NULL;
+  int64_t *rid0 = NULL;
+  T_OK(strata_dist_packets_exchange(W, T_exec, NULL, NULL, NULL, &po, &rv0, &rid0, NULL));
+  TD_CHECK(rv0 && rv0->num_rows == 0 && !rid0, "empty exchange received %lld", rv0 ? (long long)rv0->num_rows : -1LL);
+  /* counts that do not sum to the packets, on one rank: refused on every rank */
+  if (td_size > 1 && td_rank == 1) cnt[0] += 1;
+  strata_packets_t *rv1 = NULL;
+  int64_t *rid1 = NULL;
+  const strata_status_t st = strata_dist_packets_exchange(W, T_exec, pk, cnt, ids, &po, &rv1, &rid1, NULL);
+  if (td_size > 1) td_expect(st, STRATA_ERR_INVALID_ARGUMENT, "rank 1: dist packets exchange: send_counts sum to", NULL);
+  else T_OK(st);
+  strata_packets_destroy(&rv1);
+  free(rid1);
+  strata_packets_destroy(&rv0);
+  free(off);
+  free(data);
+  free(rid);
+  strata_packets_destroy(&rv);
+  free(cnt);
+  free(ids);
+  strata_packets_destroy(&pk);
+  strata_crs_destroy(&L);
+  t_dev_free(dr);
+  t_dev_free(dc);
+  t_dev_free(dv);
+  free(hr);
+  free(hc);
+  td_coo_free(&e);
+}
+
+static void test_packets_exchange(void **state) {
+  (void)state;
+  packets_check(0);
+  packets_check(1);
+}
+
+/* D7 + D8: every rank adds 1 to (g, g) and (g, g+1) of every row g of a tridiagonal pattern
+ * (summed: p each); the last rank also assembles into row n + 99 (owned by none: 2 entries) and
+ * (0, 3), outside row 0's pattern: 3 invalid entries reported on every rank, the valid ones
+ * combined all the same, in every round of zero-and-assemble. */
+static void test_export_rows(void **state) {
+  (void)state;
+  const int64_t n = 4 * td_size + 1;
+  strata_dist_map_t *map = NULL;
+  T_OK(strata_dist_map_create_block(W, n, &map));
+  strata_dist_map_info_t mi;
+  strata_dist_map_info(map, &mi);
+  const int32_t nl = mi.num_local;
+  /* the owner's target: its rows, global columns, tridiagonal pattern */
+  td_coo_t t = {0};
+  for (int32_t l = 0; l < nl; ++l) {
+    const int64_t g = mi.first_gid + l;
+    for (int64_t c = g - 1; c <= g + 1; ++c)
+      if (c >= 0 && c < n) td_push(&t, l, c, 0.0);
+  }
+  int32_t *tr = (int32_t *)t_malloc(((size_t)t.n + 1) * 4), *tc = (int32_t *)t_malloc(((size_t)t.n + 1) * 4);
+  for (int64_t k = 0; k < t.n; ++k) tr[k] = (int32_t)t.r[k], tc[k] = (int32_t)t.c[k];
+  int32_t *dtr = (int32_t *)t_to_dev(tr, (size_t)t.n * 4), *dtc = (int32_t *)t_to_dev(tc, (size_t)t.n * 4);
+  strata_crs_matrix_t *A = NULL;
+  T_OK(strata_crs_create_from_coo(T_exec, nl, (int32_t)n, t.n, dtr, dtc, NULL, &A));
+  /* this rank's L: row g (g < n), plus on the last rank rows for n + 99 and an extra (0, 3) row */
+  const int last = td_rank == td_size - 1;
+  const int32_t lr = (int32_t)n + (last ? 2 : 0);
+  td_coo_t e = {0};
+  int64_t *gid = (int64_t *)t_malloc((size_t)lr * sizeof(int64_t));
+  int32_t *rows = (int32_t *)t_malloc((size_t)lr * sizeof(int32_t));
+  for (int32_t k = 0; k < (int32_t)n; ++k) {
+    td_push(&e, k, k, 1.0);
+    if (k + 1 < n) td_push(&e, k, k + 1, 1.0);
+    gid[k] = k;
+  }
+  if (last) {
+    td_push(&e, n, 0, 5.0);
+    td_push(&e, n, 1, 5.0);
+    gid[n] = n + 99;
+    td_push(&e, n + 1, 3, 7.0);
+    gid[n + 1] = 0;
+  }
+  for (int32_t k = 0; k < lr; ++k) rows[k] = lr - 1 - k; /* any order */
+  int64_t *gid_r = (int64_t *)t_malloc((size_t)lr * sizeof(int64_t));
+  for (int32_t k = 0; k < lr; ++k) gid_r[k] = gid[rows[k]];
+  int32_t *er = (int32_t *)t_malloc(((size_t)e.n + 1) * 4), *ec = (int32_t *)t_malloc(((size_t)e.n + 1) * 4);
+  for (int64_t k = 0; k < e.n; ++k) er[k] = (int32_t)e.r[k], ec[k] = (int32_t)e.c[k];
+  int32_t *der = (int32_t *)t_to_dev(er, (size_t)e.n * 4), *dec = (int32_t *)t_to_dev(ec, (size_t)e.n * 4);
+  double *dev = (double *)t_to_dev(e.v, (size_t)e.n * 8);
+  strata_crs_matrix_t *L = NULL;
+  T_OK(strata_crs_create_from_coo(T_exec, lr, (int32_t)n, e.n, der, dec, dev, &L));
+  for (int round = 0; round < 3; ++round) {
+    if (A->nnz) T_OK(strata_mem_set_async(T_exec, A->values, 0, (size_t)A->nnz * 8));
+    strata_dist_export_report_t rep;
+    strata_dist_packets_options_t po = {round == 1};
+    const strata_status_t st =
+        strata_dist_export_rows(T_exec, map, L, lr, rows, gid_r, NULL, A, NULL, n, STRATA_COMBINE_ADD, &po, &rep);
+    td_expect(st, STRATA_ERR_INVALID_DATA, "3 entries not combined", "the first: global row");
+    TD_CHECK(rep.rows_unowned == 1 && rep.invalid_entries == 3 && rep.first_unowned == n + 99 &&
+                 rep.rows_given == (int64_t)n * td_size + 2 && rep.entries_combined == (2 * n - 1) * td_size,
+             "report: unowned %lld invalid %lld first %lld given %lld combined %lld", (long long)rep.rows_unowned,
+             (long long)rep.invalid_entries, (long long)rep.first_unowned, (long long)rep.rows_given,
+             (long long)rep.entries_combined);
+    double *v = (double *)t_malloc(((size_t)A->nnz + 1) * 8);
+    if (A->nnz) T_OK(strata_mem_copy(T_exec, v, A->values, (size_t)A->nnz * 8));
+    int ok = 1;
+    for (int64_t k = 0; k < t.n; ++k) { /* A's entries in COO order (sorted rows and columns) */
+      const int64_t g = mi.first_gid + t.r[k];
+      const double w = t.c[k] == g || t.c[k] == g + 1 ? (double)td_size : 0.0;
+      ok &= v[k] == w;
+    }
+    TD_CHECK(ok, "round %d: the combined values are not p on (g, g) and (g, g+1)", round);
+    free(v);
+  }
+  strata_crs_destroy(&L);
+  strata_crs_destroy(&A);
+  t_dev_free(der);
+  t_dev_free(dec);
+  t_dev_free(dev);
+  t_dev_free(dtr);
+  t_dev_free(dtc);
+  free(er);
+  free(ec);
+  free(tr);
+  free(tc);
+  free(gid);
+  free(gid_r);
+  free(rows);
+  td_coo_free(&e);
+  td_coo_free(&t);
+  strata_dist_map_destroy(&map);
+}
+
+/* ------------------------------------------------------------------ the FEM job's assembly */
+
+/* The distributed assembly (gathered on rank 0, Dirichlet rows applied) against fem_run's
+ * single-rank assembly on the same backend: the same pattern, every entry within 1e-12 of its
+ * row's largest magnitude. Bound: an entry sums at most a few dozen element contributions
+ * (tets sharing a node or an edge, and the bulk nodes' springs, ±1 each); two orders of the same
+ * sum differ by at most 2(m-1)u times the sum of the magnitudes, u = 2^-53, which for m <= 1000
+ * terms (a bulk row on the 4^3 box) stays below 2.3e-13 of the row's largest entry times the
+ * ratio of the sum of magnitudes to it (at most ~4 here). The job's solve on rank 0 must converge. */
+static void fem_compare(int box, int bulk, strata_dist_partitioner_t method, const int32_t *part) {
+  fem_options_t o = fem_options_default();
+  o.box = box;
+  o.backend = strata_exec_backend(T_exec);
+  o.compare = 0;
+  o.bulk_nodes = bulk;
+  strata_crs_matrix_t *S = NULL, *A = NULL;
+  fem_result_t rs, rd;
+  o.matrix_out = &S;
+  strata_status_t st = STRATA_SUCCESS;
+  if (td_rank == 0) st = fem_run(&o, &rs);
+  TD_CHECK(st == STRATA_SUCCESS, "single-rank fem_run: %s", strata_error_message());
+  fem_dist_options_t d;
+  memset(&d, 0, sizeof d);
+  d.comm = W;
+  d.partitioner = method;
+  d.part = part;
+  d.staging = bulk > 0;
+  o.dist = &d;
+  o.matrix_out = &A;
+  st = fem_run(&o, &rd);
+  TD_CHECK(st == STRATA_SUCCESS, "distributed fem_run: %s", strata_error_message());
+  TD_CHECK(rd.ranks == td_size && rd.dist_invalid == 0, "ranks %d, invalid %lld", rd.ranks, (long long)rd.dist_invalid);
+  int ok = 1;
+  char msg[512] = "";
+  if (td_rank == 0) {
+    ok = A && S && A->num_rows == S->num_rows && A->nnz == S->nnz && rd.nnz == S->nnz && rd.converged && rd.per_rank;
+    if (!ok)
+      snprintf(msg, sizeof msg, "rows %d / %d, nnz %lld / %lld (reported %lld), converged %d", A ? A->num_rows : -1,
+               S ? S->num_rows : -1, A ? (long long)A->nnz : -1LL, S ? (long long)S->nnz : -1LL, (long long)rd.nnz,
+               rd.converged);
+    int64_t tets = 0;
+    for (int r = 0; ok && r < td_size; ++r) tets += rd.per_rank[r].tets;
+    if (ok && tets != rd.num_tets) ok = 0, snprintf(msg, sizeof msg, "%lld tets assembled over the ranks, the mesh has %lld",
+                                                    (long long)tets, (long long)rd.num_tets);
+    if (ok) {
+      const int32_t n = S->num_rows;
+      int64_t *ar = (int64_t *)t_malloc(((size_t)n + 1) * 8), *sr = (int64_t *)t_malloc(((size_t)n + 1) * 8);
+      int32_t *ac = (int32_t *)t_malloc((size_t)S->nnz * 4), *sc = (int32_t *)t_malloc((size_t)S->nnz * 4);
+      double *av = (double *)t_malloc((size_t)S->nnz * 8), *sv = (double *)t_malloc((size_t)S->nnz * 8);
+      T_OK(strata_mem_copy(T_exec, ar, A->row_offsets, ((size_t)n + 1) * 8));
+      T_OK(strata_mem_copy(T_exec, sr, S->row_offsets, ((size_t)n + 1) * 8));
+      T_OK(strata_mem_copy(T_exec, ac, A->col_indices, (size_t)S->nnz * 4));
+      T_OK(strata_mem_copy(T_exec, sc, S->col_indices, (size_t)S->nnz * 4));
+      T_OK(strata_mem_copy(T_exec, av, A->values, (size_t)S->nnz * 8));
+      T_OK(strata_mem_copy(T_exec, sv, S->values, (size_t)S->nnz * 8));
+      for (int32_t i = 0; ok && i < n; ++i) {
+        double mx = 0;
+        for (int64_t k = sr[i]; k < sr[i + 1]; ++k) mx = fmax(mx, fabs(sv[k]));
+        if (ar[i + 1] != sr[i + 1]) {
+          ok = 0;
+          snprintf(msg, sizeof msg, "row %d: pattern ends at %lld, single-rank at %lld", i, (long long)ar[i + 1], (long long)sr[i + 1]);
+        }
+        for (int64_t k = sr[i]; ok && k < sr[i + 1]; ++k)
+          if (ac[k] != sc[k] || !(fabs(av[k] - sv[k]) <= 1e-12 * mx)) {
+            ok = 0;
+            snprintf(msg, sizeof msg, "entry (%d, %d): %.17g, single-rank (%d) %.17g", i, ac[k], av[k], sc[k], sv[k]);
+          }
+      }
+      free(ar);
+      free(sr);
+      free(ac);
+      free(sc);
+      free(av);
+      free(sv);
+    }
+  } else {
+    ok = A == NULL;
+    if (!ok) snprintf(msg, sizeof msg, "a matrix on rank %d", td_rank);
+  }
+  TD_CHECK(ok, "box %d, %d bulk nodes, %s: %s", box, bulk, part ? "given parts" : strata_dist_partitioner_name(method), msg);
+  fem_result_free(&rd);
+  strata_crs_destroy(&A);
+  strata_crs_destroy(&S);
+}
+
+static void test_fem_assembly(void **state) {
+  (void)state;
+  fem_compare(3, 0, STRATA_DIST_PARTITION_AUTO, NULL);
+  fem_compare(4, 0, STRATA_DIST_PARTITION_BLOCK, NULL);
+}
+
+static void test_fem_bulk_nodes(void **state) {
+  (void)state;
+  fem_compare(4, 2, STRATA_DIST_PARTITION_AUTO, NULL);
+  fem_compare(3, 1, STRATA_DIST_PARTITION_BLOCK, NULL);
+}
+
+/* D3: nodes dealt round-robin but rank 1 given none (its elements none either) */
+static void test_fem_rank_without_nodes(void **state) {
+  (void)state;
+  const int64_t n = 4 * 4 * 4 + 2; /* box 3: 64 nodes, and 2 bulk nodes */
+  int32_t part[66];
+  for (int64_t i = 0; i < n; ++i) part[i] = (int32_t)(i % td_size == 1 ? 0 : i % td_size);
+  fem_compare(3, 2, STRATA_DIST_PARTITION_BLOCK, part);
+}
+
+int main(int argc, char **argv) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup(test_partition_shared_matrix, t_setup),
+      cmocka_unit_test_setup(test_partition_refused, t_setup),
+      cmocka_unit_test_setup(test_packets_exchange, t_setup),
+      cmocka_unit_test_setup(test_export_rows, t_setup),
+      cmocka_unit_test_setup(test_fem_assembly, t_setup),
+      cmocka_unit_test_setup(test_fem_bulk_nodes, t_setup),
+      cmocka_unit_test_setup(test_fem_rank_without_nodes, t_setup),
+  };
+  return TD_RUN("dist_fem", tests);
+}
