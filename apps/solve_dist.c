@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli_error.h"
+#include "cli_gather.h"
 #include "cli_json.h"
 #include "solve_args.h"
 #include "strata/dist.h"
@@ -62,19 +63,9 @@ static int precond_options(const char *name, int outer, strata_dist_precond_opti
   return 0;
 }
 
-/* block-row counts and offsets of n rows over the ranks (strata_dist_map_create_block's rule) */
-static void block_layout(int64_t n, int *counts, int *displs) {
-  const int64_t q = n / size_, m = n % size_;
-  int64_t off = 0;
-  for (int r = 0; r < size_; ++r) {
-    counts[r] = (int)(q + (r < m));
-    displs[r] = (int)off;
-    off += counts[r];
-  }
-}
-
-/* a vector file read on rank 0 (n entries) scattered into the ranks' rows of dv (exec memory) */
-static int scatter_vector(strata_exec_t *e, const char *opt, const char *path, int32_t n, const int *counts,
+/* a vector file read on rank 0 (n entries) scattered into the ranks' rows of dv (exec memory, mine
+ * of them here; counts and displs: the layout, on rank 0) */
+static int scatter_vector(strata_exec_t *e, const char *opt, const char *path, int32_t n, int mine, const int *counts,
                           const int *displs, double *dv) {
   double *h = NULL;
   int32_t m = 0;
@@ -89,7 +80,6 @@ static int scatter_vector(strata_exec_t *e, const char *opt, const char *path, i
     free(h);
     return code;
   }
-  const int mine = counts[rank_];
   double *part = (double *)malloc(((size_t)mine + 1) * sizeof(double));
   code = part ? 0 : 1;
   if (!part) snprintf(msg, sizeof msg, "out of host memory: %d entries of %s", mine, opt);
@@ -199,7 +189,7 @@ int cmd_solve_dist(const solve_args_t *a) {
   const size_t bytes = ((size_t)nl + 1) * sizeof(double);
   if (!counts || !displs) snprintf(msg, sizeof msg, "out of host memory"), code = 1;
   else {
-    block_layout(nrows, counts, displs);
+    cli_gather_layout(MPI_COMM_WORLD, 0, nl, counts, displs); /* the block rows of each rank, on rank 0 */
     if ((st = strata_mem_alloc(e, STRATA_MEM_DEVICE, bytes, (void **)&db)) ||
         (st = strata_mem_alloc(e, STRATA_MEM_DEVICE, bytes, (void **)&dx)))
       snprintf(msg, sizeof msg, "the vectors: %s: %s", strata_status_name(st), strata_error_message()), code = 1;
@@ -208,10 +198,10 @@ int cmd_solve_dist(const solve_args_t *a) {
   if (!strcmp(a->bspec, "ones")) {
     if ((st = strata_vec_fill(e, nl, 1.0, db))) snprintf(msg, sizeof msg, "b: %s", strata_error_message()), code = 1;
     if ((code = agree_exit(code, msg))) goto done2;
-  } else if ((code = scatter_vector(e, "--b", a->bspec, n, counts, displs, db))) {
+  } else if ((code = scatter_vector(e, "--b", a->bspec, n, nl, counts, displs, db))) {
     goto done2;
   }
-  if (a->x0path && (code = scatter_vector(e, "--x0", a->x0path, n, counts, displs, dx))) goto done2;
+  if (a->x0path && (code = scatter_vector(e, "--x0", a->x0path, n, nl, counts, displs, dx))) goto done2;
   t1 = strata_timer_now();
   if (!no_precond && (st = strata_dist_precond_create(e, A, &po, &P))) {
     /* a value of --precond the matrix refuses is a usage error; a bad row of A an input error (agreed) */

@@ -133,6 +133,13 @@ if(STRATA_HAVE_MPI AND MPIEXEC_EXECUTABLE AND TARGET strata_cli)
   solve_mpi_cli(not_converged 2 3 "(iteration limit after 5 iterations.*not converged: .*iteration limit|not converged: .*iteration limit.*iteration limit after 5 iterations)"
                 ${_bus} --solver cg --max-iter 5)
   solve_mpi_cli(not_square 2 1 "rank 0 of 2: .*rect.mtx is 2 x 3: not square" ${CMAKE_CURRENT_BINARY_DIR}/solve_cases/rect.mtx)
+  set(_sc ${CMAKE_CURRENT_BINARY_DIR}/solve_cases)
+  solve_mpi_cli(b_file 2 0 "2 ranks.*converged after [1-3] iterations?," ${_sc}/t3.mtx --b ${_sc}/t3_b.mtx --solver cg)
+  solve_mpi_cli(x0_exact 2 0 "converged after 0 iterations" ${_md}/t3.mtx --x0 ${_sc}/t3_x.mtx --precond jacobi)
+  solve_mpi_cli(b_length 2 1 "rank 0 of 2: --b [^ ]*b2.mtx has 2 entries, A has 3 rows" ${_md}/t3.mtx --b ${_sc}/b2.mtx)
+  solve_mpi_cli(zero_diag 2 1 "rank 0 of 2: --precond jacobi: STRATA_ERR_INVALID_DATA: rank 0: jacobi: row 1 has a zero diagonal"
+                ${_sc}/zero_diag.mtx --precond jacobi)
+  solve_mpi_cli(nan 2 1 "rank 0 of 2: .*nan.mtx: INVALID_DATA: A\\(1, 1\\) = nan" ${_sc}/nan.mtx)
   # one rank: the single-process solve, its output as without mpirun
   solve_mpi_cli(one_rank 1 0 "1138 x 1138, 4054 entries, backend [a-z]+\n  method +cg, preconditioner jacobi \\(1138 entries\\)"
                 ${_bus} --solver cg --precond jacobi --max-iter 5000 --dist-mode task)
