@@ -81,7 +81,12 @@ typedef enum strata_operator_reduce_op {
  *  collective another one skipped.
  *  Both are collective over the operator's processes and synchronous; ctx is passed to both.
  *  The Krylov methods call reduce after every local reduction (dot products, norms, the
- *  Gram–Schmidt coefficients of one pass in one call) and agree on their argument checks. */
+ *  Gram–Schmidt coefficients of one pass in one call; MAX for the largest |b_i| and the flags of
+ *  non-finite values), agree on their argument checks and the allocation of their work memory,
+ *  and check that the options and the presence of a preconditioner are the same on every
+ *  process. An error of a product or a preconditioner inside the iteration is the operator's and
+ *  the preconditioner's to agree (the distributed ones of <strata/dist.h> do); a device fault on
+ *  one process is not agreed. */
 typedef struct strata_operator_comm {
   void *ctx;
   strata_status_t (*reduce)(void *ctx, strata_operator_reduce_op_t op, double *values, int count);
