@@ -11,10 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_dist.h"
 #include "cli_error.h"
 #include "cli_json.h"
+#include "solve_args.h"
 #include "strata/solvers.h"
 #include "strata/sparse.h"
+#if STRATA_HAVE_MPI
+#include "strata/dist.h"
+#endif
 
 int cmd_solve(int argc, char **argv);
 
@@ -28,7 +33,7 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: strata solve A.mtx [--b ones|FILE.mtx] [--x0 FILE.mtx] [--solver cg|bicgstab|gmres|fgmres]\n"
           "       [--restart M] [--precond NAME] [--tol T] [--max-iter N] [--backend B] [--out x.mtx] [--json]\n"
-          "       [--history]\n"
+          "       [--history] [--dist-mode vector|overlap|task] [--outer-overlap K]\n"
           "  solves A x = b, A square (Matrix Market; symmetric storage is mirrored, duplicates summed)\n"
           "  --b        the right-hand side: ones (the default) or an n x 1 Matrix Market vector\n"
           "  --x0       the initial guess (default 0)\n"
@@ -45,6 +50,13 @@ static void usage(FILE *f) {
           "  --out      writes x as an n x 1 Matrix Market vector (also when not converged)\n"
           "  --json     one JSON object: sizes, method, iterations, residual, status, times by phase\n"
           "  --history  the residual estimate after every iteration (entry 0: before the first)\n"
+          "  under mpirun -np N (N > 1; a build with MPI): rank 0 reads A and b and distributes them by block rows,\n"
+          "  x is gathered to rank 0 for --out; --precond none, jacobi, l1-jacobi, bjacobi:P[:K] (block-Jacobi over\n"
+          "  ranks, each rank's diagonal block split in P ILU(K) blocks) or ras:P:OVERLAP[:K] (two-level RAS: each\n"
+          "  rank's rows extended by --outer-overlap K layers of its neighbours' rows, default 1, solved by the inner\n"
+          "  RAS of P blocks with OVERLAP); one rank runs as without mpirun (the options below are checked, then unused)\n"
+          "  --dist-mode  the distributed SpMV: vector (the default), overlap or task\n"
+          "  --outer-overlap K >= 0 layers of the two-level RAS (--precond ras:...)\n"
           "  exit codes: 0 converged, 3 not converged (the status named), 1 input error, 2 usage error;\n"
           "  rows and entries in messages are numbered from 0\n",
           RESTART_MAX);
@@ -158,16 +170,30 @@ static void print_text(const char *path, const char *backend, const strata_crs_m
   }
 }
 
+void solve_release(strata_exec_t *e, double **x, strata_krylov_result_t *res, double **db, double **dx,
+                   strata_precond_t **P, strata_operator_t **op) {
+  free(*x);
+  *x = NULL;
+  strata_krylov_result_free(res);
+  if (e) {
+    strata_mem_free(e, STRATA_MEM_DEVICE, (void **)db);
+    strata_mem_free(e, STRATA_MEM_DEVICE, (void **)dx);
+  }
+  strata_precond_destroy(P);
+  strata_operator_destroy(op);
+}
+
 int cmd_solve(int argc, char **argv) {
-  const char *path = NULL, *bspec = "ones", *x0path = NULL, *out = NULL, *pname = "none";
+  const char *path = NULL, *bspec = "ones", *x0path = NULL, *out = NULL, *pname = "none", *dist_mode = NULL;
+  int outer_overlap = -1;
   int json = 0, history = 0, method = STRATA_KRYLOV_GMRES, restart = 30, restart_given = 0, max_iter = 1000;
   double tol = 1e-8;
   strata_backend_t backend = STRATA_BACKEND_DEFAULT;
   for (int i = 0; i < argc; ++i) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    static const char *const valued[] = {"--b", "--x0", "--solver", "--restart", "--precond", "--tol", "--max-iter",
-                                         "--backend", "--out"};
+    static const char *const valued[] = {"--b",       "--x0",  "--solver", "--restart", "--precond",     "--tol",
+                                         "--max-iter", "--backend", "--out",   "--dist-mode", "--outer-overlap"};
     int takes = 0;
     for (size_t q = 0; q < sizeof valued / sizeof valued[0]; ++q) takes |= !strcmp(a, valued[q]);
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -182,6 +208,10 @@ int cmd_solve(int argc, char **argv) {
       else if (!strcmp(a, "--x0")) x0path = v;
       else if (!strcmp(a, "--out")) out = v;
       else if (!strcmp(a, "--precond")) pname = v;
+      else if (!strcmp(a, "--dist-mode")) dist_mode = v;
+      else if (!strcmp(a, "--outer-overlap")) {
+        if (!int_option(a, v, 0, INT_MAX, &outer_overlap)) return 2;
+      }
       else if (!strcmp(a, "--solver")) {
         method = -1;
         for (int k = 0; k < 4; ++k)
@@ -209,6 +239,23 @@ int cmd_solve(int argc, char **argv) {
                      "[--history] (strata solve --help)");
   if (restart_given && method < STRATA_KRYLOV_GMRES)
     return bad("--restart applies to --solver gmres and fgmres, not %s", method_names[method]);
+  if (outer_overlap >= 0 && strncmp(pname, "ras:", 4) != 0)
+    return bad("--outer-overlap applies to --precond ras:P:OVERLAP[:K] (the two-level RAS over ranks), not %s", pname);
+#if STRATA_HAVE_MPI
+  strata_dist_mode_t dm = STRATA_DIST_VECTOR;
+  if (dist_mode && strata_dist_mode_from_name(dist_mode, &dm)) return bad("--dist-mode: %s", strata_error_message());
+  /* under mpirun with more than one rank (MPI started by strata_main.c): the distributed solve */
+  if (cli_dist_size() > 1) {
+    const solve_args_t sa = {path,    bspec,  x0path,  out,      pname, json,    history,
+                             method,  restart, max_iter, tol,   backend, method_names[method],
+                             dist_mode, outer_overlap};
+    return cmd_solve_dist(&sa);
+  }
+#else
+  if (dist_mode || outer_overlap >= 0)
+    return bad("%s needs a build of strata with MPI (-DSTRATA_MPI=ON) run under mpirun",
+               dist_mode ? "--dist-mode" : "--outer-overlap");
+#endif
 
   int rc = 0;
   strata_status_t st = STRATA_SUCCESS;
@@ -303,14 +350,7 @@ int cmd_solve(int argc, char **argv) {
   }
 done:
 #undef FAIL
-  free(x);
-  strata_krylov_result_free(&res);
-  if (e) {
-    strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&db);
-    strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&dx);
-  }
-  strata_precond_destroy(&P);
-  strata_operator_destroy(&op);
+  solve_release(e, &x, &res, &db, &dx, &P, &op);
   strata_crs_destroy(&A);
   return rc;
 }

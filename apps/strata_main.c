@@ -336,7 +336,7 @@ int main(int argc, char **argv) {
                              : strcmp(argv[1], "bench") == 0 ? cmd_bench
                                                              : NULL;
   if (cmd) { /* finalized on every return (--help and the exit-2 refusals too; a second call does nothing) */
-    if (cmd == cmd_fem || cmd == cmd_spmv) cli_dist_start(&argc, &argv); /* under mpirun only */
+    if (cmd == cmd_fem || cmd == cmd_spmv || cmd == cmd_solve) cli_dist_start(&argc, &argv); /* under mpirun only */
     int rc = cmd(argc - 2, argv + 2);
     strata_finalize();
     cli_dist_end();

@@ -1,9 +1,10 @@
 # The dist/ module (strata/dist.h) under mpirun, built only with MPI (STRATA_HAVE_MPI): maps,
-# plans and reductions (test_dist), the distributed CrsMatrix and SpMV modes (test_dist_crs), each
+# plans and reductions (test_dist), the distributed CrsMatrix and SpMV modes (test_dist_crs), the
+# Krylov methods and preconditioners over ranks (test_dist_solve), each
 # on every compiled backend with 1, 2, 3 and 4 ranks (oversubscribed on small machines):
 # <topic>.np<N>.<backend> (the backend last, as in every test's name: scripts/test selects by it).
-# Once more test_dist_crs's task-mode test with MPI started at MPI_THREAD_FUNNELED (refused,
-# EDGE_CASES D13). Ranks use one OpenMP thread each (two on one
+# Once more the task-mode tests of test_dist_crs and test_dist_solve with MPI started at
+# MPI_THREAD_FUNNELED (refused, EDGE_CASES D13); `mpirun -np 2 strata solve` (cli.solve.mpi.*). Ranks use one OpenMP thread each (two on one
 # rank) and wait passively: the CI machine has 2 cores for 4 ranks and ctest -j2.
 if(STRATA_HAVE_MPI AND NOT MPIEXEC_EXECUTABLE)
   message(WARNING "strata: MPI found but no mpiexec / mpirun (Debian: openmpi-bin): the dist tests are not registered")
@@ -22,7 +23,7 @@ elseif(STRATA_HAVE_MPI)
          OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_mca_base_component_disable_dlclose=1
          OMPI_MCA_rmaps_base_oversubscribe=1)
   endif()
-  foreach(topic dist dist_crs dist_fem)
+  foreach(topic dist dist_crs dist_fem dist_solve)
     add_executable(test_${topic} test_${topic}.c test_dist_common.c)
     target_link_libraries(test_${topic} PRIVATE strata_test_common strata_dist)
     if(topic STREQUAL "dist_fem") # partitions, packets, export of rows and the FEM job's distributed assembly
@@ -45,12 +46,21 @@ elseif(STRATA_HAVE_MPI)
     endforeach()
   endforeach()
   list(GET STRATA_BACKENDS 0 _be0)
-  add_test(NAME dist_crs.funneled.${_be0}
-           COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${_strata_mpi_flags} ${MPIEXEC_PREFLAGS}
-                   $<TARGET_FILE:test_dist_crs> ${MPIEXEC_POSTFLAGS} ${_be0} test_task_mode_thread_level)
-  set_tests_properties(dist_crs.funneled.${_be0} PROPERTIES TIMEOUT 300 PROCESSORS 2
-                       ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1;STRATA_TEST_MPI_THREAD=funneled"
-                       PASS_REGULAR_EXPRESSION "task mode refused as expected: rank 0: dist spmv: task mode needs MPI_THREAD_SERIALIZED.*MPI granted MPI_THREAD_FUNNELED.*1 test\\(s\\)")
+  # once more each topic's task-mode test with MPI started at MPI_THREAD_FUNNELED (refused, D13):
+  # the SpMV's refusal (dist_crs) and the distributed operator's (dist_solve)
+  foreach(topic dist_crs dist_solve)
+    if(topic STREQUAL "dist_crs")
+      set(_who "dist spmv")
+    else()
+      set(_who "dist operator")
+    endif()
+    add_test(NAME ${topic}.funneled.${_be0}
+             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${_strata_mpi_flags} ${MPIEXEC_PREFLAGS}
+                     $<TARGET_FILE:test_${topic}> ${MPIEXEC_POSTFLAGS} ${_be0} test_task_mode_thread_level)
+    set_tests_properties(${topic}.funneled.${_be0} PROPERTIES TIMEOUT 300 PROCESSORS 2
+                         ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1;STRATA_TEST_MPI_THREAD=funneled"
+                         PASS_REGULAR_EXPRESSION "task mode refused as expected: rank 0: ${_who}: task mode needs MPI_THREAD_SERIALIZED.*MPI granted MPI_THREAD_FUNNELED.*1 test\\(s\\)")
+  endforeach()
   # The command line under mpirun -np 2: the FEM job's distributed assembly (bulk nodes, compared with
   # the single-rank assembly on rank 0, solved there), and the distributed SpMV (rank 0 reads, y
   # gathered) against the single-rank `strata spmv` of the same file, in every mode and partition
@@ -79,4 +89,58 @@ elseif(STRATA_HAVE_MPI)
     set_tests_properties(cli.dist.fem.bad_partition PROPERTIES PASS_REGULAR_EXPRESSION
                          "--partition bogus: dist partitioner 'bogus': one of block, metis, auto.*--partition bogus.*exit=2")
   endif()
+endif()
+
+# `mpirun -np 2 strata solve` end to end (issue 29 item 7): rank 0 reads and distributes, every
+# rank solves its rows, x gathered for --out (checked against the exact solution), JSON with the
+# ranks and the time per iteration, the three SpMV modes, the two-level RAS, a preconditioner
+# that does not run across ranks refused on every rank with the usage exit code, one rank as
+# without mpirun. cli.solve.mpi.<name>: passes when the output matches and mpirun exits <code>.
+if(STRATA_HAVE_MPI AND MPIEXEC_EXECUTABLE AND TARGET strata_cli)
+  set(_md ${CMAKE_CURRENT_BINARY_DIR}/solve_mpi_cases)
+  file(MAKE_DIRECTORY ${_md})
+  # [4 -1 0; -1 4 -1; 0 -1 4] x = ones: x = (5/14, 3/7, 5/14)
+  file(WRITE ${_md}/t3.mtx "%%MatrixMarket matrix coordinate real symmetric\n3 3 5\n1 1 4\n2 1 -1\n2 2 4\n3 2 -1\n3 3 4\n")
+  function(solve_mpi_cli name np code regex)
+    add_test(NAME cli.solve.mpi.${name}
+             COMMAND sh -c "s=\"$1\"; shift; \"$0\" ${MPIEXEC_NUMPROC_FLAG} ${np} ${_strata_mpi_flags} \"$s\" solve \"$@\" 2>&1; echo \"exit=$?\""
+                     ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:strata_cli> ${ARGN})
+    set_tests_properties(cli.solve.mpi.${name} PROPERTIES PASS_REGULAR_EXPRESSION "${regex}.*exit=${code}\n" TIMEOUT 300
+                         PROCESSORS ${np} ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1")
+  endfunction()
+  set(_bus ${_strata_dist_matrices}/ginkgo/1138_bus.mtx)
+  foreach(mode vector overlap task)
+    solve_mpi_cli(cg_jacobi_${mode} 2 0
+                  "1138 x 1138, 4054 entries, backend [a-z]+, 2 ranks \\(block rows\\), SpMV ${mode} mode\n  method +cg, preconditioner jacobi\n  result +converged after 10[0-9][0-9] iterations"
+                  ${_bus} --solver cg --precond jacobi --max-iter 5000 --dist-mode ${mode})
+  endforeach()
+  solve_mpi_cli(json 2 0
+                "^\\{\"matrix\": \"[^\"]*t3.mtx\", \"backend\": \"[a-z]+\", \"ranks\": 2, \"dist_mode\": \"overlap\", \"rows\": 3, \"nnz\": 7, \"solver\": \"gmres\", \"restart\": 30, \"precond\": \"l1-jacobi\", \"outer_overlap\": null, \"halo_bytes_per_spmv\": 16, .*\"status\": \"converged\", .*\"times_s\": \\{\"read\": [0-9.e-]+, \"distribute\": [0-9.e-]+, \"operator\": [0-9.e-]+, \"precond_setup\": [0-9.e-]+, \"solve_setup\": [0-9.e-]+, \"solve\": [0-9.e-]+, \"per_iteration\": [0-9.e-]+, \"total\": [0-9.e-]+\\}\\}\n"
+                ${_md}/t3.mtx --precond l1-jacobi --dist-mode overlap --tol 1e-12 --json)
+  add_test(NAME cli.solve.mpi.out
+           COMMAND sh -c "rm -f \"$3\"; \"$0\" ${MPIEXEC_NUMPROC_FLAG} 2 ${_strata_mpi_flags} \"$1\" solve \"$2\" --solver cg --tol 1e-14 --out \"$3\" >/dev/null 2>&1; echo \"exit=$?\"; cat \"$3\""
+                   ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:strata_cli> ${_md}/t3.mtx ${_md}/t3_out.mtx)
+  set_tests_properties(cli.solve.mpi.out PROPERTIES PROCESSORS 2 ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1"
+                       PASS_REGULAR_EXPRESSION "exit=0\n%%MatrixMarket matrix array real general\n3 1\n0.357142857142857[0-9]*\n0.428571428571428[0-9]*\n0.357142857142857[0-9]*\n")
+  solve_mpi_cli(ras_two_level 2 0 "preconditioner ras\\(ranks, outer overlap 2; ras\\(2, overlap 1, ilu\\(1\\)\\)\\)\n  result +converged"
+                ${_bus} --solver gmres --precond ras:2:1:1 --outer-overlap 2)
+  solve_mpi_cli(bjacobi 2 0 "preconditioner bjacobi\\(1, ilu\\(0\\)\\)\n  result +converged" ${_bus} --solver cg --precond bjacobi:1)
+  solve_mpi_cli(ilu_refused 2 2 "rank 0 of 2: --precond ilu0 is not supported across ranks.*rank 0 of 2: --precond ilu0 is not supported"
+                ${_bus} --precond ilu0)
+  solve_mpi_cli(amg_refused 2 2 "--precond amg is not supported across ranks" ${_bus} --precond amg)
+  solve_mpi_cli(mode_unknown 2 2 "--dist-mode: .*diagonal" ${_bus} --dist-mode diagonal)
+  # (stdout and stderr reach mpirun separately: either order)
+  solve_mpi_cli(not_converged 2 3 "(iteration limit after 5 iterations.*not converged: .*iteration limit|not converged: .*iteration limit.*iteration limit after 5 iterations)"
+                ${_bus} --solver cg --max-iter 5)
+  solve_mpi_cli(not_square 2 1 "rank 0 of 2: .*rect.mtx is 2 x 3: not square" ${CMAKE_CURRENT_BINARY_DIR}/solve_cases/rect.mtx)
+  set(_sc ${CMAKE_CURRENT_BINARY_DIR}/solve_cases)
+  solve_mpi_cli(b_file 2 0 "2 ranks.*converged after [1-3] iterations?," ${_sc}/t3.mtx --b ${_sc}/t3_b.mtx --solver cg)
+  solve_mpi_cli(x0_exact 2 0 "converged after 0 iterations" ${_md}/t3.mtx --x0 ${_sc}/t3_x.mtx --precond jacobi)
+  solve_mpi_cli(b_length 2 1 "rank 0 of 2: --b [^ ]*b2.mtx has 2 entries, A has 3 rows" ${_md}/t3.mtx --b ${_sc}/b2.mtx)
+  solve_mpi_cli(zero_diag 2 1 "rank 0 of 2: --precond jacobi: STRATA_ERR_INVALID_DATA: rank 0: jacobi: row 1 has a zero diagonal"
+                ${_sc}/zero_diag.mtx --precond jacobi)
+  solve_mpi_cli(nan 2 1 "rank 0 of 2: .*nan.mtx: INVALID_DATA: A\\(1, 1\\) = nan" ${_sc}/nan.mtx)
+  # one rank: the single-process solve, its output as without mpirun
+  solve_mpi_cli(one_rank 1 0 "1138 x 1138, 4054 entries, backend [a-z]+\n  method +cg, preconditioner jacobi \\(1138 entries\\)"
+                ${_bus} --solver cg --precond jacobi --max-iter 5000 --dist-mode task)
 endif()

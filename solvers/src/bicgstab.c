@@ -35,6 +35,8 @@ strata_status_t strata_impl_bicgstab(strata_impl_krylov_t *K) {
   /* (re)start: r̂ = r, rho = r̂·r */
   if ((st = strata_vec_copy(e, n, r, rh))) return st;
   if ((st = strata_vec_dot_async(e, n, rh, r, K->ds + STRATA_BI_RHO + cur))) return st;
+  int slots[3] = {STRATA_BI_RHO + cur, 0, 0}; /* the scalars summed over the processes before their use */
+  if ((st = strata_impl_krylov_global(K, slots, 1))) return st;
   for (int it = 1; it <= K->opts->max_iter; ++it) {
     a.cur = cur;
     if ((st = strata_parallel_for(e, NULL, strata_range(0, n), &strata_bicgstab_direction, &a))) return st;
@@ -42,6 +44,8 @@ strata_status_t strata_impl_bicgstab(strata_impl_krylov_t *K) {
     if (K->M && (st = strata_precond_apply(e, K->M, p, ph))) return st;
     if ((st = strata_operator_apply(e, K->A, 1.0, ph, 0.0, v))) return st;
     if ((st = strata_vec_dot_async(e, n, rh, v, K->ds + STRATA_BI_RV))) return st;
+    slots[0] = STRATA_BI_RV;
+    if ((st = strata_impl_krylov_global(K, slots, 1))) return st;
     if ((st = strata_parallel_reduce_async(e, NULL, strata_range(0, n), &strata_bicgstab_half, &a, STRATA_REDUCE_SUM,
                                            K->ds + STRATA_BI_SS)))
       return st;
@@ -49,10 +53,14 @@ strata_status_t strata_impl_bicgstab(strata_impl_krylov_t *K) {
     if ((st = strata_operator_apply(e, K->A, 1.0, sh, 0.0, t))) return st;
     if ((st = strata_vec_dot_async(e, n, t, r, K->ds + STRATA_BI_TS))) return st;
     if ((st = strata_vec_dot_async(e, n, t, t, K->ds + STRATA_BI_TT))) return st;
+    slots[0] = STRATA_BI_SS, slots[1] = STRATA_BI_TS, slots[2] = STRATA_BI_TT;
+    if ((st = strata_impl_krylov_global(K, slots, 3))) return st;
     if ((st = strata_parallel_reduce_async(e, NULL, strata_range(0, n), &strata_bicgstab_update, &a, STRATA_REDUCE_SUM,
                                            K->ds + STRATA_BI_RR)))
       return st;
     if ((st = strata_vec_dot_async(e, n, rh, r, K->ds + STRATA_BI_RHO + 1 - cur))) return st;
+    slots[0] = STRATA_BI_RR, slots[1] = STRATA_BI_RHO + 1 - cur;
+    if ((st = strata_impl_krylov_global(K, slots, 2))) return st;
     if ((st = strata_impl_krylov_scalars(K, STRATA_BI_NUM))) return st; /* the iteration's one wait */
     K->true_current = 0;
     res->iterations = it;
@@ -81,6 +89,8 @@ strata_status_t strata_impl_bicgstab(strata_impl_krylov_t *K) {
       cur = 1 - cur;
       if ((st = strata_vec_copy(e, n, r, rh))) return st;
       if ((st = strata_vec_dot_async(e, n, rh, r, K->ds + STRATA_BI_RHO + cur))) return st;
+      slots[0] = STRATA_BI_RHO + cur;
+      if ((st = strata_impl_krylov_global(K, slots, 1))) return st;
       continue;
     }
     if (tt == 0.0) { /* t = A ŝ = 0 with s != 0 */

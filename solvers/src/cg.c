@@ -26,6 +26,8 @@ static strata_status_t cg_start(strata_impl_krylov_t *K, const double *dinv, dou
     zz = z;
   }
   if (!st) st = strata_vec_dot_async(K->exec, K->n, r, zz, K->ds + STRATA_CG_RZ + cur);
+  const int slot = STRATA_CG_RZ + cur;
+  if (!st) st = strata_impl_krylov_global(K, &slot, 1);
   return st;
 }
 
@@ -36,9 +38,14 @@ strata_status_t strata_impl_cg(strata_impl_krylov_t *K) {
   double *r = strata_impl_krylov_vector(K, 0), *p = strata_impl_krylov_vector(K, 1);
   double *q = strata_impl_krylov_vector(K, 2), *z = strata_impl_krylov_vector(K, 3);
   const double *dinv = strata_impl_jacobi_dinv(K->M);
+  strata_status_t st;
+  if (K->comm && K->M) { /* every process takes the same path (the same reductions) */
+    double other = dinv ? 0.0 : 1.0;
+    if ((st = strata_impl_krylov_max(K, &other, 1))) return st;
+    if (other > 0) dinv = NULL;
+  }
   const int general = K->M && !dinv;
   const double bnorm_est = sqrt(K->bb);
-  strata_status_t st;
   int done = 0;
   if ((st = strata_impl_krylov_start(K, r, &done)) || done) return st;
   double rel = 0.0; /* a true residual recomputed in the iteration */
@@ -50,18 +57,28 @@ strata_status_t strata_impl_cg(strata_impl_krylov_t *K) {
     const int rz_new = STRATA_CG_RZ + 1 - cur;
     if ((st = strata_operator_apply(e, K->A, 1.0, p, 0.0, q))) return st;
     if ((st = strata_vec_dot_async(e, n, p, q, K->ds + STRATA_CG_PQ))) return st;
+    const int pq_slot = STRATA_CG_PQ;
+    if ((st = strata_impl_krylov_global(K, &pq_slot, 1))) return st; /* over the processes: the update reads it */
     if ((st = strata_parallel_reduce_async(e, NULL, strata_range(0, n), &strata_cg_update, &a, STRATA_REDUCE_SUM,
                                            K->ds + (general ? STRATA_CG_RR : rz_new))))
       return st;
     if (general) {
       if ((st = strata_precond_apply(e, K->M, r, z))) return st;
       if ((st = strata_vec_dot_async(e, n, r, z, K->ds + rz_new))) return st;
+      const int slots[2] = {STRATA_CG_RR, rz_new};
+      if ((st = strata_impl_krylov_global(K, slots, 2))) return st;
+    } else if ((st = strata_impl_krylov_global(K, &rz_new, 1))) {
+      return st;
     }
     if (dinv)
       st = strata_parallel_reduce_async(e, NULL, strata_range(0, n), &strata_cg_direction_jacobi, &a, STRATA_REDUCE_SUM,
                                         K->ds + STRATA_CG_RR);
     else
       st = strata_parallel_for(e, NULL, strata_range(0, n), &strata_cg_direction, &a);
+    if (!st && dinv) {
+      const int rr_slot = STRATA_CG_RR;
+      st = strata_impl_krylov_global(K, &rr_slot, 1);
+    }
     if (st) return st;
     if ((st = strata_impl_krylov_scalars(K, STRATA_CG_NUM))) return st; /* the iteration's one wait */
     K->true_current = 0;

@@ -30,8 +30,22 @@ static strata_status_t combo(strata_impl_krylov_t *K, double *w, const double *V
 /* w -= s[prev]·vprev (vprev NULL: nothing), then s[slot] = w·vnext (vnext NULL: w·w) */
 static strata_status_t mgs(strata_impl_krylov_t *K, double *w, const double *vprev, int prev, const double *vnext, int slot) {
   strata_gmres_args_t a = {w, vprev, vnext, NULL, 0, 0, 0, 0, K->ds, prev};
-  return strata_parallel_reduce_async(K->exec, NULL, strata_range(0, K->n), &strata_gmres_mgs, &a, STRATA_REDUCE_SUM,
-                                      K->ds + slot);
+  strata_status_t st = strata_parallel_reduce_async(K->exec, NULL, strata_range(0, K->n), &strata_gmres_mgs, &a,
+                                                    STRATA_REDUCE_SUM, K->ds + slot);
+  /* over the processes: the next step reads it (MGS: one sum per basis vector) */
+  if (!st) st = strata_impl_krylov_global(K, &slot, 1);
+  return st;
+}
+
+/* ds[first, first + count) summed over the processes (one call for a Gram–Schmidt pass) */
+static strata_status_t global_range(strata_impl_krylov_t *K, int first, int count) {
+  if (!K->comm) return STRATA_SUCCESS;
+  int *slots = (int *)malloc((size_t)count * sizeof *slots);
+  if (!slots) return strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "gmres: %d slots", count);
+  for (int i = 0; i < count; ++i) slots[i] = first + i;
+  strata_status_t st = strata_impl_krylov_global(K, slots, count);
+  free(slots);
+  return st;
 }
 
 /* Orthogonalizes w = V_{j+1} against V_0..V_j: the column h_{0..j} in ds[0..j] (CGS2: plus ds[c2 + i]) and
@@ -49,9 +63,11 @@ static strata_status_t orthogonalize(strata_impl_krylov_t *K, int j, int c2) {
     for (int pass = 0; !st && pass < 2; ++pass) {
       const int base = pass ? c2 : 0;
       for (int i = 0; !st && i <= j; ++i) st = strata_vec_dot_async(K->exec, K->n, w, V + i * n, K->ds + base + i);
+      if (!st) st = global_range(K, base, j + 1);
       if (!st) st = combo(K, w, V, j + 1, 1.0, -1.0, base);
     }
     if (!st) st = strata_vec_dot_async(K->exec, K->n, w, w, K->ds + j + 1);
+    if (!st) st = global_range(K, j + 1, 1);
   }
   strata_gmres_args_t a = {w, NULL, NULL, NULL, 0, 0, 0, 0, K->ds, j + 1};
   if (!st) st = strata_parallel_for(K->exec, NULL, strata_range(0, K->n), &strata_gmres_normalize, &a);

@@ -58,20 +58,16 @@ static strata_status_t bad_row(strata_exec_t *exec, const jacobi_t *J, const str
                           kind_name(J->kind), (long long)row, diag, d, 1.0 / d);
 }
 
-static strata_status_t jacobi_setup(void *ctx, strata_exec_t *exec, const strata_operator_t *op) {
-  jacobi_t *J = (jacobi_t *)ctx;
-  const strata_crs_matrix_t *A = NULL;
-  strata_operator_crs(op, &A);
-  if (!A)
-    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
-                            "%s: the operator has no CrsMatrix behind it (make it with strata_operator_create_crs)",
-                            kind_name(J->kind));
+/* D⁻¹ of A's rows (A may have more columns than rows: those are off-diagonal) */
+static strata_status_t jacobi_setup_rows(jacobi_t *J, strata_exec_t *exec, const strata_crs_matrix_t *A) {
   const double t0 = strata_timer_now();
   strata_status_t st = STRATA_SUCCESS;
   if (J->n != A->num_rows || !J->dinv) {
     strata_mem_free(J->exec, STRATA_MEM_DEVICE, (void **)&J->dinv);
     J->n = 0;
-    if ((st = strata_mem_alloc(J->exec, STRATA_MEM_DEVICE, (size_t)A->num_rows * sizeof(double), (void **)&J->dinv)))
+    /* one double at least: D⁻¹ of zero rows is still a D⁻¹ (CG fuses it on every process) */
+    const size_t rows = A->num_rows > 0 ? (size_t)A->num_rows : 1;
+    if ((st = strata_mem_alloc(J->exec, STRATA_MEM_DEVICE, rows * sizeof(double), (void **)&J->dinv)))
       return st;
     J->n = A->num_rows;
   }
@@ -83,6 +79,17 @@ static strata_status_t jacobi_setup(void *ctx, strata_exec_t *exec, const strata
   J->numeric_s = strata_timer_now() - t0;
   if (first != INT64_MAX) return bad_row(exec, J, A, first);
   return STRATA_SUCCESS;
+}
+
+static strata_status_t jacobi_setup(void *ctx, strata_exec_t *exec, const strata_operator_t *op) {
+  jacobi_t *J = (jacobi_t *)ctx;
+  const strata_crs_matrix_t *A = NULL;
+  strata_operator_crs(op, &A);
+  if (!A)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "%s: the operator has no CrsMatrix behind it (make it with strata_operator_create_crs)",
+                            kind_name(J->kind));
+  return jacobi_setup_rows(J, exec, A);
 }
 
 static strata_status_t jacobi_apply(void *ctx, strata_exec_t *exec, const double *r, double *z) {
@@ -123,4 +130,22 @@ strata_status_t strata_precond_create_jacobi(strata_exec_t *exec, strata_jacobi_
 
 const double *strata_impl_jacobi_dinv(const strata_precond_t *P) {
   return P && P->ops.apply == jacobi_apply && P->set_up ? ((const jacobi_t *)P->ctx)->dinv : NULL;
+}
+
+strata_status_t strata_precond_setup_jacobi_rows(strata_exec_t *exec, strata_precond_t *P, const strata_crs_matrix_t *A) {
+  const char *w = "strata_precond_setup_jacobi_rows";
+  if (!P || !A) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL %s", w, !P ? "P" : "A");
+  if (!exec) exec = P->exec;
+  if (P->ops.setup != jacobi_setup)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: preconditioner '%s' is not jacobi or l1-jacobi", w, P->name);
+  if (A->num_cols < A->num_rows)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "%s: A is %d x %d: num_cols %d below num_rows %d (the diagonal must be within the columns)", w,
+                            (int)A->num_rows, (int)A->num_cols, (int)A->num_cols, (int)A->num_rows);
+  P->set_up = 0;
+  strata_status_t st = jacobi_setup_rows((jacobi_t *)P->ctx, exec, A);
+  if (st) return st;
+  P->n = A->num_rows;
+  P->set_up = 1;
+  return STRATA_SUCCESS;
 }

@@ -61,7 +61,7 @@ strata_status_t strata_impl_krylov_residual(strata_impl_krylov_t *K, double *r, 
   strata_status_t st = strata_vec_copy(K->exec, K->n, K->b, r);
   if (!st) st = strata_operator_apply(K->exec, K->A, -1.0, K->x, 1.0, r);
   double nr = 0;
-  if (!st) st = strata_vec_nrm2(K->exec, K->n, r, &nr);
+  if (!st) st = strata_impl_krylov_nrm2(K, r, &nr);
   if (st) return st;
   *rel = nr / K->bnorm;
   K->res->true_residual_checks++;
@@ -134,6 +134,54 @@ void strata_impl_krylov_history(strata_impl_krylov_t *K, int it, double rel) {
   for (int i = res->num_history; i < it; ++i) res->history[i] = res->history[i > 0 ? i - 1 : 0];
   res->history[it] = rel;
   if (it + 1 > res->num_history) res->num_history = it + 1;
+}
+
+/* ------------------------------------------------------------------ operators over several processes */
+
+strata_status_t strata_impl_krylov_agree(const strata_operator_comm_t *comm, strata_status_t st) {
+  return comm ? comm->agree(comm->ctx, st) : st;
+}
+
+strata_status_t strata_impl_krylov_sum(const strata_impl_krylov_t *K, double *v, int count) {
+  if (!K->comm || count <= 0) return STRATA_SUCCESS;
+  return K->comm->reduce(K->comm->ctx, STRATA_OPERATOR_SUM, v, count);
+}
+
+strata_status_t strata_impl_krylov_max(const strata_impl_krylov_t *K, double *v, int count) {
+  if (!K->comm || count <= 0) return STRATA_SUCCESS;
+  return K->comm->reduce(K->comm->ctx, STRATA_OPERATOR_MAX, v, count);
+}
+
+strata_status_t strata_impl_krylov_global(strata_impl_krylov_t *K, const int *slots, int count) {
+  if (!K->comm || count <= 0) return STRATA_SUCCESS;
+  int hi = 0;
+  for (int i = 0; i < count; ++i)
+    if (slots[i] + 1 > hi) hi = slots[i] + 1;
+  double *hg = K->hs + K->nscalars; /* the packed values (krylov.c allocates hs twice as long) */
+  strata_status_t st = strata_mem_copy(K->exec, K->hs, K->ds, (size_t)hi * sizeof(double));
+  if (st) return st;
+  for (int i = 0; i < count; ++i) hg[i] = K->hs[slots[i]];
+  if ((st = K->comm->reduce(K->comm->ctx, STRATA_OPERATOR_SUM, hg, count))) return st;
+  for (int i = 0; i < count; ++i) K->hs[slots[i]] = hg[i];
+  return strata_mem_copy(K->exec, K->ds, K->hs, (size_t)hi * sizeof(double));
+}
+
+strata_status_t strata_impl_krylov_nrm2(const strata_impl_krylov_t *K, const double *x, double *result) {
+  if (!K->comm) return strata_vec_nrm2(K->exec, K->n, x, result);
+  double m = 0;
+  strata_status_t st = strata_vec_amax(K->exec, K->n, x, &m);
+  if (!st) st = strata_impl_krylov_max(K, &m, 1);
+  if (st) return st;
+  if (m == 0.0 || !(m <= DBL_MAX)) { /* 0, +inf or NaN on some process: the norm itself */
+    *result = m;
+    return STRATA_SUCCESS;
+  }
+  const int k = -ilogb(m); /* the global largest |x_i| in [1, 2): strata_vec_nrm2's scaling */
+  double ss = 0;
+  if ((st = strata_impl_vec_sumsq(K->exec, K->n, x, k, &ss))) return st;
+  if ((st = strata_impl_krylov_sum(K, &ss, 1))) return st;
+  *result = ldexp(sqrt(ss), -k);
+  return STRATA_SUCCESS;
 }
 
 strata_status_t strata_impl_krylov_scalars(strata_impl_krylov_t *K, int count) {
@@ -219,6 +267,27 @@ static strata_status_t check_args(strata_exec_t *exec, const strata_operator_t *
   return STRATA_SUCCESS;
 }
 
+/* Over several processes: the options and the presence of M the same on every process (else
+ * their iterations would part at a collective). */
+static strata_status_t same_options(const strata_operator_comm_t *comm, const strata_precond_t *M,
+                                    const strata_krylov_options_t *o) {
+  enum { NV = 7 };
+  const double v[NV] = {(double)o->method, o->tol, (double)o->max_iter, (double)o->restart, (double)o->ortho,
+                        (double)(o->x0_given != 0), (double)(M != NULL)};
+  double hi[2 * NV];
+  for (int i = 0; i < NV; ++i) hi[i] = v[i], hi[NV + i] = -v[i];
+  strata_status_t st = comm->reduce(comm->ctx, STRATA_OPERATOR_MAX, hi, 2 * NV);
+  if (st) return st;
+  static const char *const names[NV] = {"method", "tol", "max_iter", "restart", "ortho", "x0_given", "a preconditioner"};
+  for (int i = 0; i < NV; ++i)
+    if (hi[i] != -hi[NV + i])
+      return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                              "strata_krylov_solve: %s differs between the processes of A (from %g to %g); it must be "
+                              "the same on all of them",
+                              names[i], -hi[NV + i], hi[i]);
+  return STRATA_SUCCESS;
+}
+
 /* vectors and device scalars of each method */
 static void method_sizes(const strata_krylov_options_t *o, const strata_precond_t *M, int *nvec, int *nscalars) {
   const int m = o->restart;
@@ -252,8 +321,12 @@ strata_status_t strata_krylov_solve(strata_exec_t *exec, const strata_operator_t
   else
     strata_krylov_options_default(&o);
   int32_t n = 0;
-  strata_status_t st = check_args(exec, A, M, b, x, &o, res, &n);
+  const strata_operator_comm_t *comm = NULL;
+  if (A) strata_operator_comm(A, &comm);
+  /* an argument refused on one process is refused on all of them */
+  strata_status_t st = strata_impl_krylov_agree(comm, check_args(exec, A, M, b, x, &o, res, &n));
   if (st) return st;
+  if (comm && (st = same_options(comm, M, &o))) return st;
   const double t0 = strata_timer_now();
   res->status = STRATA_SOLVE_MAX_ITER;
 
@@ -262,6 +335,7 @@ strata_status_t strata_krylov_solve(strata_exec_t *exec, const strata_operator_t
   K.exec = exec;
   K.A = A;
   K.M = M;
+  K.comm = comm;
   K.n = n;
   K.opts = &o;
   K.res = res;
@@ -270,6 +344,7 @@ strata_status_t strata_krylov_solve(strata_exec_t *exec, const strata_operator_t
 
   double bmax = 0;
   if ((st = strata_vec_amax(exec, n, b, &bmax))) return st;
+  if ((st = strata_impl_krylov_max(&K, &bmax, 1))) return st;
   if (bmax == 0.0) { /* b = 0: x = 0 after 0 iterations */
     if ((st = strata_vec_fill(exec, n, 0.0, x))) return st;
     res->status = STRATA_SOLVE_CONVERGED;
@@ -283,16 +358,22 @@ strata_status_t strata_krylov_solve(strata_exec_t *exec, const strata_operator_t
   method_sizes(&o, M, &nvec, &K.nscalars);
   K.nvec = nvec;
   const size_t nd = (size_t)(nvec + 1) * (size_t)n + (size_t)K.nscalars;
-  if ((st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, nd * sizeof(double), (void **)&K.work))) return st;
+  st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, nd * sizeof(double), (void **)&K.work);
+  K.hs = (double *)calloc(2 * (size_t)K.nscalars, sizeof(double)); /* and the packed values of krylov_global */
+  if (!st && !K.hs) st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "strata_krylov_solve: %d scalars", K.nscalars);
+  if ((st = strata_impl_krylov_agree(comm, st))) { /* memory short on one process: on all */
+    strata_mem_free(exec, STRATA_MEM_DEVICE, (void **)&K.work);
+    free(K.hs);
+    return st;
+  }
   K.ds = K.work + (size_t)(nvec + 1) * (size_t)n;
-  K.hs = (double *)calloc((size_t)K.nscalars, sizeof(double));
   double *bs = strata_impl_krylov_vector(&K, nvec);
   K.b = bs;
-  if (!K.hs) st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "strata_krylov_solve: %d scalars", K.nscalars);
   if (!st) st = strata_impl_vec_ldexp(exec, n, b, scale, bs);
   if (!st) st = o.x0_given ? strata_impl_vec_ldexp(exec, n, x, scale, x) : strata_vec_fill(exec, n, 0.0, x);
-  if (!st) st = strata_vec_nrm2(exec, n, bs, &K.bnorm);
+  if (!st) st = strata_impl_krylov_nrm2(&K, bs, &K.bnorm);
   if (!st) st = strata_vec_dot(exec, n, bs, bs, &K.bb);
+  if (!st) st = strata_impl_krylov_sum(&K, &K.bb, 1);
   if (!st) st = strata_exec_fence(exec);
   const double t1 = strata_timer_now();
   res->setup_s = t1 - t0;
@@ -325,6 +406,11 @@ strata_status_t strata_krylov_solve(strata_exec_t *exec, const strata_operator_t
    * solution that does not fit in a double is not converged */
   int64_t bad = -1;
   if (!st) st = strata_vec_find_nonfinite(exec, n, x, &bad);
+  if (!st && comm) { /* a non-finite x on any process */
+    double any = bad >= 0 ? 1.0 : 0.0;
+    st = strata_impl_krylov_max(&K, &any, 1);
+    if (!st && any > 0 && bad < 0) bad = INT64_MAX;
+  }
   if (!st && bad >= 0 && res->status != STRATA_SOLVE_NONFINITE) {
     res->status = STRATA_SOLVE_NONFINITE;
     res->breakdown = NULL;

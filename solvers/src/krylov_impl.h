@@ -8,6 +8,9 @@
 /* y = ldexp(x, k) (exact power-of-two scaling; x == y allowed). Asynchronous. */
 strata_status_t strata_impl_vec_ldexp(strata_exec_t *exec, int32_t n, const double *x, int k, double *y);
 
+/* *result = Σ_i ldexp(x_i, k)^2 (the scaled sum of squares of strata_vec_nrm2). Synchronous. */
+strata_status_t strata_impl_vec_sumsq(strata_exec_t *exec, int32_t n, const double *x, int k, double *result);
+
 /* strata_vec_find_nonfinite over an int64 length (the values of a CrsMatrix). Synchronous. */
 strata_status_t strata_impl_vec_find_nonfinite(strata_exec_t *exec, int64_t n, const double *x, int64_t *index);
 
@@ -36,6 +39,7 @@ typedef struct strata_impl_krylov {
   strata_exec_t *exec;
   const strata_operator_t *A;
   const strata_precond_t *M; /* NULL: none */
+  const strata_operator_comm_t *comm; /* A's processes (NULL: one process, no extra call) */
   int32_t n;
   const strata_krylov_options_t *opts;
   strata_krylov_result_t *res;
@@ -81,6 +85,17 @@ int strata_impl_krylov_check(strata_impl_krylov_t *K, double rel);
 
 /* Records the relative residual estimate after iteration it (0: before the first). */
 void strata_impl_krylov_history(strata_impl_krylov_t *K, int it, double rel);
+
+/* Operators over several processes (K->comm; nothing without it, the same bits as before):
+ * global: the device scalars s[slots[0..count)] (local partial sums) replaced by their sums over
+ * the processes (s copied to the host and back); sum / max: host values combined in place;
+ * nrm2: ||x||_2 over the processes (the global max |x_i| first, then the scaled sum of squares:
+ * with one process the bits of strata_vec_nrm2); agree: the status every process returns. */
+strata_status_t strata_impl_krylov_global(strata_impl_krylov_t *K, const int *slots, int count);
+strata_status_t strata_impl_krylov_sum(const strata_impl_krylov_t *K, double *v, int count);
+strata_status_t strata_impl_krylov_max(const strata_impl_krylov_t *K, double *v, int count);
+strata_status_t strata_impl_krylov_nrm2(const strata_impl_krylov_t *K, const double *x, double *result);
+strata_status_t strata_impl_krylov_agree(const strata_operator_comm_t *comm, strata_status_t st);
 
 /* Copies the device scalars s[0, count) to K->hs: the iteration's one wait. */
 strata_status_t strata_impl_krylov_scalars(strata_impl_krylov_t *K, int count);

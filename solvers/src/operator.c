@@ -17,6 +17,8 @@ struct strata_operator {
   strata_operator_apply_fn apply; /* OP_USER */
   void *ctx;
   void (*destroy)(void *ctx);
+  int has_comm;
+  strata_operator_comm_t comm;
 };
 
 static strata_status_t op_new(strata_exec_t *exec, op_kind_t kind, int32_t rows, int32_t cols, strata_operator_t **op) {
@@ -148,6 +150,23 @@ strata_status_t strata_operator_size(const strata_operator_t *op, int32_t *num_r
 strata_status_t strata_operator_crs(const strata_operator_t *op, const strata_crs_matrix_t **A) {
   if (!op || !A) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "strata_operator_crs: NULL %s", !op ? "op" : "A");
   *A = op->kind == OP_CRS ? op->A : NULL;
+  return STRATA_SUCCESS;
+}
+
+strata_status_t strata_operator_set_comm(strata_operator_t *op, const strata_operator_comm_t *comm) {
+  if (!op) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "strata_operator_set_comm: NULL op");
+  if (comm && (!comm->reduce || !comm->agree))
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "strata_operator_set_comm: NULL %s callback",
+                            !comm->reduce ? "reduce" : "agree");
+  op->has_comm = comm != NULL;
+  if (comm) op->comm = *comm;
+  return STRATA_SUCCESS;
+}
+
+strata_status_t strata_operator_comm(const strata_operator_t *op, const strata_operator_comm_t **comm) {
+  if (!op || !comm)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "strata_operator_comm: NULL %s", !op ? "op" : "comm");
+  *comm = op->has_comm ? &op->comm : NULL;
   return STRATA_SUCCESS;
 }
 

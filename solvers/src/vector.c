@@ -85,14 +85,18 @@ strata_status_t strata_vec_nrm2(strata_exec_t *exec, int32_t n, const double *x,
   }
   /* scale by 2^k so that the largest |x_i| is in [1, 2): no square underflows to 0 unless it is
    * negligible next to the largest, and the sum of n squares stays below 4n */
-  strata_vec_args_t v = vargs(0, x, 0, NULL);
-  v.k = -ilogb(m);
+  const int k = -ilogb(m);
   double ss = 0;
-  if ((st = strata_parallel_reduce(exec, NULL, strata_range(0, n), &strata_vec_sumsq_kernel, &v, STRATA_REDUCE_SUM,
-                                   &ss)))
-    return st;
-  *result = ldexp(sqrt(ss), -v.k);
+  if ((st = strata_impl_vec_sumsq(exec, n, x, k, &ss))) return st;
+  *result = ldexp(sqrt(ss), -k);
   return STRATA_SUCCESS;
+}
+
+strata_status_t strata_impl_vec_sumsq(strata_exec_t *exec, int32_t n, const double *x, int k, double *result) {
+  strata_vec_args_t v = vargs(0, x, 0, NULL);
+  v.k = k;
+  return strata_parallel_reduce(exec, NULL, strata_range(0, n), &strata_vec_sumsq_kernel, &v, STRATA_REDUCE_SUM,
+                                result);
 }
 
 strata_status_t strata_vec_axpby(strata_exec_t *exec, int32_t n, double alpha, const double *x, double beta,

@@ -523,6 +523,93 @@ strata_status_t strata_dist_export_rows(strata_exec_t *exec, const strata_dist_m
 
 /* ================================================================== end of partitioning, row packets */
 
+/* ================================================================== distributed solvers
+ * (DESIGN §9-10). The Krylov methods of <strata/krylov.h> run unchanged over a distributed
+ * operator: its strata_operator_comm_t hook sums every local reduction over the ranks (each
+ * rank's parts gathered to every rank and added in rank order: the same bits on every rank,
+ * EDGE_CASES D16), so every rank sees the same scalars, takes the same decisions and returns the
+ * same status and iteration count. Each rank passes its owned rows of b and x (exec memory, the
+ * row map's local order). With one rank the results are those of the single-process solve of
+ * the diagonal block, bit for bit. Preconditioners across ranks: Jacobi, l1-Jacobi, block-Jacobi
+ * (an inner Schwarz of <strata/schwarz.h> on each rank's diagonal block) and two-level RAS.
+ * Sources: PETSc KSP over MPIAIJ (VecDot's MPI_Allreduce, PCBJACOBI, PCASM with
+ * -pc_asm_overlap and an inner KSP/PC per subdomain); Cai & Sarkis 1999 (restricted additive
+ * Schwarz); the Krylov/AMG seed's "outer RAS / inner RAS". */
+
+#include "strata/krylov.h"
+#include "strata/schwarz.h"
+
+/** An operator (<strata/operator.h>) for the distributed matrix A: apply = strata_dist_crs_spmv
+ *  in `mode`; sizes = this rank's rows x its owned columns (the row and domain maps' num_local);
+ *  its strata_operator_comm_t reduces over the row map's communicator (MPI_Allgather of each
+ *  rank's values, combined in rank order; MAX keeps NaN) and agrees statuses as every dist call
+ *  does. A is borrowed (it must outlive the operator). exec NULL: A's (else one of A's backend).
+ *  Errors (agreed): INVALID_ARGUMENT (NULL op; exec of another backend; unknown mode; A not
+ *  square over all ranks: both global sizes named), UNSUPPORTED (task mode when MPI granted less
+ *  than MPI_THREAD_SERIALIZED, both levels named). This rank only: INVALID_ARGUMENT (NULL A).
+ *  *op is NULL after an error. Collective. Synchronous. Source: PETSc MatCreateShell over a
+ *  communicator, Ginkgo's distributed LinOp. */
+strata_status_t strata_dist_operator_create(strata_exec_t *exec, const strata_dist_crs_t *A,
+                                            strata_dist_mode_t mode, strata_operator_t **op);
+
+/** Preconditioners over ranks. */
+typedef enum strata_dist_precond_kind {
+  STRATA_DIST_PRECOND_JACOBI = 0,    /**< z_i = r_i / a_ii on the owned rows */
+  STRATA_DIST_PRECOND_L1_JACOBI = 1, /**< d_i = a_ii + sign(a_ii)·Σ_{j≠i} |a_ij| over the row's
+                                          diagonal-block and off-diagonal-block entries (the
+                                          ghost columns count as off-block: Baker, Falgout,
+                                          Kolev, Yang 2011) */
+  STRATA_DIST_PRECOND_BLOCK = 2,     /**< block-Jacobi over ranks: opts.inner (Schwarz with its own
+                                          partitions, overlap and ILU(k)) on the rank's diagonal
+                                          block, the ghost columns ignored */
+  STRATA_DIST_PRECOND_RAS = 3        /**< two-level RAS: the rank's rows extended by
+                                          opts.outer_overlap layers of rows owned by other ranks
+                                          (layer k+1: the rows of the columns of layer k not taken
+                                          yet, imported from their owners), columns outside the
+                                          extended set dropped; the extended local matrix solved
+                                          approximately by opts.inner; only the owned rows of the
+                                          result kept (restricted prolongation). Outer overlap 0
+                                          is STRATA_DIST_PRECOND_BLOCK */
+} strata_dist_precond_kind_t;
+
+typedef struct strata_dist_precond_options {
+  strata_dist_precond_kind_t kind; /**< default JACOBI */
+  int outer_overlap;               /**< RAS: layers >= 0 (the same on every rank); default 1 */
+  strata_schwarz_options_t inner;  /**< BLOCK and RAS: the inner Schwarz of each rank
+                                        (strata_schwarz_options_default: one partition, overlap 0,
+                                        ILU(0)); inner.num_parts is capped at the rows of the
+                                        rank's (extended) block; inner.parts must be NULL */
+} strata_dist_precond_options_t;
+
+/** The defaults above. */
+void strata_dist_precond_options_default(strata_dist_precond_options_t *opts);
+
+/** A preconditioner for Krylov solves with strata_dist_operator_create(A), set up here for this
+ *  rank's rows (P applies to vectors of num_local_rows, exec memory). JACOBI and L1_JACOBI are
+ *  the solvers' Jacobi (strata_precond_setup_jacobi_rows on the diagonal block, or on the rank's
+ *  rows with the ghost columns appended); BLOCK the solvers' Schwarz set up on the diagonal
+ *  block; RAS a preconditioner whose setup imports the overlap rows of A (two messages per layer
+ *  between neighbours: the ids asked for, the rows sent back) and builds the extended matrix on
+ *  the host (then copied to exec), makes an import plan for the residual's overlap values and
+ *  sets up the inner Schwarz on the extended matrix; its apply imports r's overlap values
+ *  (collective: every rank must apply it, in the same order), solves, and keeps the owned rows.
+ *  A must be square with its domain map equal to its row map (the same map, or built with
+ *  domain map NULL). P is not set up again by strata_precond_setup: after A's values change,
+ *  destroy it and create it again. P borrows A (it must outlive P); destroy P on every rank
+ *  (collective for RAS: its plan). opts NULL: the defaults.
+ *  Errors (agreed): INVALID_ARGUMENT (NULL P; an unknown kind; outer_overlap < 0 or different
+ *  between ranks; inner.parts given; a domain map other than the row map; the errors of
+ *  strata_precond_create_schwarz for inner), INVALID_DATA (a zero, missing or non-finite
+ *  diagonal, or an inner factorization's pivot: the rank and its local row named; a non-finite
+ *  value of A in BLOCK and RAS), OUT_OF_MEMORY, those of the
+ *  plans. This rank only: INVALID_ARGUMENT (NULL A). *P is NULL after an error. Collective.
+ *  Synchronous. */
+strata_status_t strata_dist_precond_create(strata_exec_t *exec, const strata_dist_crs_t *A,
+                                           const strata_dist_precond_options_t *opts,
+                                           strata_precond_t **P);
+
+/* ================================================================== end of distributed solvers */
+
 #ifdef __cplusplus
 }
 #endif

@@ -93,7 +93,12 @@ void strata_krylov_result_free(strata_krylov_result_t *res);
  *  naming the status (and the scalar of a breakdown) otherwise. Errors before any iteration:
  *  INVALID_ARGUMENT (NULL exec, A, b, x or res; A not square, both sizes named; tol <= 0 or not
  *  finite; max_iter < 0; restart < 1; a variable M with CG, BiCGSTAB or GMRES); INVALID_DATA (a
- *  NaN or infinity in b or in the given x0: the first index named). Synchronous. */
+ *  NaN or infinity in b or in the given x0: the first index named). An operator over several
+ *  processes (strata_operator_comm_t): b and x are this process's rows; every local reduction is
+ *  summed over the processes, so that res and the status are the same on every process; an error
+ *  found on one process is returned by all (the message names it, by the operator's agree);
+ *  INVALID_ARGUMENT also for options or a preconditioner that differ between the processes.
+ *  Synchronous. */
 strata_status_t strata_krylov_solve(strata_exec_t *exec, const strata_operator_t *A,
                                     const strata_precond_t *M, const double *b, double *x,
                                     const strata_krylov_options_t *opts, strata_krylov_result_t *res);

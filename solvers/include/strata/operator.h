@@ -59,6 +59,49 @@ strata_status_t strata_operator_size(const strata_operator_t *op, int32_t *num_r
  *  that factor or scale a matrix need it). Errors: INVALID_ARGUMENT (NULL op or A). */
 strata_status_t strata_operator_crs(const strata_operator_t *op, const strata_crs_matrix_t **A);
 
+/* ------------------------------------------------------------------ operators over several processes */
+
+/** How strata_operator_comm_t.reduce combines the processes' values. */
+typedef enum strata_operator_reduce_op {
+  STRATA_OPERATOR_SUM = 0, /**< the sum over the processes */
+  STRATA_OPERATOR_MAX = 1  /**< the largest value; NaN on any process gives NaN */
+} strata_operator_reduce_op_t;
+
+/** The hook of an operator whose rows are spread over several processes (a distributed matrix,
+ *  <strata/dist.h>): each process holds its own rows of x, b and the work vectors, and the
+ *  Krylov methods combine their local reductions through these callbacks. The solvers module
+ *  knows no transport (no MPI): the owner of the operator supplies them.
+ *  reduce: values [count] (host memory, count >= 1) are replaced in place by their combination
+ *  over every process; every process must call it in the same order with the same count and op,
+ *  and every process must receive the same bits (combine in a fixed order, not by a reduction
+ *  whose rounding may differ between processes), so that every decision of a method (converged,
+ *  breakdown, the iteration count) is the same on every process.
+ *  agree: st is this process's status; returns the status agreed by every process (an error of
+ *  one process is every process's, with a message naming it), so that no process goes on to a
+ *  collective another one skipped.
+ *  Both are collective over the operator's processes and synchronous; ctx is passed to both.
+ *  The Krylov methods call reduce after every local reduction (dot products, norms, the
+ *  Gram–Schmidt coefficients of one pass in one call; MAX for the largest |b_i| and the flags of
+ *  non-finite values), agree on their argument checks and the allocation of their work memory,
+ *  and check that the options and the presence of a preconditioner are the same on every
+ *  process. An error of a product or a preconditioner inside the iteration is the operator's and
+ *  the preconditioner's to agree (the distributed ones of <strata/dist.h> do); a device fault on
+ *  one process is not agreed. */
+typedef struct strata_operator_comm {
+  void *ctx;
+  strata_status_t (*reduce)(void *ctx, strata_operator_reduce_op_t op, double *values, int count);
+  strata_status_t (*agree)(void *ctx, strata_status_t st);
+} strata_operator_comm_t;
+
+/** Makes op an operator over several processes (comm is copied; comm NULL: back to one process,
+ *  the default of every operator). Its sizes are then this process's rows and columns.
+ *  Errors: INVALID_ARGUMENT (NULL op; comm with a NULL reduce or agree). */
+strata_status_t strata_operator_set_comm(strata_operator_t *op, const strata_operator_comm_t *comm);
+
+/** *comm = the operator's hook (NULL for a single-process operator: every operator not given one
+ *  by strata_operator_set_comm). Preconditioners may query it. Errors: INVALID_ARGUMENT (NULL). */
+strata_status_t strata_operator_comm(const strata_operator_t *op, const strata_operator_comm_t **comm);
+
 /** Frees the operator (not the matrix it borrows); NULL-safe, sets *op to NULL. */
 strata_status_t strata_operator_destroy(strata_operator_t **op);
 

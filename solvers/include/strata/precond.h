@@ -56,6 +56,18 @@ typedef enum strata_jacobi_kind {
 strata_status_t strata_precond_create_jacobi(strata_exec_t *exec, strata_jacobi_kind_t kind,
                                              strata_precond_t **P);
 
+/** Sets up a Jacobi or l1-Jacobi preconditioner P (made by strata_precond_create_jacobi) on the
+ *  rows of A itself, without an operator: A is num_rows x num_cols with num_cols >= num_rows
+ *  (exec memory), a_ii is row i's entry in column i and every other entry of the row is
+ *  off-diagonal for l1-Jacobi, columns beyond num_rows included — they stand for unknowns of other
+ *  processes (a distributed matrix's local rows with its ghost columns appended after the owned
+ *  ones, <strata/dist.h>). P then applies to vectors of num_rows (and CG fuses it as for a square
+ *  A). Errors: INVALID_ARGUMENT (NULL exec, P or A; P not a Jacobi preconditioner; num_cols <
+ *  num_rows, both named), those of the setup (INVALID_DATA naming the first bad row).
+ *  Synchronous. */
+strata_status_t strata_precond_setup_jacobi_rows(strata_exec_t *exec, strata_precond_t *P,
+                                                 const strata_crs_matrix_t *A);
+
 /** A preconditioner from its name, as `strata solve --precond` takes it: none | jacobi |
  *  l1-jacobi | ilu0 | iluk:K | bjacobi:P[:K] | ras:P:OVERLAP[:K] (K the ILU fill level, default 0).
  *  "none" gives *P = NULL (no preconditioner). Errors: INVALID_ARGUMENT naming the unknown name or
