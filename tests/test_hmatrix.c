@@ -502,6 +502,40 @@ static void test_nonsymmetric_kernel(void **state) {
   strata_points_destroy(&P);
 }
 
+/* Q8: points and ℓ scaled together by 2^530 (about 3.5e159) and 2^-665 (about 1e-200) give the
+ * product of unit-scale points: the squares of such coordinates overflow or underflow, so r/ℓ must
+ * be formed before squaring (powers of two: the scaled inputs are exact, the products agree to
+ * rounding); and A x against the host product of the unit-scale points */
+static void test_scaled_points(void **state) {
+  (void)state;
+  const int64_t n = 1500;
+  const double len = 0.3, scales[2] = {ldexp(1.0, 530), ldexp(1.0, -665)};
+  double *c = (double *)t_malloc((size_t)(2 * n) * sizeof(double));
+  for (int64_t e = 0; e < 2 * n; ++e) c[e] = t_uniform(&T_rng);
+  strata_points_t *P = NULL;
+  T_OK(strata_points_create(2, n, c, &P));
+  strata_h2_options_t o = opts_of(2, 32, 6, 1.0, STRATA_H2_EXP, len);
+  double *x = random_x(n), *y = (double *)t_malloc((size_t)n * 8), *ys = (double *)t_malloc((size_t)n * 8);
+  double *r = (double *)t_malloc((size_t)n * 8);
+  h2_apply(T_exec, P, &o, 1, 1.0, x, 0.0, NULL, y);
+  dense_product(P, STRATA_H2_EXP, len, 1, x, r);
+  EXPECT_ERR_BELOW(rel_fro(n, y, r), 1e-3, "unit-scale points");
+  for (int q = 0; q < 2; ++q) {
+    double *cs = (double *)t_malloc((size_t)(2 * n) * sizeof(double));
+    for (int64_t e = 0; e < 2 * n; ++e) cs[e] = c[e] * scales[q];
+    strata_points_t *Ps = NULL;
+    T_OK(strata_points_create(2, n, cs, &Ps));
+    strata_h2_options_t os = opts_of(2, 32, 6, 1.0, STRATA_H2_EXP, len * scales[q]);
+    h2_apply(T_exec, Ps, &os, 1, 1.0, x, 0.0, NULL, ys);
+    const double d = rel_fro(n, ys, y);
+    if (!(d <= 1e-13)) fail_msg("points and length scaled by %g: the product differs from the unit-scale one by %.3e", scales[q], d);
+    strata_points_destroy(&Ps);
+    free(cs);
+  }
+  strata_points_destroy(&P);
+  free(c), free(x), free(y), free(ys), free(r);
+}
+
 /* Q8: the sampled error uses >= 1 row (all for small n), normalizes by the exact product, NaN is a
  * failure, a corrupted row is caught */
 static void test_sampled_error(void **state) {
@@ -657,6 +691,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_all_dense, t_setup),
       cmocka_unit_test_setup(test_all_dense_launches, t_setup),
       cmocka_unit_test_setup(test_nonsymmetric_kernel, t_setup),
+      cmocka_unit_test_setup(test_scaled_points, t_setup),
       cmocka_unit_test_setup(test_sampled_error, t_setup),
       cmocka_unit_test_setup(test_beta_zero, t_setup),
       cmocka_unit_test_setup(test_bad_input, t_setup),

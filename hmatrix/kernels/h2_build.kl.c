@@ -50,9 +50,21 @@ STRATA_FOR_KERNEL(strata_h2_build_transfer, strata_h2_transfer_build_args_t, a, 
 }
 
 /* The built-in kernel functions (strata_h2_kernel_kind_t in params[0], 1/ℓ in params[1]). */
+/* One coordinate difference over ℓ, scaled before any square: r/ℓ does not change when the points
+ * and ℓ are scaled together, down to DBL_MIN and up to DBL_MAX (EDGE_CASES Q8) */
+STRATA_KL_FUNC double strata_h2_scaled_diff(double x, double y, double inv_length) {
+  const double d = x - y;
+  if (d == 0.0) return 0.0; /* also when 1/ℓ overflowed (a subnormal ℓ): 0·inf would be NaN */
+  return isfinite(d) ? d * inv_length : x * inv_length - y * inv_length;
+}
+
 STRATA_KL_FUNC double strata_h2_builtin_eval(const double *x, const double *y, const double *params) {
-  const double dx = x[0] - y[0], dy = x[1] - y[1], dz = x[2] - y[2];
-  const double r = sqrt(dx * dx + dy * dy + dz * dz) * params[1];
+  const double dx = strata_h2_scaled_diff(x[0], y[0], params[1]), dy = strata_h2_scaled_diff(x[1], y[1], params[1]),
+               dz = strata_h2_scaled_diff(x[2], y[2], params[1]);
+  double m = fabs(dx);
+  if (fabs(dy) > m) m = fabs(dy);
+  if (fabs(dz) > m) m = fabs(dz);
+  const double r = m > 0.0 && isfinite(m) ? m * sqrt((dx / m) * (dx / m) + (dy / m) * (dy / m) + (dz / m) * (dz / m)) : m;
   const int kind = (int)params[0];
   if (kind == 0) return exp(-r);
   if (kind == 1) return exp(-r * r);

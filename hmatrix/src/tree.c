@@ -104,16 +104,16 @@ static void split_node(build_t *B, int64_t g, int level, int64_t b, int64_t e) {
   int32_t axis = 0;
   double hmax = 0.0;
   for (int32_t d = 0; d < dim; ++d)
-    if (0.5 * (hi[d] - lo[d]) > hmax) {
-      hmax = 0.5 * (hi[d] - lo[d]);
+    if (0.5 * hi[d] - 0.5 * lo[d] > hmax) { /* halves first: no overflow near DBL_MAX (Q8) */
+      hmax = 0.5 * hi[d] - 0.5 * lo[d];
       axis = d;
     }
   if (g == 0) B->root_h = hmax > 0.0 ? hmax : 1.0;
   for (int32_t d = 0; d < 3; ++d) {
-    T->center[3 * g + d] = d < dim ? 0.5 * (lo[d] + hi[d]) : 0.0;
+    T->center[3 * g + d] = d < dim ? 0.5 * lo[d] + 0.5 * hi[d] : 0.0;
     double h = 0.0;
     if (d < dim && e > b) { /* positive widths for collinear, coplanar, identical points (Q2) */
-      h = 0.5 * (hi[d] - lo[d]);
+      h = 0.5 * hi[d] - 0.5 * lo[d];
       if (h < 1e-2 * hmax) h = 1e-2 * hmax;
       if (h < 1e-8 * B->root_h) h = 1e-8 * B->root_h;
     }
@@ -133,16 +133,22 @@ static void split_node(build_t *B, int64_t g, int level, int64_t b, int64_t e) {
   split_node(B, 2 * g + 2, level + 1, mid, e);
 }
 
+/* The Euclidean length of v[3], scaled by its largest component before squaring: no overflow or
+ * underflow of the squares for coordinates near DBL_MAX or DBL_MIN (EDGE_CASES Q8) */
+static double length3(const double *v) {
+  double m = 0.0, s = 0.0;
+  for (int d = 0; d < 3; ++d)
+    if (fabs(v[d]) > m) m = fabs(v[d]);
+  if (!(m > 0.0) || !isfinite(m)) return m;
+  for (int d = 0; d < 3; ++d) s += (v[d] / m) * (v[d] / m);
+  return m * sqrt(s);
+}
+
 static int admissible(const strata_h2_tree_t *T, int64_t t, int64_t s) {
-  double dt = 0.0, ds = 0.0, dc = 0.0;
-  for (int d = 0; d < 3; ++d) {
-    dt += T->half[3 * t + d] * T->half[3 * t + d];
-    ds += T->half[3 * s + d] * T->half[3 * s + d];
-    const double c = T->center[3 * t + d] - T->center[3 * s + d];
-    dc += c * c;
-  }
-  const double dist = sqrt(dc);
-  return dist > 0.0 && 0.5 * (2.0 * sqrt(dt) + 2.0 * sqrt(ds)) <= T->eta * dist;
+  double c[3];
+  for (int d = 0; d < 3; ++d) c[d] = 0.5 * T->center[3 * t + d] - 0.5 * T->center[3 * s + d];
+  const double dist = 2.0 * length3(c); /* halves first: no overflow of the difference */
+  return dist > 0.0 && length3(T->half + 3 * t) + length3(T->half + 3 * s) <= T->eta * dist;
 }
 
 static void traverse(build_t *B, int64_t t, int64_t s, int level) {
@@ -207,8 +213,8 @@ strata_status_t strata_h2_tree_create(const strata_points_t *pts, int32_t leaf, 
     st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "strata_h2_tree_create: the block lists");
     goto done;
   }
-  qsort(B.coupling.p, (size_t)B.coupling.n, sizeof(pair_t), cmp_pair);
-  qsort(B.dense.p, (size_t)B.dense.n, sizeof(pair_t), cmp_pair);
+  if (B.coupling.n > 0) qsort(B.coupling.p, (size_t)B.coupling.n, sizeof(pair_t), cmp_pair); /* p NULL when empty */
+  if (B.dense.n > 0) qsort(B.dense.p, (size_t)B.dense.n, sizeof(pair_t), cmp_pair);
   T->num_coupling = B.coupling.n;
   T->num_dense = B.dense.n;
   T->coupling_row_ptr = csr_rows(&B.coupling, T->num_nodes, 0);
