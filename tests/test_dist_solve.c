@@ -507,6 +507,14 @@ static void test_errors_agreed(void **state) {
   td_expect(strata_dist_precond_create(T_exec, A, &po, &P), STRATA_ERR_INVALID_ARGUMENT, "outer_overlap = -1", NULL);
   po.kind = (strata_dist_precond_kind_t)7;
   td_expect(strata_dist_precond_create(T_exec, A, &po, &P), STRATA_ERR_INVALID_ARGUMENT, "kind = 7", NULL);
+  /* more inner partitions than a rank's rows (4^3 = 64 rows over the ranks), refused on all */
+  strata_dist_precond_options_default(&po);
+  po.inner.num_parts = 65;
+  for (int k = STRATA_DIST_PRECOND_BLOCK; k <= STRATA_DIST_PRECOND_RAS; ++k) {
+    po.kind = (strata_dist_precond_kind_t)k;
+    po.outer_overlap = 0;
+    td_expect(strata_dist_precond_create(T_exec, A, &po, &P), STRATA_ERR_INVALID_ARGUMENT, "65 inner partitions, above the limit", NULL);
+  }
   TD_CHECK(P == NULL, "P set after an error");
   strata_dist_crs_destroy(&A);
   /* a zero diagonal in the last row (owned by the last rank with rows) */
@@ -582,7 +590,9 @@ static void test_ras_apply_reference(void **state) {
   double *dr = (double *)t_to_dev(rl, ((size_t)nl + 1) * sizeof(double));
   double *dz = (double *)t_dev_alloc(((size_t)nl + 1) * sizeof(double));
   double *z = (double *)t_malloc(((size_t)nl + 1) * sizeof(double));
-  for (int K = 0; K <= 3; ++K) {
+  static const int Ks[] = {0, 1, 2, 3, 1000000}; /* the last: far beyond the graph's diameter (the layers stop) */
+  for (size_t ki = 0; ki < sizeof Ks / sizeof Ks[0]; ++ki) {
+    const int K = Ks[ki];
     strata_precond_t *P = dprec(A, STRATA_DIST_PRECOND_RAS, K, 1, 0, 64);
     T_OK(strata_precond_apply(T_exec, P, dr, dz));
     T_OK(strata_exec_fence(T_exec));
@@ -593,7 +603,7 @@ static void test_ras_apply_reference(void **state) {
     int cnt = 0;
     for (int32_t l = 0; l < nl; ++l) in[gids[l]] = 1, list[cnt++] = (int)gids[l];
     int from = 0;
-    for (int layer = 0; layer < K; ++layer) {
+    for (int layer = 0; layer < K && from < cnt; ++layer) {
       const int to = cnt;
       for (int q = from; q < to; ++q)
         for (int64_t k = g.ro[list[q]]; k < g.ro[list[q] + 1]; ++k)

@@ -125,12 +125,23 @@ static strata_status_t jacobi_create(strata_exec_t *exec, const strata_dist_crs_
 
 /* ------------------------------------------------------------------ block-Jacobi and RAS */
 
-/* the solvers' Schwarz with inner's options (the partitions capped at max(1, rows)) set up on M */
+static int rank_of(MPI_Comm comm) {
+  int r = 0;
+  MPI_Comm_rank(comm, &r);
+  return r;
+}
+
+/* the solvers' Schwarz with inner's options set up on M: more partitions than M's rows refused (a
+ * rank without rows has one empty partition); w names the caller, rank the rank */
 static strata_status_t inner_create(strata_exec_t *exec, const strata_schwarz_options_t *inner, const strata_crs_matrix_t *M,
-                                    strata_precond_t **P) {
+                                    int rank, const char *w, const char *rows_kind, strata_precond_t **P) {
   strata_schwarz_options_t so = *inner;
-  const int32_t cap = M->num_rows > 0 ? M->num_rows : 1;
-  if (so.num_parts > cap) so.num_parts = cap;
+  if (M->num_rows > 0 && so.num_parts > M->num_rows)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "%s: %d inner partitions, above the limit %d (the %s rows of rank %d; the inner "
+                            "partitions are per rank)", w, so.num_parts, (int)M->num_rows,
+                            rows_kind, rank);
+  if (M->num_rows == 0) so.num_parts = 1;
   strata_operator_t *op = NULL;
   strata_status_t st = strata_precond_create_schwarz(exec, &so, P);
   if (!st) st = strata_operator_create_crs(exec, M, NULL, &op);
@@ -481,6 +492,14 @@ static strata_status_t ras_create(strata_exec_t *exec, const strata_dist_crs_t *
     free(s);
     s = NULL;
     st = strata_impl_agree(comm, st);
+    /* no rank's frontier has rows: the extended sets cover their connected parts of the graph, and
+     * further layers would add nothing (an outer overlap far beyond the graph's diameter ends here) */
+    int64_t grow = nf;
+    if (!st) MPI_Allreduce(&nf, &grow, 1, MPI_INT64_T, MPI_MAX, comm); /* st is the same on every rank */
+    if (!st && grow == 0) {
+      free(F);
+      break;
+    }
     from = e.m;
     if (!st) st = import_layer(A, F, nf, &own, &e, w);
     free(F);
@@ -500,7 +519,7 @@ static strata_status_t ras_create(strata_exec_t *exec, const strata_dist_crs_t *
   }
   if (!st && e.m > 0) st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, (size_t)e.m * sizeof(double), (void **)&R->r_ext);
   if (!st && e.m > 0) st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, (size_t)e.m * sizeof(double), (void **)&R->z_ext);
-  if (!st && e.m > 0) st = inner_create(exec, &o->inner, R->Aext, &R->inner);
+  if (!st && e.m > 0) st = inner_create(exec, &o->inner, R->Aext, rank_of(comm), w, "extended", &R->inner);
   st = strata_impl_agree(comm, st);
   if (!st && o->outer_overlap > 0) st = strata_dist_plan_create(exec, A->row_map, e.m - n, e.gid + n, NULL, &R->plan);
   free(s);
@@ -575,7 +594,7 @@ strata_status_t strata_dist_precond_create(strata_exec_t *exec, const strata_dis
   switch (o.kind) {
     case STRATA_DIST_PRECOND_JACOBI: st = jacobi_create(exec, A, STRATA_JACOBI, P); break;
     case STRATA_DIST_PRECOND_L1_JACOBI: st = jacobi_create(exec, A, STRATA_L1_JACOBI, P); break;
-    case STRATA_DIST_PRECOND_BLOCK: st = inner_create(exec, &o.inner, A->diag, P); break;
+    case STRATA_DIST_PRECOND_BLOCK: st = inner_create(exec, &o.inner, A->diag, rank_of(comm), w, "owned", P); break;
     default: return ras_create(exec, A, &o, P);
   }
   if ((st = strata_impl_agree(comm, st))) strata_precond_destroy(P);

@@ -574,11 +574,14 @@ typedef enum strata_dist_precond_kind {
 
 typedef struct strata_dist_precond_options {
   strata_dist_precond_kind_t kind; /**< default JACOBI */
-  int outer_overlap;               /**< RAS: layers >= 0 (the same on every rank); default 1 */
+  int outer_overlap;               /**< RAS: layers >= 0 (the same on every rank); default 1;
+                                        layers stop where none adds a row on any rank */
   strata_schwarz_options_t inner;  /**< BLOCK and RAS: the inner Schwarz of each rank
                                         (strata_schwarz_options_default: one partition, overlap 0,
-                                        ILU(0)); inner.num_parts is capped at the rows of the
-                                        rank's (extended) block; inner.parts must be NULL */
+                                        ILU(0)); inner.num_parts at most the rows of each
+                                        rank's (extended) block (more: INVALID_ARGUMENT on every
+                                        rank, naming the rank and its rows; a rank without rows
+                                        has one empty partition); inner.parts must be NULL */
 } strata_dist_precond_options_t;
 
 /** The defaults above. */
