@@ -58,7 +58,8 @@ static void usage(FILE *f) {
           "  --dist-mode  the distributed SpMV: vector (the default), overlap or task\n"
           "  --outer-overlap K >= 0 layers of the two-level RAS (--precond ras:...)\n"
           "  exit codes: 0 converged, 3 not converged (the status named), 1 input error, 2 usage error;\n"
-          "  rows and entries in messages are numbered from 0\n",
+          "  rows and entries in messages are numbered from 0; under mpirun a preconditioner's message names\n"
+          "  the rank and its local row (the rank's rows are a block of consecutive rows of A, in rank order)\n",
           RESTART_MAX);
 }
 
