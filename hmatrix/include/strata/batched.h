@@ -117,7 +117,8 @@ strata_status_t strata_batched_info_check(strata_exec_t *exec, const int64_t *in
  *  read (a NaN there does not leak); α = 0 or k_i = 0: A and B are not read (C_i = β·C_i). Each
  *  entry is the sum over l in ascending order (the same order on every backend; GPU compilers
  *  may contract into FMAs). Checks for non-finite entries in the blocks it reads. Errors: see
- *  the conventions. Asynchronous iff info != NULL. BLAS dgemm semantics per block (cuBLAS
+ *  the conventions; INVALID_ARGUMENT also for an α or β that is not finite (both named).
+ *  Asynchronous iff info != NULL. BLAS dgemm semantics per block (cuBLAS
  *  cublasDgemmStridedBatched / cublasDgemmBatched as a peer). */
 strata_status_t strata_batched_gemm(strata_exec_t *exec, strata_batched_op_t opA, strata_batched_op_t opB,
                                     const strata_batched_shape_t *shape, double alpha,
