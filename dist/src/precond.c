@@ -125,12 +125,6 @@ static strata_status_t jacobi_create(strata_exec_t *exec, const strata_dist_crs_
 
 /* ------------------------------------------------------------------ block-Jacobi and RAS */
 
-static int rank_of(MPI_Comm comm) {
-  int r = 0;
-  MPI_Comm_rank(comm, &r);
-  return r;
-}
-
 /* the solvers' Schwarz with inner's options set up on M: more partitions than M's rows refused (a
  * rank without rows has one empty partition); w names the caller, rank the rank */
 static strata_status_t inner_create(strata_exec_t *exec, const strata_schwarz_options_t *inner, const strata_crs_matrix_t *M,
@@ -519,7 +513,7 @@ static strata_status_t ras_create(strata_exec_t *exec, const strata_dist_crs_t *
   }
   if (!st && e.m > 0) st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, (size_t)e.m * sizeof(double), (void **)&R->r_ext);
   if (!st && e.m > 0) st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, (size_t)e.m * sizeof(double), (void **)&R->z_ext);
-  if (!st && e.m > 0) st = inner_create(exec, &o->inner, R->Aext, rank_of(comm), w, "extended", &R->inner);
+  if (!st && e.m > 0) st = inner_create(exec, &o->inner, R->Aext, A->row_map->rank, w, "extended", &R->inner);
   st = strata_impl_agree(comm, st);
   if (!st && o->outer_overlap > 0) st = strata_dist_plan_create(exec, A->row_map, e.m - n, e.gid + n, NULL, &R->plan);
   free(s);
@@ -594,7 +588,7 @@ strata_status_t strata_dist_precond_create(strata_exec_t *exec, const strata_dis
   switch (o.kind) {
     case STRATA_DIST_PRECOND_JACOBI: st = jacobi_create(exec, A, STRATA_JACOBI, P); break;
     case STRATA_DIST_PRECOND_L1_JACOBI: st = jacobi_create(exec, A, STRATA_L1_JACOBI, P); break;
-    case STRATA_DIST_PRECOND_BLOCK: st = inner_create(exec, &o.inner, A->diag, rank_of(comm), w, "owned", P); break;
+    case STRATA_DIST_PRECOND_BLOCK: st = inner_create(exec, &o.inner, A->diag, A->row_map->rank, w, "owned", P); break;
     default: return ras_create(exec, A, &o, P);
   }
   if ((st = strata_impl_agree(comm, st))) strata_precond_destroy(P);
