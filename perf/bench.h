@@ -48,6 +48,8 @@ const char *bench_time_method(strata_exec_t *e);
  *    laplace7:M        the 7-point Laplacian on an M^3 grid (6 on the diagonal, -1 per
  *                      neighbour, Dirichlet boundary eliminated): SPD, for the solvers; not in
  *                      gen:all                                      (100, quick 16)
+ *    laplace7:MX:MY:MZ the same on a box of MX x MY x MZ points (x fastest): 150:150:600
+ *                      is four 150^3 cubes stacked along z, for weak scaling over ranks
  *    laplace5:N        the 5-point Laplacian on an N^2 grid (4 on the diagonal, -1 per
  *                      neighbour, Dirichlet boundary eliminated): SPD, 2D, ecology2's size at
  *                      the default; not in gen:all                  (1000, quick 40)

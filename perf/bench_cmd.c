@@ -204,7 +204,7 @@ static const struct { const char *flag; unsigned bit; } suite_options[] = {
     {"--matrix", BENCH_OPT_MATRIX},         {"--format", BENCH_OPT_FORMAT},
     {"--sweep", BENCH_OPT_SWEEP},           {"--replicate", BENCH_OPT_REPLICATE},
     {"--unpack-options", BENCH_OPT_UNPACK_OPTIONS}, {"--spmv-options", BENCH_OPT_SPMV_OPTIONS},
-    {"--mesh", BENCH_OPT_MESH}};
+    {"--mesh", BENCH_OPT_MESH},             {"--partition", BENCH_OPT_PARTITION}};
 
 /* The names of the suites that take option `bit` (0: every suite) into out: "a, b and c" with
  * last_sep " and " ("a|b|c" with "|"). Returns how many. */
@@ -236,7 +236,8 @@ static void usage(FILE *f) {
           "  --matrix SPEC      FILE.mtx | gen:NAME[:params] | gen:all (the default) | shared (every .mtx under\n"
           "                     $STRATA_MATRICES or ../shared/matrices; files the reader refuses are skipped, said why);\n"
           "                     repeatable. Generators: poisson7:M poisson27:M laplace7:M laplace5:N (the SPD\n"
-          "                     Laplacians on M^3 and N^2 grids) conduct5:N:DEC (2D, random conductances over DEC decades)\n"
+          "                     Laplacians on M^3 and N^2 grids; laplace7:MX:MY:MZ on a box) conduct5:N:DEC (2D,\n"
+          "                     random conductances over DEC decades)\n"
           "                     banded:N:PER random:N:PER short:N:PER powerlaw:N:EXP:MAX dense:N:ROWS:LEN:PER hmep:N:SEG\n"
           "                     fem:H elasticity:H (the FEM job's Gmsh mesh at element size H: P1 Laplace, and 3-dof\n"
           "                     elasticity in 3x3 blocks; Dirichlet rows as in the job; need Gmsh; bench.h).\n"
@@ -267,6 +268,9 @@ static void usage(FILE *f) {
           "                     (fem: each backend's first run checks its assembled matrix against the same\n"
           "                     mesh's host assembly, and other backends' against serial's: max relative row\n"
           "                     difference <= 1e-12, else the result is wrong)\n"
+          "  --partition P      dist: the rows' partition over the ranks, block (contiguous blocks, the default),\n"
+          "                     metis (METIS on the graph of A + A^T, rows renumbered so that each rank's are\n"
+          "                     contiguous) or auto (metis where the build has METIS), made on rank 0\n"
           "  --progress         one line per measurement on stderr, with the count left (default unless --quick)\n"
           "  --no-progress      no progress lines\n"
           "Exit status: 0 every result checked and timed (or skipped, said why); 2 a usage error (bad option, no\n"
@@ -437,7 +441,7 @@ static int bench_run(int argc, char **argv, bench_list_t *specs_out) {
   for (int i = 0; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     char *end = NULL;
-    static const char *const valued[] = {"--backend", "--matrix", "--replicate", "--min-time", "--seed", "--scale", "--out", "--mesh",
+    static const char *const valued[] = {"--backend", "--matrix", "--replicate", "--min-time", "--seed", "--scale", "--out", "--mesh", "--partition",
                                          "--format", "--unpack-options", "--spmv-options"};
     int takes = 0;
     for (size_t q = 0; q < sizeof valued / sizeof valued[0]; ++q) takes |= !strcmp(a, valued[q]);
@@ -479,6 +483,11 @@ static int bench_run(int argc, char **argv, bench_list_t *specs_out) {
         return bad_opt("--out: a folder name of %zu characters; at most %d", strlen(bench_cfg.out), OUT_PATH_BYTES - 32);
     }
     else if (!strcmp(a, "--mesh")) bench_cfg.mesh = argv[++i];
+    else if (!strcmp(a, "--partition")) {
+      if (strcmp(v, "block") && strcmp(v, "metis") && strcmp(v, "auto"))
+        return bad_opt("--partition %s: block, metis or auto (the dist suite's row partition)", v);
+      bench_cfg.partition = argv[++i];
+    }
     else if (!strcmp(a, "--replicate")) {
       ++i;
       if (!strcmp(v, "auto")) bench_cfg.replicate = 0;
@@ -524,7 +533,8 @@ static int bench_run(int argc, char **argv, bench_list_t *specs_out) {
   const unsigned given = (specs->n ? BENCH_OPT_MATRIX : 0) | (bench_cfg.fmt_set ? BENCH_OPT_FORMAT : 0) |
                          (bench_cfg.sweep ? BENCH_OPT_SWEEP : 0) | (bench_cfg.replicate != 1 ? BENCH_OPT_REPLICATE : 0) |
                          (bench_cfg.uopt_given ? BENCH_OPT_UNPACK_OPTIONS : 0) |
-                         (bench_cfg.sopt_given ? BENCH_OPT_SPMV_OPTIONS : 0) | (bench_cfg.mesh ? BENCH_OPT_MESH : 0);
+                         (bench_cfg.sopt_given ? BENCH_OPT_SPMV_OPTIONS : 0) | (bench_cfg.mesh ? BENCH_OPT_MESH : 0) |
+                         (bench_cfg.partition ? BENCH_OPT_PARTITION : 0);
   for (size_t q = 0; q < sizeof suite_options / sizeof suite_options[0]; ++q)
     if (given & ~takes & suite_options[q].bit) {
       char names[256];

@@ -74,16 +74,18 @@ fail:
 }
 
 /* --- 3D stencils ------------------------------------------------------------------------- */
-typedef struct { int64_t m, pts; } stencil_ctx;
+/* an m x m (x m) grid, or a box of m x my x mz points when my, mz > 0 (laplace7:MX:MY:MZ) */
+typedef struct { int64_t m, pts, my, mz; } stencil_ctx;
 static int64_t st_walk(int64_t r, int64_t q, const stencil_ctx *s, int64_t *count) {
-  int64_t m = s->m, i = r % m, j = (r / m) % m, k = r / (m * m), cnt = 0;
+  const int64_t m = s->m, my = s->my > 0 ? s->my : m, mz = s->mz > 0 ? s->mz : m;
+  int64_t i = r % m, j = (r / m) % my, k = r / (m * my), cnt = 0;
   const int kd = s->pts == 5 ? 0 : 1; /* 5: the 2D stencil on an m x m grid (k = 0) */
   for (int dk = -kd; dk <= kd; ++dk)
     for (int dj = -1; dj <= 1; ++dj)
       for (int di = -1; di <= 1; ++di) {
         if (s->pts != 27 && abs(di) + abs(dj) + abs(dk) > 1) continue;
-        if (i + di >= 0 && i + di < m && j + dj >= 0 && j + dj < m && k + dk >= 0 && k + dk < m) {
-          if (cnt == q) return r + di + dj * m + dk * m * m;
+        if (i + di >= 0 && i + di < m && j + dj >= 0 && j + dj < my && k + dk >= 0 && k + dk < mz) {
+          if (cnt == q) return r + di + dj * m + dk * m * my;
           ++cnt;
         }
       }
@@ -242,23 +244,44 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
   if (IS("poisson7") || IS("poisson27")) {
     AT_MOST(1, 1, "the grid edge");
     stencil_ctx s = {(int64_t)(p[0] > 0 ? p[0] : (quick ? (nl == 8 ? 24 : 16) : (nl == 8 ? 150 : 100)) * cbrt(S)),
-                     nl == 8 ? 7 : 27};
+                     nl == 8 ? 7 : 27, 0, 0};
     snprintf(name, name_len, "%s_%lld^3", nl == 8 ? "poisson7" : "poisson27", (long long)s.m);
     if (s.m < 2 || s.m > 1290) { snprintf(err, err_len, "gen:%s: grid edge %lld outside [2, 1290]", spec, (long long)s.m); return -1; }
     return build(serial, s.m * s.m * s.m, st_len, st_col, &s, A, err, err_len);
   }
   if (IS("laplace7") || IS("laplace5")) { /* the Laplacian's values on the 7- / 5-point pattern: SPD, for the solvers */
     const int two_d = IS("laplace5");
-    AT_MOST(1, 1, "the grid edge");
-    const int64_t lim = two_d ? 46340 : 1290; /* m^2 or m^3 rows <= INT32_MAX */
-    const stencil_ctx s = {(int64_t)(p[0] > 0 ? p[0] : two_d ? (quick ? 40 : 1000) * sqrt(S) : (quick ? 16 : 100) * cbrt(S)),
-                           two_d ? 5 : 7};
-    snprintf(name, name_len, "laplace%d_%lld^%d", two_d ? 5 : 7, (long long)s.m, two_d ? 2 : 3);
-    if (s.m < 2 || s.m > lim) {
-      snprintf(err, err_len, "gen:%s: grid edge %lld outside [2, %lld]", spec, (long long)s.m, (long long)lim);
+    if (two_d) AT_MOST(1, 1, "the grid edge");
+    else AT_MOST(3, 7, "the grid edge, or the box's three edges MX:MY:MZ");
+    if (!two_d && count == 2) {
+      snprintf(err, err_len, "gen:%s: one grid edge M (an M^3 cube) or three box edges MX:MY:MZ, not two", spec);
       return -1;
     }
-    if (build(serial, two_d ? s.m * s.m : s.m * s.m * s.m, st_len, st_col, &s, A, err, err_len)) return -1;
+    const int64_t lim = two_d ? 46340 : 1290; /* m^2 or m^3 rows <= INT32_MAX */
+    stencil_ctx s = {(int64_t)(p[0] > 0 ? p[0] : two_d ? (quick ? 40 : 1000) * sqrt(S) : (quick ? 16 : 100) * cbrt(S)),
+                     two_d ? 5 : 7, 0, 0};
+    if (count == 3) { /* a box: MX x MY x MZ points, rows numbered x fastest, then y, then z */
+      s.my = (int64_t)p[1], s.mz = (int64_t)p[2];
+      const int64_t e[3] = {s.m, s.my, s.mz};
+      for (int q = 0; q < 3; ++q)
+        if (e[q] < 2) {
+          snprintf(err, err_len, "gen:%s: box edge %d is %lld, below 2", spec, q + 1, (long long)e[q]);
+          return -1;
+        }
+      if ((double)s.m * (double)s.my * (double)s.mz > (double)INT32_MAX) {
+        snprintf(err, err_len, "gen:%s: %.0f rows exceed %d", spec, (double)s.m * (double)s.my * (double)s.mz, INT32_MAX);
+        return -1;
+      }
+      snprintf(name, name_len, "laplace7_%lldx%lldx%lld", (long long)s.m, (long long)s.my, (long long)s.mz);
+      if (build(serial, s.m * s.my * s.mz, st_len, st_col, &s, A, err, err_len)) return -1;
+    } else {
+      snprintf(name, name_len, "laplace%d_%lld^%d", two_d ? 5 : 7, (long long)s.m, two_d ? 2 : 3);
+      if (s.m < 2 || s.m > lim) {
+        snprintf(err, err_len, "gen:%s: grid edge %lld outside [2, %lld]", spec, (long long)s.m, (long long)lim);
+        return -1;
+      }
+      if (build(serial, two_d ? s.m * s.m : s.m * s.m * s.m, st_len, st_col, &s, A, err, err_len)) return -1;
+    }
     const strata_crs_matrix_t *L = *A; /* serial: host memory */
     const double diag = two_d ? 4.0 : 6.0;
     for (int32_t r = 0; r < L->num_rows; ++r)
@@ -267,7 +290,7 @@ int bench_gen(strata_exec_t *serial, const char *spec, int quick, double scale, 
   }
   if (IS("conduct5")) { /* 2D 5-point finite volumes with random conductances: ecology2's kind (Circuitscape) */
     AT_MOST(2, 1, "the grid edge, decades");
-    const stencil_ctx s = {(int64_t)(p[0] > 0 ? p[0] : (quick ? 40 : 1000) * sqrt(S)), 5};
+    const stencil_ctx s = {(int64_t)(p[0] > 0 ? p[0] : (quick ? 40 : 1000) * sqrt(S)), 5, 0, 0};
     const double decades = p[1] > 0 ? p[1] : 4.0;
     snprintf(name, name_len, "conduct5_%lld^2_%gdec", (long long)s.m, decades);
     if (s.m < 2 || s.m > 46340) {

@@ -30,6 +30,7 @@ typedef struct bench_config {
   int fmt_set;                 /* --format given (else: every implemented format but csr) */
   int done, total; /* measurements done, and the estimate of all (progress line) */
   const char *mesh; /* fem: --mesh FILE instead of the box */
+  const char *partition; /* dist: --partition block|metis|auto (NULL: block rows) */
   strata_unpack_options_t uopt; /* unpack: --unpack-options (all zero: the defaults) */
   int uopt_given;
   int64_t sopt[7]; /* spmv: --spmv-options, the plan's thresholds (0: the defaults; bench_cmd.c) */
@@ -129,6 +130,7 @@ typedef struct bench_inputs {
 #define BENCH_OPT_UNPACK_OPTIONS (1u << 4) /* --unpack-options */
 #define BENCH_OPT_SPMV_OPTIONS (1u << 5)   /* --spmv-options */
 #define BENCH_OPT_MESH (1u << 6)           /* --mesh */
+#define BENCH_OPT_PARTITION (1u << 7)      /* --partition */
 
 /** One suite of `strata bench` (an entry of the table in bench_suites.c). */
 typedef struct bench_suite {

@@ -4,7 +4,10 @@
  *
  * Inputs: each --matrix (default gen:laplace7: 100^3 rows, 16^3 with --quick) is read or generated
  * on rank 0 and given whole to strata_dist_crs_create_from_entries, which sends every row to its
- * owner: block rows (strata_dist_map_create_block), x distributed like the columns. Records per
+ * owner: block rows (strata_dist_map_create_block), x distributed like the columns; with
+ * --partition metis|auto (square inputs) the rows are partitioned on rank 0 by
+ * strata_dist_partition_crs, the matrix renumbered there (P A P^T, each rank's rows contiguous) and
+ * the partition's map used for rows and columns (the reference is that of the renumbered matrix). Records per
  * input and backend, each aggregated over the ranks (every rank holds the same records; rank 0
  * prints, the others print nothing — dist_start):
  *   strata_vector, strata_overlap, strata_task   y = A x by strata_dist_crs_spmv in that mode
@@ -15,8 +18,16 @@
  *                  pack and wait come from one loop of begin + end, clocked between the two
  *   phase_local    the diagonal block's row-class SpMV alone (its own loop)
  *   phase_offdiag  the off-diagonal block's, on the imported ghost buffer (its own loop)
- *   cg_iteration   one CG iteration by hand (vector-mode SpMV, 2 strata_dist_vec_dot, 3 updates) until
- *                  the distributed Krylov solvers exist; checked: 10 iterations against a host CG
+ *   cg_iteration   one CG iteration by hand (vector-mode SpMV, 2 strata_dist_vec_dot, 3 updates);
+ *                  checked: 10 iterations against a host CG
+ *   cg_jacobi, cg_ras  one iteration of strata_krylov_solve's CG over strata_dist_operator_create
+ *                  (vector mode) with strata_dist_precond_create's Jacobi, or RAS (outer overlap 1,
+ *                  one inner partition, ILU(0)): b = ones, x0 = 0, tol 1e-14, DIST_SOLVE_ITERS
+ *                  iterations (--quick: fewer); the time is the slowest rank's solve_s / iterations,
+ *                  the median of DIST_SOLVE_RUNS solves after a warm-up solve; the setup times in the
+ *                  record (precond_setup_s). Only for inputs that are symmetric with a positive
+ *                  diagonal (checked on rank 0; else skipped, said why). Checked: the true relative
+ *                  residual after the solve finite and below 1 (the solver's own tests check more)
  *   hypre_parcsr_matvec  HYPRE_ParCSRMatrixMatvec on the same rows per rank (host backends, builds
  *                  with hypre; 1 thread for serial, OpenMP's default for openmp)
  * Checks before any time counts: every mode's y (poisoned first), gathered to rank 0, against a
@@ -33,7 +44,7 @@
  * The phases' own: pack 16 per value sent; wait 8 per ghost (written); local the diagonal block's
  * 12 nnz + 8 (rows + 1) + 8 cols + 8 rows; offdiag 12 nnz + 8 (rows + 1) + 8 ghosts + 16 rows.
  * Halo bytes from strata_dist_plan_info (MPI traffic per import, the rank itself excluded).
- * Record members beyond the harness's: ranks, threads_per_rank, halo_recv_bytes_sum (over ranks),
+ * Record members beyond the harness's: ranks, partition, threads_per_rank, halo_recv_bytes_sum (over ranks),
  * halo_recv_bytes_max, halo_send_bytes_max, ghosts_max, rows_per_rank_max, neighbors_max,
  * offdiag_nnz, build_s (strata_dist_crs_create_from_entries, slowest rank), the check's outcome
  * (check_wrong_rows, check_wrong_ghosts, check_max_rel_diff); the modes add pack_s, wait_s,
@@ -227,6 +238,10 @@ typedef struct dist_input {
   int have_vec;                  /* rank 0: yvec holds this backend's vector-mode y */
   int64_t nrows, ncols, nnz;     /* every rank */
   const char *name;
+  const char *partition;         /* every rank: "block", or the partitioner's name */
+  int spd;                       /* every rank: 1 symmetric with a positive diagonal (rank 0's check) */
+  char spd_why[120];             /* every rank: why not, when spd is 0 */
+  double partition_s;            /* strata_dist_partition_crs and the renumbering, the slowest rank */
 } dist_input_t;
 
 typedef struct dist_case {
@@ -356,20 +371,21 @@ static bench_result_t *add_record(const dist_input_t *in, const dist_case_t *k, 
   r->entries = (double)in->nnz;
   if (z) {
     r->bytes = z->bytes;
-    snprintf(r->extra, sizeof r->extra, ", \"ranks\": %d, \"threads_per_rank\": %d, \"halo_recv_bytes_sum\": %lld, "
-             "\"halo_recv_bytes_max\": %lld, \"halo_send_bytes_max\": %lld, \"ghosts_max\": %lld, \"rows_per_rank_max\": %lld, "
-             "\"neighbors_max\": %lld, \"offdiag_nnz\": %lld, \"build_s\": %.6g", g_size, z->threads, (long long)z->halo_recv_sum,
+    snprintf(r->extra, sizeof r->extra, ", \"ranks\": %d, \"partition\": \"%s\", \"threads_per_rank\": %d, "
+             "\"halo_recv_bytes_sum\": %lld, \"halo_recv_bytes_max\": %lld, \"halo_send_bytes_max\": %lld, \"ghosts_max\": %lld, "
+             "\"rows_per_rank_max\": %lld, \"neighbors_max\": %lld, \"offdiag_nnz\": %lld, \"build_s\": %.6g, \"partition_s\": %.6g", g_size,
+             in->partition, z->threads, (long long)z->halo_recv_sum,
              (long long)z->halo_recv_max, (long long)z->halo_send_max, (long long)z->ghosts_max, (long long)z->rows_max,
-             (long long)z->neighbors_max, (long long)z->offdiag_nnz, z->build_s);
+             (long long)z->neighbors_max, (long long)z->offdiag_nnz, z->build_s, in->partition_s);
   }
   return r;
 }
 
 /* the records of one input on one backend, in this order */
-enum { R_VECTOR, R_OVERLAP, R_TASK, R_PACK, R_WAIT, R_LOCAL, R_OFFDIAG, R_CG, R_HYPRE, R_N };
+enum { R_VECTOR, R_OVERLAP, R_TASK, R_PACK, R_WAIT, R_LOCAL, R_OFFDIAG, R_CG, R_CG_JACOBI, R_CG_RAS, R_HYPRE, R_N };
 static const char *const rec_algo[R_N] = {"strata_vector", "strata_overlap", "strata_task", "phase_pack",
                                           "phase_wait", "phase_local", "phase_offdiag", "cg_iteration",
-                                          "hypre_parcsr_matvec"};
+                                          "cg_jacobi", "cg_ras", "hypre_parcsr_matvec"};
 
 static void copy_msg(bench_result_t *dst, const bench_result_t *src) { memcpy(dst->msg, src->msg, sizeof dst->msg); }
 
@@ -649,6 +665,90 @@ static void measure_cg(dist_input_t *in, dist_case_t *k, const strata_dist_map_t
   for (int i = 0; i < 4; ++i) strata_mem_free(k->e, STRATA_MEM_DEVICE, (void **)v[i]);
 }
 
+/* ---- CG of the solvers over the distributed operator, with a preconditioner over ranks */
+#define DIST_SOLVE_ITERS 30
+#define DIST_SOLVE_ITERS_QUICK 10
+#define DIST_SOLVE_RUNS 3
+#define DIST_SOLVE_RUNS_QUICK 2
+
+/* cg_jacobi / cg_ras: the setup once, a warm-up solve, then a fixed number of solves (the same on
+ * every rank: no decision depends on a clock); each run's time the slowest rank's solve_s divided by
+ * its iterations (the same on every rank: the solver agrees) */
+static void measure_solve(dist_input_t *in, dist_case_t *k, strata_dist_precond_kind_t kind, bench_result_t *r) {
+  if (!in->spd) {
+    r->ok = -2;
+    snprintf(r->msg, sizeof r->msg, "skipped: CG needs a symmetric matrix with a positive diagonal (%s)", in->spd_why);
+    return;
+  }
+  strata_operator_t *op = NULL;
+  strata_precond_t *P = NULL;
+  double *b = NULL, *x = NULL;
+  strata_krylov_result_t res;
+  memset(&res, 0, sizeof res);
+  const int32_t n = k->info.num_local_rows;
+  strata_status_t st = strata_dist_operator_create(k->e, k->A, STRATA_DIST_VECTOR, &op); /* agreed */
+  if (st) {
+    snprintf(r->msg, sizeof r->msg, "strata_dist_operator_create: %s", strata_error_message());
+    return;
+  }
+  st = strata_mem_alloc(k->e, STRATA_MEM_DEVICE, ((size_t)n + 1) * 8, (void **)&b);
+  if (!st) st = strata_mem_alloc(k->e, STRATA_MEM_DEVICE, ((size_t)n + 1) * 8, (void **)&x);
+  if (!st) st = strata_vec_fill(k->e, n, 1.0, b);
+  if (failed_here(st != 0, "the solve's vectors", r)) goto out;
+  strata_dist_precond_options_t po;
+  strata_dist_precond_options_default(&po);
+  po.kind = kind; /* RAS: outer overlap 1, one inner partition, ILU(0) (the defaults) */
+  MPI_Barrier(MPI_COMM_WORLD);
+  double setup = strata_timer_now();
+  st = strata_dist_precond_create(k->e, k->A, &po, &P); /* agreed */
+  setup = strata_timer_now() - setup;
+  if (st) {
+    snprintf(r->msg, sizeof r->msg, "strata_dist_precond_create: %s", strata_error_message());
+    goto out;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &setup, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  strata_krylov_options_t ko;
+  strata_krylov_options_default(&ko);
+  ko.method = STRATA_KRYLOV_CG;
+  ko.tol = 1e-14;
+  const int runs = bench_cfg.quick ? DIST_SOLVE_RUNS_QUICK : DIST_SOLVE_RUNS;
+  double t[DIST_SOLVE_RUNS + 1];
+  int iters = 0;
+  for (int q = 0; q <= runs; ++q) { /* q = 0: the warm-up */
+    ko.max_iter = q ? (bench_cfg.quick ? DIST_SOLVE_ITERS_QUICK : DIST_SOLVE_ITERS) : 2;
+    strata_krylov_result_free(&res);
+    memset(&res, 0, sizeof res);
+    st = strata_krylov_solve(k->e, op, P, b, x, &ko, &res); /* agreed; an iteration limit is expected */
+    if (st == STRATA_ERR_NOT_CONVERGED) st = STRATA_SUCCESS;
+    if (st) {
+      snprintf(r->msg, sizeof r->msg, "strata_krylov_solve: %s", strata_error_message());
+      goto out;
+    }
+    double s = res.solve_s;
+    MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (q) t[q - 1] = res.iterations > 0 ? s / res.iterations : s, iters = res.iterations;
+  }
+  snprintf(r->extra + strlen(r->extra), sizeof r->extra - strlen(r->extra), ", \"iterations\": %d, \"runs\": %d, "
+           "\"precond_setup_s\": %.6g, \"rel_residual\": %.6g, \"solve_status\": \"%s\"", iters, runs, setup,
+           res.rel_residual, strata_solve_status_name(res.status));
+  if (!(res.rel_residual < 1.0) || iters < 1) {
+    r->ok = 0;
+    snprintf(r->msg, sizeof r->msg, "after %d iterations the true relative residual is %.3g (not below 1): time not counted",
+             iters, res.rel_residual);
+    goto out;
+  }
+  bench_stats_from_samples(t, runs, 1, &r->t); /* the same t on every rank: the same statistics */
+  r->ok = 1;
+  snprintf(r->msg, sizeof r->msg, "one iteration of strata_krylov_solve CG (%s over ranks, vector-mode SpMV): the slowest "
+           "rank's solve_s / iterations", kind == STRATA_DIST_PRECOND_RAS ? "RAS, outer overlap 1, ILU(0)" : "Jacobi");
+out:
+  strata_krylov_result_free(&res);
+  strata_precond_destroy(&P);
+  strata_operator_destroy(&op);
+  strata_mem_free(k->e, STRATA_MEM_DEVICE, (void **)&b);
+  strata_mem_free(k->e, STRATA_MEM_DEVICE, (void **)&x);
+}
+
 /* phase_pack and phase_wait: a plan of the matrix's ghosts; one import checked (its ghost buffer
  * bit for bit x at the ghost ids), then begin + end timed, clocked between them */
 static void measure_exchange(dist_case_t *k, const strata_dist_map_t *dmap, bench_result_t *rp, bench_result_t *rw) {
@@ -768,6 +868,7 @@ static void dist_backend(dist_input_t *in, int bi, const strata_dist_map_t *rmap
   bench_result_t *R = &bench_rec[first];
   for (int i = 0; i < 4; ++i) R[R_PACK + i].bytes = z.phase_bytes[i];
   R[R_CG].bytes = z.bytes + 96.0 * (double)in->nrows; /* + 2 dots (16 + 8 per row), 3 updates (24 each) */
+  R[R_CG_JACOBI].bytes = R[R_CG_RAS].bytes = 0;         /* no traffic model for the solvers' iterations */
   /* ---- the three modes */
   int level = MPI_THREAD_SINGLE;
   MPI_Query_thread(&level);
@@ -835,11 +936,14 @@ static void dist_backend(dist_input_t *in, int bi, const strata_dist_map_t *rmap
     bench_progress(SUITE, in->name, R[R_HYPRE].backend, R[R_HYPRE].algo);
     measure_hypre(in, &k, &R[R_HYPRE]);
   }
-  /* ---- CG per iteration (by hand, until the distributed Krylov solvers exist: their records go
-   * here, issue 29 items 6 and 8, with hypre's PCG on the same ranks beside them; add their
-   * algorithms to rec_algo before R_HYPRE) */
+  /* ---- CG per iteration: by hand, and the solvers' CG with Jacobi and RAS (hypre's PCG on the
+   * same ranks would go beside them) */
   bench_progress(SUITE, in->name, R[R_CG].backend, R[R_CG].algo);
   measure_cg(in, &k, rmap, &R[R_CG]);
+  bench_progress(SUITE, in->name, R[R_CG_JACOBI].backend, R[R_CG_JACOBI].algo);
+  measure_solve(in, &k, STRATA_DIST_PRECOND_JACOBI, &R[R_CG_JACOBI]);
+  bench_progress(SUITE, in->name, R[R_CG_RAS].backend, R[R_CG_RAS].algo);
+  measure_solve(in, &k, STRATA_DIST_PRECOND_RAS, &R[R_CG_RAS]);
   /* ---- FE assembly phases per rank: the distributed assembly's records go here (issue 29 items 5
    * and 8; the Tpetra peer program beside them) */
   /* ---- derived numbers: the phases and the share of the exchange each mode hides, hypre */
@@ -901,6 +1005,104 @@ static int reference(dist_input_t *in) {
   return 0;
 }
 
+/* rank 0: 1 when A is symmetric (pattern and values, bit for bit) with a positive diagonal, else 0
+ * and why (the first row that fails); rows' columns are sorted (fill-complete) */
+static int spd_check(const strata_crs_matrix_t *A, char *why, size_t cap) {
+  if (A->num_rows != A->num_cols) {
+    snprintf(why, cap, "%d x %d: not square", A->num_rows, A->num_cols);
+    return 0;
+  }
+  for (int32_t i = 0; i < A->num_rows; ++i) {
+    int diag = 0;
+    for (int64_t p = A->row_offsets[i]; p < A->row_offsets[i + 1]; ++p) {
+      const int32_t j = A->col_indices[p];
+      if (j == i) {
+        diag = A->values[p] > 0;
+        if (!diag) break;
+        continue;
+      }
+      int64_t lo = A->row_offsets[j], hi = A->row_offsets[j + 1]; /* A(j, i) by bisection in row j */
+      while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (A->col_indices[mid] < i) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo == A->row_offsets[j + 1] || A->col_indices[lo] != i || A->values[lo] != A->values[p]) {
+        snprintf(why, cap, "A(%d, %d) = %.17g but A(%d, %d) %s", i, j, A->values[p], j, i,
+                 lo < A->row_offsets[j + 1] && A->col_indices[lo] == i ? "differs" : "is not stored");
+        return 0;
+      }
+    }
+    if (!diag) {
+      snprintf(why, cap, "row %d has no positive diagonal entry", i);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+typedef struct { int32_t c; double v; } col_val_t;
+static int cmp_col_val(const void *a, const void *b) {
+  const int32_t x = ((const col_val_t *)a)->c, y = ((const col_val_t *)b)->c;
+  return x < y ? -1 : x > y;
+}
+
+/* rank 0: *B = P A P^T on the serial backend (host memory), row and column i of A becoming
+ * new_ids[i] of B, each row's columns sorted; 0, or -1 with the message in err */
+static int permute_crs(const strata_crs_matrix_t *A, const int64_t *new_ids, strata_crs_matrix_t **B, char *err) {
+  const int64_t n = A->num_rows, nnz = A->nnz;
+  strata_exec_t *h = bench_cfg.serial;
+  int64_t *off = NULL;
+  int32_t *col = NULL;
+  double *val = NULL;
+  int64_t *old_of = (int64_t *)malloc(((size_t)n + 1) * sizeof(int64_t));
+  col_val_t *row = NULL;
+  int64_t longest = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t len = A->row_offsets[i + 1] - A->row_offsets[i];
+    if (len > longest) longest = len;
+  }
+  row = (col_val_t *)malloc(((size_t)longest + 1) * sizeof(col_val_t));
+  if (!old_of || !row || strata_mem_alloc(h, STRATA_MEM_DEVICE, ((size_t)n + 1) * 8, (void **)&off) ||
+      strata_mem_alloc(h, STRATA_MEM_DEVICE, ((size_t)nnz + 1) * 4, (void **)&col) ||
+      strata_mem_alloc(h, STRATA_MEM_DEVICE, ((size_t)nnz + 1) * 8, (void **)&val)) {
+    snprintf(err, MSG_LEN, "rank 0: out of host memory for the renumbered matrix (%lld entries)", (long long)nnz);
+    goto fail;
+  }
+  for (int64_t i = 0; i < n; ++i) old_of[new_ids[i]] = i;
+  off[0] = 0;
+  for (int64_t r = 0; r < n; ++r) off[r + 1] = off[r] + (A->row_offsets[old_of[r] + 1] - A->row_offsets[old_of[r]]);
+  for (int64_t r = 0; r < n; ++r) {
+    const int64_t s0 = A->row_offsets[old_of[r]], len = A->row_offsets[old_of[r] + 1] - s0;
+    for (int64_t q = 0; q < len; ++q) row[q].c = (int32_t)new_ids[A->col_indices[s0 + q]], row[q].v = A->values[s0 + q];
+    qsort(row, (size_t)len, sizeof(col_val_t), cmp_col_val);
+    for (int64_t q = 0; q < len; ++q) col[off[r] + q] = row[q].c, val[off[r] + q] = row[q].v;
+  }
+  free(old_of);
+  free(row);
+  if (strata_crs_create_from_csr(h, (int32_t)n, (int32_t)n, nnz, off, col, val, STRATA_CRS_ADOPT, B)) {
+    snprintf(err, MSG_LEN, "rank 0: the renumbered matrix: %s", strata_error_message());
+    old_of = NULL, row = NULL;
+    goto fail;
+  }
+  return 0;
+fail:
+  free(old_of);
+  free(row);
+  strata_mem_free(h, STRATA_MEM_DEVICE, (void **)&off);
+  strata_mem_free(h, STRATA_MEM_DEVICE, (void **)&col);
+  strata_mem_free(h, STRATA_MEM_DEVICE, (void **)&val);
+  return -1;
+}
+
+/* a record of the input that every rank emits alike (msg: the same on every rank) */
+static void input_record(const char *name, const char *msg, int ok) {
+  bench_result_t *r = bench_record_add(SUITE, STRATA_BACKEND_SERIAL, name, "input");
+  r->ok = ok;
+  snprintf(r->msg, sizeof r->msg, "%s", msg);
+  bench_record_emit(r);
+}
+
 static void input_free(dist_input_t *in) {
   free(in->yref), free(in->tol), free(in->yall), free(in->yvec), free(in->rows), free(in->cols);
 }
@@ -929,35 +1131,77 @@ static void dist_spec(const char *spec) {
     return;
   }
   int64_t sz[3] = {0, 0, 0};
-  int nomem = 0;
-  if (g_rank == 0) {
-    in.Ah = A;
-    sz[0] = A->num_rows, sz[1] = A->num_cols, sz[2] = A->nnz;
-    nomem = reference(&in) != 0;
-  }
+  if (g_rank == 0) sz[0] = A->num_rows, sz[1] = A->num_cols, sz[2] = A->nnz;
   MPI_Bcast(sz, 3, MPI_INT64_T, 0, MPI_COMM_WORLD);
   MPI_Bcast(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
-  MPI_Bcast(&nomem, 1, MPI_INT, 0, MPI_COMM_WORLD);
   in.nrows = sz[0], in.ncols = sz[1], in.nnz = sz[2];
   bench_unique_name(SUITE, name, sizeof name);
   in.name = name;
-  if (nomem) {
-    bench_result_t *r = bench_record_add(SUITE, STRATA_BACKEND_SERIAL, name, "input");
-    snprintf(r->msg, sizeof r->msg, "rank 0: out of host memory for the reference and the entries (%lld)", (long long)in.nnz);
-    bench_record_emit(r);
-  } else {
-    strata_dist_map_t *rmap = NULL, *dmap = NULL;
-    strata_status_t st = strata_dist_map_create_block(MPI_COMM_WORLD, in.nrows, &rmap);
-    if (!st) st = strata_dist_map_create_block(MPI_COMM_WORLD, in.ncols, &dmap);
+  /* the rows' partition: block rows, or strata_dist_partition_crs on rank 0 and P A P^T there */
+  strata_dist_partitioner_t method = STRATA_DIST_PARTITION_BLOCK;
+  strata_dist_map_t *rmap = NULL, *dmap = NULL;
+  strata_status_t st = STRATA_SUCCESS;
+  if (bench_cfg.partition) (void)strata_dist_partitioner_from_name(bench_cfg.partition, &method); /* checked in bench_cmd.c */
+  in.partition = strata_dist_partitioner_name(method);
+  double part_s = 0;
+  if (method != STRATA_DIST_PARTITION_BLOCK) {
+    if (in.nrows != in.ncols) {
+      snprintf(msg, sizeof msg, "skipped: --partition %s needs a square matrix (%lld x %lld)", bench_cfg.partition,
+               (long long)in.nrows, (long long)in.ncols);
+      input_record(name, msg, -2);
+      strata_crs_destroy(&A);
+      return;
+    }
+    int64_t nr = 0, *new_ids = NULL;
+    MPI_Barrier(MPI_COMM_WORLD);
+    part_s = strata_timer_now();
+    st = strata_dist_partition_crs(MPI_COMM_WORLD, 0, bench_cfg.serial, g_rank == 0 ? A : NULL, method, &nr, &new_ids,
+                                   &rmap); /* agreed */
     if (st) {
-      bench_result_t *r = bench_record_add(SUITE, STRATA_BACKEND_SERIAL, name, "input");
-      snprintf(r->msg, sizeof r->msg, "the block maps: %s", strata_error_message());
-      bench_record_emit(r);
+      snprintf(msg, sizeof msg, "strata_dist_partition_crs (%s): %s", in.partition, strata_error_message());
+      input_record(name, msg, -1);
+      strata_crs_destroy(&A);
+      return;
+    }
+    strata_crs_matrix_t *B = NULL;
+    int failed = g_rank == 0 && new_ids && permute_crs(A, new_ids, &B, msg);
+    free(new_ids);
+    if (agree_fail(failed, msg)) {
+      input_record(name, msg, -1);
+      strata_dist_map_destroy(&rmap);
+      strata_crs_destroy(&A);
+      return;
+    }
+    if (g_rank == 0 && B) strata_crs_destroy(&A), A = B;
+    part_s = strata_timer_now() - part_s;
+    MPI_Allreduce(MPI_IN_PLACE, &part_s, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    dmap = rmap; /* square: x distributed like the rows */
+  }
+  in.partition_s = part_s;
+  int nomem = 0, spd = 0;
+  if (g_rank == 0) {
+    in.Ah = A;
+    nomem = reference(&in) != 0;
+    spd = spd_check(A, in.spd_why, sizeof in.spd_why);
+  }
+  MPI_Bcast(&nomem, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(&spd, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(in.spd_why, sizeof in.spd_why, MPI_CHAR, 0, MPI_COMM_WORLD);
+  in.spd = spd;
+  if (nomem) {
+    snprintf(msg, sizeof msg, "rank 0: out of host memory for the reference and the entries (%lld)", (long long)in.nnz);
+    input_record(name, msg, -1);
+  } else {
+    if (!rmap) st = strata_dist_map_create_block(MPI_COMM_WORLD, in.nrows, &rmap);
+    if (!st && !dmap) st = strata_dist_map_create_block(MPI_COMM_WORLD, in.ncols, &dmap);
+    if (st) {
+      snprintf(msg, sizeof msg, "the block maps: %s", strata_error_message());
+      input_record(name, msg, -1);
     }
     for (int bi = 0; !st && bi < bench_cfg.nb; ++bi) dist_backend(&in, bi, rmap, dmap);
-    strata_dist_map_destroy(&dmap);
-    strata_dist_map_destroy(&rmap);
   }
+  if (dmap != rmap) strata_dist_map_destroy(&dmap);
+  strata_dist_map_destroy(&rmap);
   input_free(&in);
   strata_crs_destroy(&A);
 }
@@ -976,8 +1220,8 @@ static void dist_run(const bench_inputs_t *inp) {
   bench_list_free(&specs);
 }
 
-/* per input and backend: 3 modes, 4 phases, CG; hypre on host backends where the build has it */
-#define DIST_PER_BACKEND 8
+/* per input and backend: 3 modes, 4 phases, 3 CG; hypre on host backends where the build has it */
+#define DIST_PER_BACKEND 10
 static int dist_estimate(const bench_inputs_t *in) {
   const int mats = in->given ? in->matrices : (int)(sizeof default_specs / sizeof default_specs[0]);
   int host = 0;
@@ -1004,23 +1248,26 @@ static void cell(FILE *f, int width, int prec, double v) {
 
 static void dist_summary(FILE *f) {
   static const char *const cols[] = {"strata_vector", "strata_overlap", "strata_task", "phase_pack", "phase_wait",
-                                     "phase_local", "phase_offdiag", "hypre_parcsr_matvec", "cg_iteration"};
+                                     "phase_local", "phase_offdiag", "hypre_parcsr_matvec", "cg_iteration", "cg_jacobi",
+                                     "cg_ras"};
   fprintf(f, "\n== dist: distributed SpMV on %d rank%s, ms per call (slowest rank; phases each timed alone), hidden = "
-          "(vector - mode) / (pack + wait), x_hypre = vector / hypre, cg_iter: one CG iteration\n", g_size,
-          g_size > 1 ? "s" : "");
-  fprintf(f, "%-7s %-24s %9s %9s %9s %9s %9s %9s %9s %9s %7s %7s %8s %9s\n", "backend", "name", "vector", "overlap",
-          "task", "pack", "wait", "local", "offdiag", "hypre", "hid_ov", "hid_tk", "x_hypre", "cg_iter");
+          "(vector - mode) / (pack + wait), x_hypre = vector / hypre, cg_iter: one CG iteration (by hand; cg_jac, "
+          "cg_ras: the solvers' CG with Jacobi, RAS), partition %s\n", g_size, g_size > 1 ? "s" : "",
+          bench_cfg.partition ? bench_cfg.partition : "block");
+  fprintf(f, "%-7s %-24s %9s %9s %9s %9s %9s %9s %9s %9s %7s %7s %8s %9s %9s %9s\n", "backend", "name", "vector", "overlap",
+          "task", "pack", "wait", "local", "offdiag", "hypre", "hid_ov", "hid_tk", "x_hypre", "cg_iter", "cg_jac", "cg_ras");
   for (int i = 0; i < bench_nrec; ++i) {
     const bench_result_t *r = &bench_rec[i];
     if (strcmp(r->suite, SUITE) || strcmp(r->algo, "strata_vector")) continue;
-    double v[9];
-    for (int c = 0; c < 9; ++c) v[c] = rec_ms(r->name, r->backend, cols[c]);
+    double v[11];
+    for (int c = 0; c < 11; ++c) v[c] = rec_ms(r->name, r->backend, cols[c]);
     const double ex = v[3] + v[4];
     const double nx = g_size > 1 ? 1.0 : NAN; /* one rank: no exchange to hide */
     const double d[3] = {nx * (v[0] - v[1]) / ex, nx * (v[0] - v[2]) / ex, v[0] / v[7]};
     fprintf(f, "%-7s %-24.24s", r->backend, r->name);
     for (int c = 0; c < 8; ++c) cell(f, 9, 4, v[c]);
-    cell(f, 7, 2, d[0]), cell(f, 7, 2, d[1]), cell(f, 8, 3, d[2]), cell(f, 9, 4, v[8]);
+    cell(f, 7, 2, d[0]), cell(f, 7, 2, d[1]), cell(f, 8, 3, d[2]), cell(f, 9, 4, v[8]), cell(f, 9, 4, v[9]);
+    cell(f, 9, 4, v[10]);
     fputc('\n', f);
   }
 }
@@ -1028,7 +1275,7 @@ static void dist_summary(FILE *f) {
 const bench_suite_t bench_suite_dist = {
     .name = SUITE,
     .help = "distributed SpMV under mpirun (vector, overlap, task; pack/wait/local/offdiag; halo bytes); hypre ParCSR",
-    .options = BENCH_OPT_MATRIX,
+    .options = BENCH_OPT_MATRIX | BENCH_OPT_PARTITION,
     .run = dist_run,
     .estimate = dist_estimate,
     .summary = dist_summary,
