@@ -238,7 +238,10 @@ if(TARGET strata_cli)
                 "powerlaw:100|gen:powerlaw:100: longest row 5000 \\(the default: give MAX\\) exceeds the 100 columns"
                 "powerlaw:100:1.5:101|gen:powerlaw:100:1.5:101: longest row 101 exceeds the 100 columns"
                 "dense:100:2:200|gen:dense:100:2:200: dense row length 200 exceeds the 100 rows"
-                "dense:100|gen:dense:100: dense row length 20000 \\(the default\\) exceeds the 100 rows")
+                "dense:100|gen:dense:100: dense row length 20000 \\(the default\\) exceeds the 100 rows"
+                "laplace7:4:4|gen:laplace7:4:4: one grid edge M \\(an M\\^3 cube\\) or three box edges MX:MY:MZ, not two"
+                "laplace7:4:1:4|gen:laplace7:4:1:4: box edge 2 is 1, below 2"
+                "laplace7:2000:2000:2000|gen:laplace7:2000:2000:2000: 8000000000 rows exceed 2147483647")
     string(REPLACE "|" ";" _case "${_case}")
     list(GET _case 0 _spec)
     list(GET _case 1 _re)
@@ -246,6 +249,11 @@ if(TARGET strata_cli)
     add_test(NAME cli.bench.gen_param_${_id} COMMAND sh -c "\"$0\" bench spmv --quick --backend serial --format none --matrix \"gen:$1\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli> ${_spec})
     set_tests_properties(cli.bench.gen_param_${_id} PROPERTIES PASS_REGULAR_EXPRESSION "${_re}.*exit=4")
   endforeach()
+  # laplace7:MX:MY:MZ, a box: 3 x 4 x 5 points have 60 rows and 60 + 2 (2*4*5 + 3*3*5 + 3*4*4) = 326
+  # entries (the diagonal and both directions of every edge between neighbouring points)
+  add_test(NAME cli.bench.gen_laplace7_box COMMAND sh -c "\"$0\" bench spmv --quick --backend serial --format none --matrix gen:laplace7:3:4:5 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
+  set_tests_properties(cli.bench.gen_laplace7_box PROPERTIES PASS_REGULAR_EXPRESSION
+    "\"name\": \"laplace7_3x4x5\", [^\n]*\"status\": \"ok\", \"rows\": 60, \"cols\": 60, \"nnz\": 326,.*exit=0")
   # an exponent near 1 draws row lengths beyond INT64_MAX: capped at the longest row, not converted
   add_test(NAME cli.bench.powerlaw_exponent_near_1 COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli> bench spmv --quick --backend serial --format none
            --matrix gen:powerlaw:2000:1.1:100)

@@ -7,7 +7,7 @@
 # files in sorted order). Without MPI: `strata bench dist` says that the build has none (exit 2).
 if(TARGET strata_cli AND STRATA_HAVE_MPI AND MPIEXEC_EXECUTABLE)
   get_property(_dist_bench_hypre GLOBAL PROPERTY STRATA_BENCH_HYPRE)
-  set(_re "\"algorithm\": \"strata_vector\", \"status\": \"ok\".*\"algorithm\": \"strata_overlap\", \"status\": \"ok\"[^\n]*\"bitwise_equal_vector\": true.*\"algorithm\": \"strata_task\", \"status\": \"ok\"[^\n]*\"bitwise_equal_vector\": true.*\"algorithm\": \"cg_iteration\", \"status\": \"ok\"[^\n]*\"check_max_rel_diff\"")
+  set(_re "\"algorithm\": \"strata_vector\", \"status\": \"ok\".*\"algorithm\": \"strata_overlap\", \"status\": \"ok\"[^\n]*\"bitwise_equal_vector\": true.*\"algorithm\": \"strata_task\", \"status\": \"ok\"[^\n]*\"bitwise_equal_vector\": true.*\"algorithm\": \"cg_iteration\", \"status\": \"ok\"[^\n]*\"check_max_rel_diff\".*\"algorithm\": \"cg_jacobi\", \"status\": \"ok\".*\"algorithm\": \"cg_ras\", \"status\": \"ok\"")
   if(_dist_bench_hypre)
     string(APPEND _re ".*\"algorithm\": \"hypre_parcsr_matvec\", \"status\": \"ok\"")
   endif()
@@ -25,6 +25,25 @@ if(TARGET strata_cli AND STRATA_HAVE_MPI AND MPIEXEC_EXECUTABLE)
       ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1"
       PASS_REGULAR_EXPRESSION "${_re}.*== dist: distributed SpMV on ${np} rank.*strata bench: [0-9]+ results, [0-9]+ checked and timed, 0 wrong, 0 errors, ${_skipped} skipped.*exit=0")
   endforeach()
+  # --partition auto (METIS where the build has it): the rows partitioned and renumbered on rank 0,
+  # every record checked against the renumbered matrix's reference; a weak-scaling box
+  # (laplace7:MX:MY:MZ) and the HMEp-like matrix, whose three CG records are skipped (not symmetric)
+  add_test(NAME cli.bench.dist_partition.np2
+           COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2
+                   ${_strata_mpi_flags} ${MPIEXEC_PREFLAGS} $<TARGET_FILE:strata_cli> ${MPIEXEC_POSTFLAGS}
+                   bench dist --quick --backend serial --partition auto --matrix gen:laplace7:6:6:12 --matrix gen:hmep:3000:500)
+  set_tests_properties(cli.bench.dist_partition.np2 PROPERTIES TIMEOUT 120 PROCESSORS 2
+    ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1"
+    PASS_REGULAR_EXPRESSION "\"name\": \"laplace7_6x6x12\", \"algorithm\": \"strata_vector\", \"status\": \"ok\", \"rows\": 432, \"cols\": 432, \"nnz\": 2664,[^\n]*\"partition\": \"auto\".*\"algorithm\": \"strata_task\", \"status\": \"ok\"[^\n]*\"bitwise_equal_vector\": true.*\"algorithm\": \"cg_ras\", \"status\": \"ok\".*\"name\": \"hmep_3000_seg500\", \"algorithm\": \"strata_vector\", \"status\": \"ok\".*\"algorithm\": \"cg_jacobi\", \"status\": \"skipped\"[^\n]*not stored.*partition auto.*strata bench: [0-9]+ results, [0-9]+ checked and timed, 0 wrong, 0 errors, 3 skipped.*exit=0")
+  # --partition: the dist suite's only (refused for another suite), and block, metis or auto
+  add_test(NAME cli.bench.partition_not_for_suite COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>
+           bench spmv --quick --partition metis)
+  set_tests_properties(cli.bench.partition_not_for_suite PROPERTIES
+    PASS_REGULAR_EXPRESSION "--partition applies to the dist suite, not spmv.*exit=2")
+  add_test(NAME cli.bench.partition_bad COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>
+           bench dist --quick --partition rcb)
+  set_tests_properties(cli.bench.partition_bad PROPERTIES
+    PASS_REGULAR_EXPRESSION "--partition rcb: block, metis or auto.*exit=2")
   # under several ranks only the dist suite runs: the others are refused on every rank (exit 2)
   add_test(NAME cli.bench.dist_other_suites.np2
            COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2
