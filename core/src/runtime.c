@@ -358,15 +358,6 @@ strata_status_t strata_event_elapsed(strata_event_t *start, strata_event_t *stop
   return STRATA_SUCCESS;
 }
 
-strata_status_t strata_event_synchronize(strata_event_t *event) {
-  if (!event) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "event_synchronize: NULL event");
-  if (!event->recorded) return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "event_synchronize: the event was never recorded");
-  const strata_impl_backend_t *b = strata_impl_backend(event->backend);
-  double s = 0.0; /* the backend's elapsed waits for its stop event: from the event to itself */
-  if (event->native && b->event_elapsed) return b->event_elapsed(event->device, event->native, event->native, &s);
-  return STRATA_SUCCESS;
-}
-
 strata_status_t strata_mem_alloc(strata_exec_t *exec, strata_mem_space_t space, size_t bytes,
                                  void **ptr) {
   if (!exec || !ptr)

@@ -1,11 +1,7 @@
 /* strata solvers — preconditioned conjugate gradients (Hestenes–Stiefel 1952; the recurrence of
  * Saad, Iterative Methods, Alg. 9.1). An iteration: the SpMV q = A p, p·q, the fused update
  * x += αp, r -= αq with the new r·z (or r·r), M⁻¹ (fused for Jacobi: z = D⁻¹ r is never stored),
- * the direction p = z + βp; every scalar in device memory, one copy to the host for the tests.
- * On one process that copy goes to pinned memory asynchronously and the next iteration's SpMV and
- * p·q are queued behind it before the host waits, so the device never idles on the host's tests;
- * they write only q and p·q, which a stop discards (x and r are those of the tested iteration, the
- * same bits and iterations as waiting first; a restart from the true residual recomputes them). */
+ * the direction p = z + βp; every scalar in device memory, one copy to the host for the tests. */
 #include <float.h>
 #include <math.h>
 
@@ -35,9 +31,7 @@ static strata_status_t cg_start(strata_impl_krylov_t *K, const double *dinv, dou
   return st;
 }
 
-/* hp (pinned, STRATA_CG_NUM doubles) and ev: the early-queued SpMV (NULL: wait first, as under MPI,
- * where every scalar already makes a round trip through the host) */
-static strata_status_t cg_run(strata_impl_krylov_t *K, double *hp, strata_event_t *ev) {
+strata_status_t strata_impl_cg(strata_impl_krylov_t *K) {
   strata_exec_t *e = K->exec;
   const int32_t n = K->n;
   strata_krylov_result_t *res = K->res;
@@ -58,17 +52,13 @@ static strata_status_t cg_run(strata_impl_krylov_t *K, double *hp, strata_event_
   int cur = 0;
   if ((st = cg_start(K, dinv, r, p, z, cur))) return st;
   strata_cg_args_t a = {K->x, r, p, q, general ? z : r, dinv, K->ds, cur};
-  const int pq_slot = STRATA_CG_PQ;
-  int q_ready = 0; /* q = A p and s[PQ] = p·q queued already (behind the last scalars' copy) */
   for (int it = 1; it <= K->opts->max_iter; ++it) {
     a.cur = cur;
     const int rz_new = STRATA_CG_RZ + 1 - cur;
-    if (!q_ready) {
-      if ((st = strata_operator_apply(e, K->A, 1.0, p, 0.0, q))) return st;
-      if ((st = strata_vec_dot_async(e, n, p, q, K->ds + STRATA_CG_PQ))) return st;
-      if ((st = strata_impl_krylov_global(K, &pq_slot, 1))) return st; /* over the processes: the update reads it */
-    }
-    q_ready = 0;
+    if ((st = strata_operator_apply(e, K->A, 1.0, p, 0.0, q))) return st;
+    if ((st = strata_vec_dot_async(e, n, p, q, K->ds + STRATA_CG_PQ))) return st;
+    const int pq_slot = STRATA_CG_PQ;
+    if ((st = strata_impl_krylov_global(K, &pq_slot, 1))) return st; /* over the processes: the update reads it */
     if ((st = strata_parallel_reduce_async(e, NULL, strata_range(0, n), &strata_cg_update, &a, STRATA_REDUCE_SUM,
                                            K->ds + (general ? STRATA_CG_RR : rz_new))))
       return st;
@@ -90,17 +80,7 @@ static strata_status_t cg_run(strata_impl_krylov_t *K, double *hp, strata_event_
       st = strata_impl_krylov_global(K, &rr_slot, 1);
     }
     if (st) return st;
-    if (hp) { /* the scalars to pinned memory, the next SpMV and p·q queued, then the wait */
-      if ((st = strata_mem_copy_async(e, hp, K->ds, STRATA_CG_NUM * sizeof(double)))) return st;
-      if ((st = strata_event_record(e, ev))) return st;
-      if ((st = strata_operator_apply(e, K->A, 1.0, p, 0.0, q))) return st;
-      if ((st = strata_vec_dot_async(e, n, p, q, K->ds + STRATA_CG_PQ))) return st;
-      q_ready = 1;
-      if ((st = strata_event_synchronize(ev))) return st; /* the iteration's one wait */
-      for (int i = 0; i < STRATA_CG_NUM; ++i) K->hs[i] = hp[i];
-    } else if ((st = strata_impl_krylov_scalars(K, STRATA_CG_NUM))) {
-      return st; /* the iteration's one wait */
-    }
+    if ((st = strata_impl_krylov_scalars(K, STRATA_CG_NUM))) return st; /* the iteration's one wait */
     K->true_current = 0;
     res->iterations = it;
     const double *h = K->hs;
@@ -121,7 +101,6 @@ static strata_status_t cg_run(strata_impl_krylov_t *K, double *hp, strata_event_
       if (strata_impl_krylov_check(K, rel)) return STRATA_SUCCESS;
       cur = 1 - cur;
       if ((st = cg_start(K, dinv, r, p, z, cur))) return st; /* restart from the true residual */
-      q_ready = 0;
       continue;
     }
     if (!(rz > 0)) { /* r·z <= 0 with r != 0: M (or A) is not positive definite */
@@ -131,20 +110,4 @@ static strata_status_t cg_run(strata_impl_krylov_t *K, double *hp, strata_event_
     cur = 1 - cur;
   }
   return STRATA_SUCCESS;
-}
-
-strata_status_t strata_impl_cg(strata_impl_krylov_t *K) {
-  double *hp = NULL;
-  strata_event_t *ev = NULL;
-  strata_status_t st = STRATA_SUCCESS;
-  if (!K->comm) {
-    st = strata_mem_alloc(K->exec, STRATA_MEM_HOST_PINNED, STRATA_CG_NUM * sizeof(double), (void **)&hp);
-    if (!st) st = strata_event_create(K->exec, &ev);
-  }
-  if (!st) st = cg_run(K, hp, ev);
-  strata_status_t fst = strata_exec_fence(K->exec); /* the early SpMV done before q and hp go */
-  if (!st) st = fst;
-  strata_event_destroy(&ev);
-  strata_mem_free(K->exec, STRATA_MEM_HOST_PINNED, (void **)&hp);
-  return st;
 }

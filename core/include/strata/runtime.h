@@ -143,12 +143,6 @@ strata_status_t strata_event_record(strata_exec_t *exec, strata_event_t *event);
  *  Errors: INVALID_ARGUMENT (not recorded, or backends differ), DEVICE. */
 strata_status_t strata_event_elapsed(strata_event_t *start, strata_event_t *stop, double *seconds);
 
-/** Waits on the host until the work recorded by the event (strata_event_record) has completed,
- *  e.g. an asynchronous copy to pinned host memory, while later work on the stream goes on (GPUs:
- *  cudaEventSynchronize / hipEventSynchronize; host backends: nothing, record fenced). Errors:
- *  INVALID_ARGUMENT (NULL, or never recorded), DEVICE. */
-strata_status_t strata_event_synchronize(strata_event_t *event);
-
 /* ---------------------------------------------------------------- memory */
 
 typedef enum strata_mem_space {
