@@ -39,7 +39,8 @@
  * (check_wrong_rows, check_wrong_ghosts, check_max_rel_diff); the modes add pack_s, wait_s,
  * local_s, offdiag_s (the phase records' medians), exchange_hidden_fraction = (vector's time -
  * this mode's) / (pack + wait), bitwise_equal_vector and strata_over_hypre (this mode's time /
- * hypre's); ratio_to_peer is the harness's hypre / strata. */
+ * hypre's); ratio_to_peer is the harness's hypre / strata.
+ * After the matrices: the FE assembly records and their Tpetra peer (suite_dist_fem.c). */
 #include "strata/config.h"
 
 #include "bench_harness.h"
