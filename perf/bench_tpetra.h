@@ -1,8 +1,8 @@
 /* strata bench — the dist suite's Tpetra peer (perf/peer_tpetra/bench_tpetra_fem.cpp, compiled
  * into strata_bench when CMake finds Trilinos's Tpetra; Debian's libtrilinos-tpetra-dev): the
  * distributed FE assembly of the same mesh on the same ranks and partition as fem_dist_assemble,
- * by Tpetra::FECrsMatrix (beginAssembly, sumIntoLocalValues, endAssembly = the export of the
- * shared rows to their owners with ADD). Built with MPI only (STRATA_HAVE_MPI). */
+ * by Tpetra::FECrsMatrix (beginAssembly, the local matrix's sumIntoValues, endAssembly = the export
+ * of the shared rows to their owners with ADD). Built with MPI only (STRATA_HAVE_MPI). */
 #ifndef STRATA_BENCH_TPETRA_H
 #define STRATA_BENCH_TPETRA_H
 
@@ -29,7 +29,7 @@ typedef struct bench_tpetra_fem {
   double min_time;            /* and until their slowest-rank times add up to this (seconds) */
   /* out: medians over the samples of the slowest rank's seconds (_min: the fastest rank's) */
   double element_s, fill_s, assemble_s, total_s; /* strata's element kernel; beginAssembly + zero +
-                                                    sumIntoLocalValues; endAssembly; their sum */
+                                                    the sums; endAssembly; their sum */
   double element_min_s, fill_min_s, assemble_min_s, total_min_s;
   double graph_s;             /* FECrsGraph built once (slowest rank), not in the samples */
   int samples;

@@ -134,7 +134,7 @@ static void fe_tpetra(const fe_input_t *in, strata_exec_t *e, const int64_t *new
   else bench_stats_from_samples(t.total_samples, t.samples, 1, &r->t), r->ok = 1;
   bench_tpetra_fem_free(&t);
   if (r->ok != 1) return;
-  snprintf(r->msg, sizeof r->msg, "Tpetra::FECrsMatrix: strata's element kernel, sumIntoLocalValues, endAssembly (ADD export)");
+  snprintf(r->msg, sizeof r->msg, "Tpetra::FECrsMatrix: strata's element kernel, the local matrix's sumIntoValues, endAssembly (ADD export)");
 #else
   (void)in, (void)e, (void)new_ids, (void)first_ids, (void)rank, (void)r;
 #endif
