@@ -1031,7 +1031,7 @@ static void dist_summary(FILE *f) {
 
 const bench_suite_t bench_suite_dist = {
     .name = SUITE,
-    .help = "distributed SpMV under mpirun (vector, overlap, task; pack/wait/local/offdiag; halo bytes); hypre ParCSR",
+    .help = "distributed SpMV under mpirun (vector, overlap, task; pack/wait/local/offdiag; halo bytes); hypre ParCSR; FE assembly per rank, Tpetra FECrsMatrix",
     .options = BENCH_OPT_MATRIX,
     .run = dist_run,
     .estimate = dist_estimate,
