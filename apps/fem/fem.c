@@ -128,6 +128,48 @@ typedef struct dev_mesh {
   int64_t K, m;    /* bulk nodes, ties of each */
 } dev_mesh_t;
 
+/* bulk nodes: K nodes appended after the mesh's, each tied to the same m = round(f x boundary
+ * nodes) boundary nodes (at least one), spread evenly over their order: the c-th boundary node
+ * is tied when (c m) mod nb < m, which holds for exactly m of them (f = 0.5: every other one) */
+strata_status_t fem_bulk_nodes_add(fem_mesh_t *mesh, int64_t K, double f, int32_t **sel_out, int64_t *nsel_out) {
+  *sel_out = NULL;
+  *nsel_out = 0;
+  if (K <= 0) return STRATA_SUCCESS;
+  const int64_t n = mesh->num_nodes;
+  int64_t nb = 0, nsel = 0;
+  for (int64_t i = 0; i < n; ++i) nb += mesh->on_boundary[i];
+  if (nb == 0)
+    return strata_error_set(STRATA_ERR_INVALID_DATA, "bulk nodes: K = %lld, and none of the mesh's %lld nodes is a boundary node to tie them to",
+                            (long long)K, (long long)n);
+  int64_t m = (int64_t)llround(f * (double)nb);
+  if (m < 1) m = 1;
+  if (m > nb) m = nb;
+  strata_status_t st = fem_bulk_nodes_check(n, K); /* before the mesh's arrays grow */
+  if (st != STRATA_SUCCESS) return st;
+  int32_t *sel = (int32_t *)malloc(((size_t)nb + 1) * sizeof(int32_t));
+  double *xyz2 = (double *)realloc(mesh->xyz, (size_t)(n + K) * 3 * sizeof(double));
+  if (xyz2) mesh->xyz = xyz2;
+  uint8_t *bnd2 = (uint8_t *)realloc(mesh->on_boundary, (size_t)(n + K));
+  if (bnd2) mesh->on_boundary = bnd2;
+  if (!sel || !xyz2 || !bnd2) {
+    free(sel);
+    return strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "bulk nodes: out of memory for %lld nodes (%lld mesh + %lld bulk)",
+                            (long long)(n + K), (long long)n, (long long)K);
+  }
+  for (int64_t i = 0, c = 0; i < n; ++i)
+    if (mesh->on_boundary[i] && (c++ * m) % nb < m) sel[nsel++] = (int32_t)i;
+  for (int64_t q = 0; q < K; ++q) { /* near the cube's centre, finite and distinct */
+    mesh->xyz[3 * (n + q)] = 0.5;
+    mesh->xyz[3 * (n + q) + 1] = 0.5;
+    mesh->xyz[3 * (n + q) + 2] = 0.25 + 0.5 * (double)(q + 1) / (double)(K + 1);
+    mesh->on_boundary[n + q] = 0;
+  }
+  mesh->num_nodes = n + K;
+  *sel_out = sel;
+  *nsel_out = nsel;
+  return STRATA_SUCCESS;
+}
+
 static void dev_mesh_free(strata_exec_t *e, dev_mesh_t *d) {
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&d->xyz);
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&d->tets);
@@ -683,40 +725,13 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
     goto done;
   }
 
-  /* bulk nodes: K nodes appended after the mesh's, each tied to the same m = round(f x boundary
-   * nodes) boundary nodes (at least one), spread evenly over their order: the c-th boundary node
-   * is tied when (c m) mod nb < m, which holds for exactly m of them (f = 0.5: every other one) */
   int32_t *sel = NULL;
   int64_t nsel = 0;
   const int64_t K = o->bulk_nodes;
-  if (K > 0) {
-    const int64_t nb = res->num_boundary;
-    int64_t m = (int64_t)llround(o->bulk_fraction * (double)nb);
-    if (m < 1) m = 1;
-    if (m > nb) m = nb;
-    CHECK(fem_bulk_nodes_check(n, K)); /* before the mesh's arrays grow */
-    sel = (int32_t *)malloc((size_t)res->num_boundary * sizeof(int32_t));
-    double *xyz2 = (double *)realloc(mesh.xyz, (size_t)(n + K) * 3 * sizeof(double));
-    if (xyz2) mesh.xyz = xyz2;
-    uint8_t *bnd2 = (uint8_t *)realloc(mesh.on_boundary, (size_t)(n + K));
-    if (bnd2) mesh.on_boundary = bnd2;
-    if (!sel || !xyz2 || !bnd2) {
-      host_sel = sel;
-      st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "bulk nodes: out of memory for %lld nodes (%lld mesh + %lld bulk)",
-                            (long long)(n + K), (long long)n, (long long)K);
-      goto done;
-    }
-    for (int64_t i = 0, c = 0; i < n; ++i)
-      if (mesh.on_boundary[i] && (c++ * m) % nb < m) sel[nsel++] = (int32_t)i;
-    for (int64_t q = 0; q < K; ++q) { /* near the cube's centre, finite and distinct */
-      mesh.xyz[3 * (n + q)] = 0.5;
-      mesh.xyz[3 * (n + q) + 1] = 0.5;
-      mesh.xyz[3 * (n + q) + 2] = 0.25 + 0.5 * (double)(q + 1) / (double)(K + 1);
-      mesh.on_boundary[n + q] = 0;
-    }
-    mesh.num_nodes = n + K;
-    res->bulk_ties = nsel;
-  }
+  st = fem_bulk_nodes_add(&mesh, K, o->bulk_fraction, &sel, &nsel);
+  host_sel = sel;
+  if (st != STRATA_SUCCESS) goto done;
+  res->bulk_ties = nsel;
   d.K = ds.K = K;
   d.m = ds.m = nsel;
   ds.sel = sel;

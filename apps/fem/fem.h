@@ -84,6 +84,7 @@ typedef struct fem_result {
   char partitioner[16];   /* "metis", "block", "given" */
   int64_t dist_invalid;   /* entries not combined, summed over the ranks (must be 0) */
   int64_t bytes_exchanged; /* payload bytes sent between ranks in the ADD pass, over all ranks */
+  int64_t entries_combined; /* entries unpack_combine summed in the ADD pass, over all ranks */
   struct fem_rank_stats {
     int64_t owned_nodes, tets, packets_sent, bytes_sent, bytes_received;
     double element, pack, exchange, unpack_combine; /* seconds: the ADD pass's phases */
@@ -107,6 +108,13 @@ int fem_mesh_box(int n, fem_mesh_t *mesh, char *msg, size_t msg_len);
  *  nodes and the K bulk nodes appended after them (n, K >= 0) must have 32-bit local ids, n + K <=
  *  INT32_MAX. Returns STRATA_SUCCESS, or INVALID_ARGUMENT naming n, K, n + K and the limit. */
 strata_status_t fem_bulk_nodes_check(int64_t n, int64_t K);
+/** Appends K >= 0 bulk nodes to mesh (host memory, grown in place: num_nodes += K, the bulk
+ *  nodes inside the cube, not boundary) and returns in *sel [*nsel] (malloc, the caller frees;
+ *  NULL when K = 0) the boundary nodes each bulk node is tied to: round(f x boundary nodes), at
+ *  least one, spread evenly in node order (fem_options_t.bulk_fraction f in (0, 1]). The job's
+ *  and the bench's bulk nodes. Errors: fem_bulk_nodes_check's, INVALID_DATA (K > 0 and no
+ *  boundary node), OUT_OF_MEMORY (the mesh unchanged then, but for its arrays' capacity). */
+strata_status_t fem_bulk_nodes_add(fem_mesh_t *mesh, int64_t K, double f, int32_t **sel, int64_t *nsel);
 void fem_result_print(const fem_result_t *r, int json, FILE *out);
 /** The strata_krylov_method_t of a method's name (cg, bicgstab, gmres, fgmres), -1 for another. */
 int fem_solver_from_name(const char *name);

@@ -34,6 +34,61 @@ static uint64_t mesh_hash(const fem_mesh_t *m) {
   return h ^ (uint64_t)m->num_nodes * 31 ^ (uint64_t)m->num_tets;
 }
 
+strata_status_t fem_dist_local_create(strata_exec_t *e, const fem_mesh_t *m, int64_t K, const int32_t *sel, int64_t nsel,
+                                      const int64_t *new_ids, const int32_t *owner, int rank, fem_dist_local_t *L) {
+  const int64_t n = m->num_nodes, nt = m->num_tets, nmesh = n - K;
+  memset(L, 0, sizeof *L);
+  int64_t ntl = 0, msl = 0;
+  for (int64_t t = 0; t < nt; ++t) ntl += owner[new_ids[m->tets[4 * t]]] == rank;
+  for (int64_t s = 0; s < nsel; ++s) msl += owner[new_ids[sel[s]]] == rank;
+  const int64_t ner = 4 * ntl + (K * msl > 0 ? K + K * msl : 0);
+  L->ntl = ntl, L->msl = msl, L->ner = ner;
+  int32_t *tl = L->tl = (int32_t *)malloc(((size_t)ntl + 1) * 4 * sizeof(int32_t));
+  int32_t *sl = L->sl = (int32_t *)malloc(((size_t)msl + 1) * sizeof(int32_t));
+  int32_t *bulk = L->bulk = (int32_t *)malloc(((size_t)K + 1) * sizeof(int32_t));
+  int64_t *row_gids = L->row_gids = (int64_t *)malloc(((size_t)ner + 1) * sizeof(int64_t));
+  double *xyz = L->xyz = (double *)malloc(((size_t)n + 1) * 3 * sizeof(double));
+  if (!tl || !sl || !bulk || !row_gids || !xyz)
+    return strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "fem dist: %lld element rows", (long long)ner);
+  if (ner > INT32_MAX)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "fem dist: %lld element rows on this rank, above %d", (long long)ner,
+                            INT32_MAX);
+  for (int64_t i = 0; i < n; ++i) memcpy(xyz + 3 * new_ids[i], m->xyz + 3 * i, 3 * sizeof(double));
+  for (int64_t t = 0, q = 0; t < nt; ++t)
+    if (owner[new_ids[m->tets[4 * t]]] == rank) {
+      for (int c = 0; c < 4; ++c) tl[4 * q + c] = (int32_t)new_ids[m->tets[4 * t + c]];
+      ++q;
+    }
+  for (int64_t s = 0, q = 0; s < nsel; ++s)
+    if (owner[new_ids[sel[s]]] == rank) sl[q++] = (int32_t)new_ids[sel[s]];
+  for (int64_t q = 0; q < K; ++q) bulk[q] = (int32_t)new_ids[nmesh + q];
+  /* the element rows' nodes (fem_element_rows' import_rows, known here on the host) */
+  for (int64_t r = 0; r < 4 * ntl; ++r) row_gids[r] = tl[r];
+  if (K * msl > 0) {
+    for (int64_t q = 0; q < K; ++q) row_gids[4 * ntl + q] = bulk[q];
+    for (int64_t p = 0; p < K * msl; ++p) row_gids[4 * ntl + K + p] = sl[p % msl];
+  }
+  strata_status_t st = to_dev(e, (void **)&L->xyz_d, xyz, (size_t)n * 3 * sizeof(double));
+  if (!st) st = to_dev(e, (void **)&L->tl_d, tl, (size_t)ntl * 4 * sizeof(int32_t));
+  if (!st) st = to_dev(e, (void **)&L->sl_d, sl, (size_t)msl * sizeof(int32_t));
+  if (!st) st = to_dev(e, (void **)&L->bulk_d, bulk, (size_t)K * sizeof(int32_t));
+  return st;
+}
+
+strata_status_t fem_dist_local_elements(strata_exec_t *e, const fem_dist_local_t *L, int64_t n, int64_t nmesh, int64_t K,
+                                        strata_crs_matrix_t *E, int32_t **import_rows) {
+  return fem_element_rows(e, L->xyz_d, L->tl_d, L->tl, L->ntl, n, nmesh, K, L->msl, L->sl_d, L->bulk_d, E, import_rows);
+}
+
+void fem_dist_local_free(strata_exec_t *e, fem_dist_local_t *L) {
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&L->xyz_d);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&L->tl_d);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&L->sl_d);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&L->bulk_d);
+  free(L->tl), free(L->sl), free(L->bulk), free(L->row_gids), free(L->xyz);
+  memset(L, 0, sizeof *L);
+}
+
 strata_status_t fem_dist_assemble(const fem_dist_options_t *o, strata_exec_t *e, const fem_mesh_t *m,
                                   const int32_t *tets_dev, const uint8_t *bnd_dev, int64_t K, const int32_t *sel,
                                   const int32_t *sel_dev, int64_t nsel, strata_crs_matrix_t **Aout, fem_result_t *res) {
@@ -46,10 +101,10 @@ strata_status_t fem_dist_assemble(const fem_dist_options_t *o, strata_exec_t *e,
   const int64_t n = m->num_nodes, nt = m->num_tets, nmesh = n - K;
   strata_crs_matrix_t *G = NULL, *A = NULL, *Ag = NULL;
   strata_dist_map_t *map = NULL;
-  int64_t *new_ids = NULL, *offs = NULL, *old_of = NULL, *row_gids = NULL;
-  int32_t *owner = NULL, *tl = NULL, *sl = NULL, *bulk = NULL, *erows = NULL;
-  double *xyz = NULL;
-  void *xyz_d = NULL, *tl_d = NULL, *sl_d = NULL, *bulk_d = NULL;
+  int64_t *new_ids = NULL, *offs = NULL, *old_of = NULL, *row_gids = NULL; /* row_gids: L's */
+  int32_t *owner = NULL, *erows = NULL;
+  fem_dist_local_t L;
+  memset(&L, 0, sizeof L);
   int32_t *imp = NULL;
   strata_crs_matrix_t E;
   memset(&E, 0, sizeof E);
@@ -97,8 +152,7 @@ strata_status_t fem_dist_assemble(const fem_dist_options_t *o, strata_exec_t *e,
   offs = (int64_t *)calloc((size_t)size + 1, sizeof(int64_t));
   owner = (int32_t *)malloc(((size_t)n + 1) * sizeof(int32_t));
   old_of = (int64_t *)malloc(((size_t)n + 1) * sizeof(int64_t));
-  xyz = (double *)malloc(((size_t)n + 1) * 3 * sizeof(double));
-  AGREE(offs && owner && old_of && xyz ? STRATA_SUCCESS
+  AGREE(offs && owner && old_of ? STRATA_SUCCESS
                                        : strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "fem dist: the renumbering of %lld nodes", (long long)n));
   {
     int64_t mine = nown;
@@ -106,51 +160,22 @@ strata_status_t fem_dist_assemble(const fem_dist_options_t *o, strata_exec_t *e,
     for (int r = 0; r < size; ++r) offs[r + 1] += offs[r];
     for (int r = 0; r < size; ++r)
       for (int64_t g = offs[r]; g < offs[r + 1]; ++g) owner[g] = r; /* owner of new id g */
-    for (int64_t i = 0; i < n; ++i) {
-      old_of[new_ids[i]] = i;
-      memcpy(xyz + 3 * new_ids[i], m->xyz + 3 * i, 3 * sizeof(double));
-    }
+    for (int64_t i = 0; i < n; ++i) old_of[new_ids[i]] = i;
   }
   res->seconds[FEM_PHASE_GRAPH] += strata_timer_now() - t0;
+  if (o->new_ids) memcpy(o->new_ids, new_ids, (size_t)n * sizeof(int64_t));
+  if (o->first_ids) memcpy(o->first_ids, offs, ((size_t)size + 1) * sizeof(int64_t));
 
   /* 2. this rank's elements, in the new numbering */
-  int64_t ntl = 0, msl = 0;
-  for (int64_t t = 0; t < nt; ++t) ntl += owner[new_ids[m->tets[4 * t]]] == rank;
-  for (int64_t s = 0; s < nsel; ++s) msl += owner[new_ids[sel[s]]] == rank;
-  const int64_t ner = 4 * ntl + (K * msl > 0 ? K + K * msl : 0);
-  tl = (int32_t *)malloc(((size_t)ntl + 1) * 4 * sizeof(int32_t));
-  sl = (int32_t *)malloc(((size_t)msl + 1) * sizeof(int32_t));
-  bulk = (int32_t *)malloc(((size_t)K + 1) * sizeof(int32_t));
+  st = fem_dist_local_create(e, m, K, sel, nsel, new_ids, owner, rank, &L);
+  const int64_t ner = L.ner;
   erows = (int32_t *)malloc(((size_t)ner + 1) * sizeof(int32_t));
-  row_gids = (int64_t *)malloc(((size_t)ner + 1) * sizeof(int64_t));
-  AGREE(tl && sl && bulk && erows && row_gids
-            ? (ner > INT32_MAX ? strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "fem dist: %lld element rows on this rank, above %d",
-                                                  (long long)ner, INT32_MAX)
-                               : STRATA_SUCCESS)
-            : strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "fem dist: %lld element rows", (long long)ner));
-  for (int64_t t = 0, q = 0; t < nt; ++t)
-    if (owner[new_ids[m->tets[4 * t]]] == rank) {
-      for (int c = 0; c < 4; ++c) tl[4 * q + c] = (int32_t)new_ids[m->tets[4 * t + c]];
-      ++q;
-    }
-  for (int64_t s = 0, q = 0; s < nsel; ++s)
-    if (owner[new_ids[sel[s]]] == rank) sl[q++] = (int32_t)new_ids[sel[s]];
-  for (int64_t q = 0; q < K; ++q) bulk[q] = (int32_t)new_ids[nmesh + q];
-  /* the element rows' nodes (fem_element_rows' import_rows, known here on the host) */
-  for (int64_t r = 0; r < 4 * ntl; ++r) row_gids[r] = tl[r];
-  if (K * msl > 0) {
-    for (int64_t q = 0; q < K; ++q) row_gids[4 * ntl + q] = bulk[q];
-    for (int64_t p = 0; p < K * msl; ++p) row_gids[4 * ntl + K + p] = sl[p % msl];
-  }
-  for (int64_t r = 0; r < ner; ++r) erows[r] = (int32_t)r;
-  st = to_dev(e, &xyz_d, xyz, (size_t)n * 3 * sizeof(double));
-  if (!st) st = to_dev(e, &tl_d, tl, (size_t)ntl * 4 * sizeof(int32_t));
-  if (!st) st = to_dev(e, &sl_d, sl, (size_t)msl * sizeof(int32_t));
-  if (!st) st = to_dev(e, &bulk_d, bulk, (size_t)K * sizeof(int32_t));
+  if (!st && !erows) st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "fem dist: %lld element rows", (long long)ner);
+  for (int64_t r = 0; !st && r < ner; ++r) erows[r] = (int32_t)r;
+  row_gids = L.row_gids;
   AGREE(st);
   t0 = strata_timer_now();
-  st = fem_element_rows(e, (const double *)xyz_d, (const int32_t *)tl_d, tl, ntl, n, nmesh, K, msl,
-                        (const int32_t *)sl_d, (const int32_t *)bulk_d, &E, &imp);
+  st = fem_dist_local_elements(e, &L, n, nmesh, K, &E, &imp);
   const double t_element = strata_timer_now() - t0;
   AGREE(st);
 
@@ -170,6 +195,7 @@ strata_status_t fem_dist_assemble(const fem_dist_options_t *o, strata_exec_t *e,
   res->dist_invalid = rep.invalid_entries;
   if (st) goto done;
   res->unpack_invalid = rep.invalid_entries;
+  res->entries_combined = rep.entries_combined;
   res->seconds[FEM_PHASE_ELEMENT] += t_element;
   res->seconds[FEM_PHASE_PACK] += rep.pack_s;
   res->seconds[FEM_PHASE_UNPACK] += rep.unpack_s;
@@ -181,7 +207,7 @@ strata_status_t fem_dist_assemble(const fem_dist_options_t *o, strata_exec_t *e,
     struct fem_rank_stats rs;
     memset(&rs, 0, sizeof rs);
     rs.owned_nodes = nown;
-    rs.tets = ntl;
+    rs.tets = L.ntl;
     rs.packets_sent = rep.exchange.packets_sent;
     rs.bytes_sent = rep.exchange.bytes_sent;
     rs.bytes_received = rep.exchange.bytes_received;
@@ -254,10 +280,7 @@ strata_status_t fem_dist_assemble(const fem_dist_options_t *o, strata_exec_t *e,
   Ag = NULL;
 done:
   fem_element_rows_free(e, &E, &imp);
-  strata_mem_free(e, STRATA_MEM_DEVICE, &xyz_d);
-  strata_mem_free(e, STRATA_MEM_DEVICE, &tl_d);
-  strata_mem_free(e, STRATA_MEM_DEVICE, &sl_d);
-  strata_mem_free(e, STRATA_MEM_DEVICE, &bulk_d);
+  fem_dist_local_free(e, &L);
   strata_mem_free(e, STRATA_MEM_DEVICE, &gr_d);
   strata_mem_free(e, STRATA_MEM_DEVICE, &gc_d);
   strata_mem_free(e, STRATA_MEM_DEVICE, &gv_d);
@@ -269,12 +292,7 @@ done:
   free(offs);
   free(old_of);
   free(owner);
-  free(xyz);
-  free(tl);
-  free(sl);
-  free(bulk);
   free(erows);
-  free(row_gids);
   free(hro);
   free(hci);
   free(hv);

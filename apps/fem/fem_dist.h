@@ -14,7 +14,35 @@ typedef struct fem_dist_options {
                                             then the K bulk nodes), instead of the partitioner
                                             (tests: a rank owning no nodes) */
   int staging;                           /* strata_dist_packets_options_t.staging */
+  int64_t *new_ids;                      /* non-NULL: receives [nodes] each node's id in the
+                                            renumbering, on every rank (the bench's Tpetra peer) */
+  int64_t *first_ids;                    /* non-NULL: receives [ranks + 1] each rank's first new id */
 } fem_dist_options_t;
+
+/* One rank's part of the mesh in a renumbering (fem_dist_assemble's step 2; the bench's Tpetra
+ * peer): host arrays (malloc) and their copies in exec memory (the _d ones). */
+typedef struct fem_dist_local {
+  int64_t ntl, msl, ner; /* its tets, its ties per bulk node, its element rows */
+  int32_t *tl, *sl, *bulk; /* [ntl][4] its tets, [msl] its ties, [K] the bulk nodes: new ids */
+  int64_t *row_gids;     /* [ner] the new id of each element row's node (fem_element_rows' order) */
+  double *xyz;           /* [nodes][3] the coordinates in the renumbering */
+  double *xyz_d;
+  int32_t *tl_d, *sl_d, *bulk_d;
+} fem_dist_local_t;
+
+/** The elements of rank `rank`: the tets whose first node it owns and the springs whose boundary
+ *  node it owns (owner [nodes]: the rank of each new id; new_ids [nodes]: the renumbering of m's
+ *  nodes, the K bulk nodes last; sel [nsel] their ties in m's numbering), renumbered, with their
+ *  copies in exec memory. Not collective. Errors: OUT_OF_MEMORY, INVALID_ARGUMENT (more than
+ *  INT32_MAX element rows), those of the copies; L is filled as far as it got (free it). */
+strata_status_t fem_dist_local_create(strata_exec_t *e, const fem_mesh_t *m, int64_t K, const int32_t *sel, int64_t nsel,
+                                      const int64_t *new_ids, const int32_t *owner, int rank, fem_dist_local_t *L);
+/** fem_element_rows of L's elements (n nodes in all, the first nmesh the mesh's, K bulk): E's
+ *  rows in L->row_gids' order, columns new ids. Free with fem_element_rows_free. */
+strata_status_t fem_dist_local_elements(strata_exec_t *e, const fem_dist_local_t *L, int64_t n, int64_t nmesh, int64_t K,
+                                        strata_crs_matrix_t *E, int32_t **import_rows);
+/** Frees L's arrays and zeroes it; safe on a zeroed L. */
+void fem_dist_local_free(strata_exec_t *e, fem_dist_local_t *L);
 
 /** The distributed assembly of fem_run's matrix, collective over o->comm (every rank holds the
  *  whole mesh m, bulk nodes appended, and the same sel [nsel] ties of each of the K bulk nodes;
@@ -30,7 +58,7 @@ typedef struct fem_dist_options {
  *  4. The owned rows are gathered to rank 0 in the mesh's numbering, the Dirichlet rows applied
  *     there (fem_dirichlet_apply): *A on rank 0, NULL elsewhere.
  *  res: ranks, partitioner, seconds[GRAPH] (partition + INSERT pass), [ELEMENT], [PACK],
- *  [UNPACK] (this rank's), nnz (global), dist_invalid, bytes_exchanged, per_rank (rank 0).
+ *  [UNPACK] (this rank's), nnz (global), dist_invalid, bytes_exchanged, entries_combined, per_rank (rank 0).
  *  Errors (agreed on every rank): INVALID_DATA (entries not combined: counted, the assembly
  *  stops; the mesh differing between ranks), those of the dist and sparse calls. */
 strata_status_t fem_dist_assemble(const fem_dist_options_t *o, strata_exec_t *e, const fem_mesh_t *m,
