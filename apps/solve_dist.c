@@ -38,28 +38,11 @@ static int agree_exit(int code, const char *msg) {
  * for the ones that do not run across ranks */
 static int precond_options(const char *name, int outer, strata_dist_precond_options_t *po, int *none, char *msg,
                            size_t cap) {
-  strata_dist_precond_options_default(po);
-  po->outer_overlap = outer >= 0 ? outer : 1;
-  *none = 0;
-  int p = 1, ov = 0, k = 0;
-  char tail = 0;
-  if (!strcmp(name, "none")) *none = 1;
-  else if (!strcmp(name, "jacobi")) po->kind = STRATA_DIST_PRECOND_JACOBI;
-  else if (!strcmp(name, "l1-jacobi")) po->kind = STRATA_DIST_PRECOND_L1_JACOBI;
-  else if (sscanf(name, "bjacobi:%d%c", &p, &tail) == 1 || sscanf(name, "bjacobi:%d:%d%c", &p, &k, &tail) == 2) {
-    po->kind = STRATA_DIST_PRECOND_BLOCK;
-  } else if (sscanf(name, "ras:%d:%d%c", &p, &ov, &tail) == 2 || sscanf(name, "ras:%d:%d:%d%c", &p, &ov, &k, &tail) == 3) {
-    po->kind = STRATA_DIST_PRECOND_RAS;
-  } else {
-    snprintf(msg, cap,
-             "--precond %s is not supported across ranks (none, jacobi, l1-jacobi, bjacobi:P[:K], ras:P:OVERLAP[:K] "
-             "are; ILU(K) over ranks: bjacobi:1:K or ras:1:0:K, each rank's block factored; no AMG over ranks)",
-             name);
+  if (strata_dist_precond_options_from_name(name, po, none)) {
+    snprintf(msg, cap, "%s", strata_error_message());
     return 2;
   }
-  po->inner.num_parts = p;
-  po->inner.overlap = ov;
-  po->inner.ilu.fill_level = k;
+  po->outer_overlap = outer >= 0 ? outer : 1;
   return 0;
 }
 

@@ -41,7 +41,9 @@ static void usage(FILE *f) {
           "       --json                        one JSON object instead of text\n"
           "       --verbose                     Gmsh's own progress messages while meshing\n"
           "       under mpirun -np N (N > 1): each rank assembles its elements, the rows owned elsewhere are\n"
-          "       exported (pack, exchange, unpack_combine ADD); rank 0 gathers the matrix, solves, reports\n"
+          "       exported (pack, exchange, unpack_combine ADD); every rank solves its rows (the Krylov method over\n"
+          "       the distributed matrix; --precond none|jacobi|l1-jacobi|bjacobi:P[:K]|ras:P:OVERLAP[:K]); rank 0\n"
+          "       reports (the matrix is gathered there only for the comparison; --no-compare skips it)\n"
           "       --partition metis|block|auto   the nodes' partition (default auto: METIS when built with it)\n"
           "  spmv A.mtx [options]               y = alpha op(A) x + beta y by row-length class\n"
           "       --x ones|random:SEED|FILE.mtx --alpha A --beta B --y FILE.mtx --transpose\n"
@@ -260,7 +262,21 @@ static int cmd_fem(int argc, char **argv) {
     fprintf(stderr, "strata fem: --partition %s: %s\n", partition, strata_error_message());
     return 2;
   }
-  if (cli_dist_size() > 1) o.dist = &dopt;
+  if (cli_dist_size() > 1) {
+    o.dist = &dopt;
+    /* what does not run across ranks is refused on every rank (each parsed the same argv): exit 2 */
+    strata_dist_precond_options_t dpo;
+    int dnone = 0;
+    if (o.precond && strata_dist_precond_options_from_name(o.precond, &dpo, &dnone) != STRATA_SUCCESS) {
+      fprintf(stderr, "strata fem: under mpirun with %d ranks: %s\n", cli_dist_size(), strata_error_message());
+      return 2;
+    }
+    if (o.save_system) {
+      fprintf(stderr, "strata fem: --save-system %s: not under mpirun with %d ranks (the system stays distributed); run "
+              "on one rank to save it\n", o.save_system, cli_dist_size());
+      return 2;
+    }
+  }
 #endif
   if (partition && !o.dist) {
     fprintf(stderr, "strata fem: --partition applies under mpirun with several ranks (this run has one%s)\n",

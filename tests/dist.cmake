@@ -71,6 +71,14 @@ elseif(STRATA_HAVE_MPI)
     set_tests_properties(cli.dist.fem.np2 PROPERTIES TIMEOUT 300 PROCESSORS 2
                          ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1"
                          PASS_REGULAR_EXPRESSION "\"converged\": true.*\"matrix_max_rel_diff_vs_serial\": ([0-9.]+e-(1[2-9]|[2-9][0-9])|0.000000e\\+00).*\"unpack_invalid_entries\": 0.*\"ranks\": 2, \"partitioner\": \"auto\", \"invalid_entries_all_ranks\": 0, \"bytes_exchanged\": [1-9][0-9]*, \"per_rank\": \\[\\{\"rank\": 0.*\"rank\": 1,.*\"unpack_combine\"")
+    # the distributed solve (CG + Jacobi over the ranks) on 1, 2, 3, 4 ranks, block and METIS
+    # partitions, bulk nodes: iterations within 2 of the single-rank run, ||u|| within 1e-8
+    add_test(NAME cli.dist.fem.solve
+             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/dist_fem_cli.sh $<TARGET_FILE:strata_cli> ${MPIEXEC_EXECUTABLE}
+                     "${_strata_mpi_flags}" ${_be0} --box 10 --bulk-nodes 2 --no-compare)
+    set_tests_properties(cli.dist.fem.solve PROPERTIES TIMEOUT 300 PROCESSORS 2
+                         ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1"
+                         PASS_REGULAR_EXPRESSION "np 4 auto: [0-9]+ iterations.*every rank count matches the single-rank solve")
     add_test(NAME cli.dist.spmv.np2
              COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/dist_spmv_cli.sh $<TARGET_FILE:strata_cli> ${MPIEXEC_EXECUTABLE}
                      "${_strata_mpi_flags}" ${_strata_dist_matrices}/ginkgo/ani4.mtx ${CMAKE_CURRENT_BINARY_DIR}/cli_dist_spmv ${_be0})

@@ -175,7 +175,9 @@ strata_status_t strata_backend_device_info(strata_backend_t backend, int device,
     return strata_impl_error(STRATA_ERR_NO_DEVICE, "backend '%s': device %d requested, %d device(s) present",
                              strata_backend_name(backend), device, n);
   memset(info, 0, sizeof *info);
-  return strata_impl_backend(backend)->device_info(device, info);
+  st = strata_impl_backend(backend)->device_info(device, info);
+  info->device_id = device;
+  return st;
 }
 
 static strata_status_t exec_new(strata_backend_t backend, int is_default, strata_exec_t **out) {
@@ -199,6 +201,7 @@ static strata_status_t exec_new(strata_backend_t backend, int is_default, strata
                     : g.opts.host_threads > 0        ? g.opts.host_threads
                                                      : strata_impl_host_thread_count();
   st = b->device_info(dev, &e->info);
+  e->info.device_id = dev;
   if (st == STRATA_SUCCESS && (!b->is_host || !is_default)) st = b->stream_create(dev, &e->stream);
   if (st != STRATA_SUCCESS) {
     free(e);

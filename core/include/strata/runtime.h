@@ -63,6 +63,7 @@ typedef struct strata_device_info {
   size_t max_scratch_bytes;  /**< per team: opt-in shared memory on GPUs less the few hundred bytes
                                   the team launcher keeps for team reductions; host: a set limit */
   int compute_major, compute_minor;
+  int device_id;             /**< the device's ordinal in its backend (host backends 0) */
 } strata_device_info_t;
 
 /** Number of devices the backend sees: host backends 1; GPU backends 0 when no GPU (not an

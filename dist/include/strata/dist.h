@@ -587,6 +587,16 @@ typedef struct strata_dist_precond_options {
 /** The defaults above. */
 void strata_dist_precond_options_default(strata_dist_precond_options_t *opts);
 
+/** Options from a preconditioner's name as strata_precond_create_from_name takes it, for the
+ *  names that run across ranks: "none" (*none = 1, opts at the defaults), "jacobi", "l1-jacobi",
+ *  "bjacobi:P[:K]" (BLOCK, inner P partitions, ILU(K)), "ras:P:OVERLAP[:K]" (RAS, inner P
+ *  partitions with OVERLAP, ILU(K); outer_overlap left at its default 1: the caller sets it).
+ *  The values are not checked here (strata_dist_precond_create does). Errors: INVALID_ARGUMENT
+ *  (NULL argument; any other name — ilu0, iluk:K, amg[:...] —: the name and the accepted ones
+ *  named). Local, synchronous. */
+strata_status_t strata_dist_precond_options_from_name(const char *name, strata_dist_precond_options_t *opts,
+                                                      int *none);
+
 /** A preconditioner for Krylov solves with strata_dist_operator_create(A), set up here for this
  *  rank's rows (P applies to vectors of num_local_rows, exec memory). JACOBI and L1_JACOBI are
  *  the solvers' Jacobi (strata_precond_setup_jacobi_rows on the diagonal block, or on the rank's
