@@ -337,13 +337,23 @@ int main(int argc, char **argv) {
         io.default_backend = b;
       break;
     }
+  /* under mpirun: MPI first (fem, spmv, solve), then one GPU per rank (the node rank modulo the
+   * device count; bench dist starts MPI itself: the launcher's node-local rank), STRATA_DEVICE
+   * overriding it in strata_init */
+  const int dist_cmd = !strcmp(argv[1], "fem") || !strcmp(argv[1], "spmv") || !strcmp(argv[1], "solve");
+  if (dist_cmd) cli_dist_start(&argc, &argv);
+  if (dist_cmd || !strcmp(argv[1], "bench")) cli_dist_device(&io);
   strata_status_t st = strata_init(&io);
   if (st != STRATA_SUCCESS && strcmp(argv[1], "info") == 0) {
     snprintf(g_init_problem, sizeof g_init_problem, "%s", strata_error_message());
     io.default_backend = STRATA_BACKEND_SERIAL;
     st = strata_init(&io);
   }
-  if (st != STRATA_SUCCESS) return fail("init", st);
+  if (st != STRATA_SUCCESS) {
+    fail("init", st);
+    cli_dist_end();
+    return 1;
+  }
   int (*cmd)(int, char **) = strcmp(argv[1], "info") == 0    ? cmd_info
                              : strcmp(argv[1], "fem") == 0   ? cmd_fem
                              : strcmp(argv[1], "spmv") == 0  ? cmd_spmv
@@ -352,7 +362,6 @@ int main(int argc, char **argv) {
                              : strcmp(argv[1], "bench") == 0 ? cmd_bench
                                                              : NULL;
   if (cmd) { /* finalized on every return (--help and the exit-2 refusals too; a second call does nothing) */
-    if (cmd == cmd_fem || cmd == cmd_spmv || cmd == cmd_solve) cli_dist_start(&argc, &argv); /* under mpirun only */
     int rc = cmd(argc - 2, argv + 2);
     strata_finalize();
     cli_dist_end();
@@ -361,5 +370,6 @@ int main(int argc, char **argv) {
   fprintf(stderr, "strata: unknown command '%s'\n", argv[1]);
   usage(stderr);
   strata_finalize();
+  cli_dist_end();
   return 2;
 }

@@ -105,6 +105,12 @@ strata_status_t fem_dist_assemble(const fem_dist_options_t *o, strata_exec_t *e,
     AGREE(st);
     int64_t nn = 0;
     st = strata_dist_partition_crs(comm, 0, e, G, o->partitioner, &nn, &new_ids, &map);
+    if (st == STRATA_ERR_INVALID_ARGUMENT && size > n) { /* agreed: every rank adds the same context */
+      char why[768];
+      snprintf(why, sizeof why, "%s", strata_error_message());
+      st = strata_error_set(st, "fem dist: the mesh has %lld nodes (%lld bulk nodes included), fewer than the %d ranks: %s",
+                            (long long)n, (long long)K, size, why);
+    }
     if (st) goto done;
     strata_crs_destroy(&G);
   }

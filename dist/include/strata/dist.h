@@ -73,6 +73,15 @@ const char *strata_dist_thread_level_name(int level);
  *  INVALID_ARGUMENT (MPI not initialized, comm MPI_COMM_NULL; this rank only). Collective. */
 strata_status_t strata_dist_node_rank(MPI_Comm comm, int *node_rank, int *node_size);
 
+/** The GPU this rank should take, one rank per GPU (DESIGN §10): *device = node_rank modulo
+ *  device_count (node_rank from strata_dist_node_rank; device_count: the backend's, from
+ *  strata_backend_device_count — 4 GPUs and ranks 0..3 of a node give 0..3, one GPU and two
+ *  ranks give 0 for both), 0 when device_count < 1 (host backends count 1). Pass it to
+ *  strata_init as strata_init_options_t.device_id before the first execution space of the GPU
+ *  backend (the environment's STRATA_DEVICE still overrides it there). Errors: INVALID_ARGUMENT
+ *  (NULL device; MPI not initialized, MPI_COMM_NULL: this rank only). Collective. */
+strata_status_t strata_dist_device_select(MPI_Comm comm, int device_count, int *device);
+
 /* ------------------------------------------------------------------ maps */
 
 typedef struct strata_dist_map strata_dist_map_t;
