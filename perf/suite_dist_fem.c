@@ -185,8 +185,11 @@ static void fe_backend(fe_input_t *in, int bi, int rank, int size) {
     fem_result_t res;
     memset(&res, 0, sizeof res);
     strata_crs_matrix_t *A = NULL;
+    fem_dist_system_t sys;
+    memset(&sys, 0, sizeof sys);
     MPI_Barrier(MPI_COMM_WORLD);
-    st = fem_dist_assemble(&o, e, &in->mesh, tets_d, bnd_d, in->K, in->sel, sel_d, in->nsel, &A, &res); /* agreed */
+    st = fem_dist_assemble(&o, e, &in->mesh, tets_d, bnd_d, in->K, in->sel, sel_d, in->nsel, &A, &sys, &res); /* agreed */
+    fem_dist_system_free(&sys); /* the solve's part (the distributed matrix): not used here */
     if (st) {
       snprintf(msg, sizeof msg, "fem_dist_assemble: %s", strata_error_message());
       for (int i = 0; i < nrec; ++i) snprintf(R[i].msg, sizeof R[i].msg, "%s", msg);
