@@ -217,7 +217,7 @@ static double h2_dense_peer(int bi, int dim, const char *name, const strata_poin
       snprintf(why, sizeof why, "dense K of n = %lld points: n above the suite's limit %lld", (long long)n, (long long)cap);
     else
       snprintf(why, sizeof why, "dense K of %.3g GB does not fit in the %.3g GB left beside the H² matrix", kbytes / 1e9,
-               room / 1e9);
+               fmax(room, 0.0) / 1e9);
     h2_skip(b, name, "dense_gemv", n, why);
     return 0.0;
   }
@@ -269,7 +269,7 @@ static int h2_case(int bi, int dim, int64_t n, int first, double *bpp) {
   strata_exec_t *e = bench_cfg.ex[bi];
   char name[64];
   snprintf(name, sizeof name, "%dd_n=%lld", dim, (long long)n);
-  const double budget = h2_mem_budget(e), need = 1.15 * *bpp * (double)n + h2_work_bytes(dim, n);
+  const double budget = h2_mem_budget(e), need = 1.05 * *bpp * (double)n + h2_work_bytes(dim, n);
   if (*bpp > 0 && budget > 0 && need > budget) {
     char why[200];
     snprintf(why, sizeof why, "needs about %.3g GB (%.0f bytes per point at the last size, plus work arrays), above the %.3g GB "
