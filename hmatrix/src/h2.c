@@ -389,8 +389,8 @@ strata_status_t strata_h2_matvec(strata_exec_t *exec, const strata_h2_matrix_t *
   la.yd = yd;
   if (lowrank) CHECK(strata_parallel_for_team(exec, "strata_h2_leaf_basis", &lpol, &strata_h2_leaf_basis, &la));
   if (de) { /* Y = α (yd + yp) + β Y once the dense sums are done */
-    dense_started = 0;
     CHECK(strata_exec_wait_event(exec, A->ev_dense));
+    dense_started = 0; /* exec's later work, the frees included, is ordered after de's */
     CHECK(strata_parallel_for(exec, "strata_h2_combine", strata_range(0, n * nv), &strata_h2_combine, &la));
   } else
     CHECK(strata_parallel_for_team(exec, "strata_h2_leaf_product", &lpol, &strata_h2_leaf_product, &la));
