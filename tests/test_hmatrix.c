@@ -179,6 +179,91 @@ static void test_backend_equals_serial(void **state) {
   strata_points_destroy(&P);
 }
 
+/* the dense phase on the matrix's second instance (overlap ON) against one stream (OFF): the same
+ * bits, run after run, on the matrix's exec and on another instance; both against the dense
+ * product; AUTO is ON exactly on GPU backends; the mode refused outside AUTO / OFF / ON */
+static void overlap_case(strata_points_t *P, int leaf, int p, int nv, double alpha, double beta, const char *what) {
+  const int64_t n = P->n, m = n * nv;
+  strata_h2_options_t o = opts_of(P->dim, leaf, p, 1.0, STRATA_H2_EXP, 0.5);
+  o.overlap = STRATA_H2_OVERLAP_ON;
+  strata_h2_matrix_t *A = NULL;
+  T_OK(strata_h2_create(T_exec, P, &o, &A));
+  int on = -1;
+  T_OK(strata_h2_get_overlap(A, &on));
+  assert_int_equal(on, 1);
+  strata_exec_t *other = NULL;
+  T_OK(strata_exec_create(strata_exec_backend(T_exec), &other));
+  double *x = random_x(m), *y0 = random_x(m), *yon = (double *)t_malloc((size_t)m * 8), *yoff = (double *)t_malloc((size_t)m * 8);
+  double *dx, *dy;
+  T_OK(strata_mem_alloc(T_exec, STRATA_MEM_DEVICE, (size_t)m * 8, (void **)&dx));
+  T_OK(strata_mem_alloc(T_exec, STRATA_MEM_DEVICE, (size_t)m * 8, (void **)&dy));
+  T_OK(strata_mem_copy(T_exec, dx, x, (size_t)m * 8));
+  for (int round = 0; round < 6; ++round) { /* ON, OFF, ON, ... ; rounds 4, 5 on another instance */
+    strata_exec_t *e = round < 4 ? T_exec : other;
+    T_OK(strata_h2_set_overlap(A, round % 2 ? STRATA_H2_OVERLAP_OFF : STRATA_H2_OVERLAP_ON));
+    T_OK(strata_h2_get_overlap(A, &on));
+    assert_int_equal(on, round % 2 ? 0 : 1);
+    T_OK(strata_mem_copy(e, dy, y0, (size_t)m * 8));
+    T_OK(strata_h2_matvec(e, A, nv, alpha, dx, n, beta, dy, n));
+    double *y = round == 1 ? yoff : round == 0 ? yon : (double *)t_malloc((size_t)m * 8);
+    T_OK(strata_mem_copy(e, y, dy, (size_t)m * 8));
+    if (round > 1) {
+      const double *want = round % 2 ? yoff : yon;
+      if (memcmp(y, want, (size_t)m * 8)) fail_msg("%s: round %d differs from round %d (seed %llu)", what, round, round % 2, (unsigned long long)T_seed);
+      free(y);
+    }
+  }
+  for (int64_t e = 0; e < m; ++e)
+    if (memcmp(&yon[e], &yoff[e], 8))
+      fail_msg("%s: entry %lld is %.17g with the dense phase overlapped, %.17g without (seed %llu)", what, (long long)e, yon[e],
+               yoff[e], (unsigned long long)T_seed);
+  double *r = (double *)t_malloc((size_t)m * 8);
+  dense_product(P, STRATA_H2_EXP, 0.5, nv, x, r);
+  for (int64_t e = 0; e < m; ++e) r[e] = alpha * r[e] + beta * y0[e];
+  EXPECT_ERR_BELOW(rel_fro(m, yon, r), 1e-3, what);
+  T_OK(strata_h2_set_overlap(A, STRATA_H2_OVERLAP_AUTO));
+  T_OK(strata_h2_get_overlap(A, &on));
+  assert_int_equal(on, !strata_exec_is_host(T_exec));
+  strata_mem_free(T_exec, STRATA_MEM_DEVICE, (void **)&dx);
+  strata_mem_free(T_exec, STRATA_MEM_DEVICE, (void **)&dy);
+  T_OK(strata_exec_destroy(&other));
+  T_OK(strata_h2_destroy(&A));
+  free(x);
+  free(y0);
+  free(yon);
+  free(yoff);
+  free(r);
+  strata_points_destroy(&P);
+}
+
+static void test_overlap_same_bits(void **state) {
+  (void)state;
+  strata_points_t *P;
+  T_OK(strata_points_create_random(2, 3000, T_seed + 11, &P));
+  overlap_case(P, 32, 6, 3, 0.75, -0.5, "overlap, 2D random, nv 3");
+  T_OK(strata_points_create_grid(3, 1000, &P));
+  overlap_case(P, 50, 4, 1, 1.0, 0.0, "overlap, 3D grid, leaf 50");
+  T_OK(strata_points_create_random(2, 40, T_seed + 12, &P));
+  overlap_case(P, 64, 4, 2, -2.0, 1.0, "overlap, n below the leaf (all dense)");
+  /* bad modes */
+  T_OK(strata_points_create_random(2, 100, T_seed, &P));
+  strata_h2_options_t o = opts_of(2, 16, 4, 1.0, STRATA_H2_EXP, 0.5);
+  strata_h2_matrix_t *A = NULL;
+  o.overlap = (strata_h2_overlap_t)3;
+  t_expect_msg(strata_h2_create(T_exec, P, &o, &A), STRATA_ERR_INVALID_ARGUMENT, "overlap = 3", "AUTO 0, OFF 1 or ON 2");
+  assert_null(A);
+  o.overlap = STRATA_H2_OVERLAP_AUTO;
+  T_OK(strata_h2_create(T_exec, P, &o, &A));
+  t_expect_msg(strata_h2_set_overlap(A, (strata_h2_overlap_t)-1), STRATA_ERR_INVALID_ARGUMENT, "mode = -1", "AUTO 0, OFF 1 or ON 2");
+  t_expect_msg(strata_h2_set_overlap(NULL, STRATA_H2_OVERLAP_ON), STRATA_ERR_INVALID_ARGUMENT, "NULL matrix", NULL);
+  int on = -1;
+  T_ERR(strata_h2_get_overlap(A, NULL), STRATA_ERR_INVALID_ARGUMENT);
+  T_OK(strata_h2_get_overlap(A, &on));
+  assert_int_equal(on, !strata_exec_is_host(T_exec));
+  T_OK(strata_h2_destroy(&A));
+  strata_points_destroy(&P);
+}
+
 static void test_multivector(void **state) {
   (void)state;
   const int64_t n = 2500;
@@ -682,6 +767,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_error_falls_with_p, t_setup),
       cmocka_unit_test_setup(test_backend_equals_serial, t_setup),
       cmocka_unit_test_setup(test_multivector, t_setup),
+      cmocka_unit_test_setup(test_overlap_same_bits, t_setup),
       cmocka_unit_test_setup(test_symmetric, t_setup),
       cmocka_unit_test_setup(test_points, t_setup),
       cmocka_unit_test_setup(test_tree_structure, t_setup),

@@ -340,13 +340,21 @@ void strata_event_destroy(strata_event_t **event) {
   *event = NULL;
 }
 
-strata_status_t strata_event_record(strata_exec_t *exec, strata_event_t *event) {
+/* exec and event given and of one backend and device; fn names the call, verb what exec does */
+static strata_status_t check_exec_event(const strata_exec_t *exec, const strata_event_t *event, const char *fn,
+                                        const char *verb) {
   if (!exec || !event)
-    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "event_record: NULL %s", !exec ? "execution space" : "event");
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL %s", fn, !exec ? "execution space" : "event");
   if (exec->backend != event->backend || exec->device != event->device)
-    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "event_record: event of '%s' device %d recorded on '%s' device %d",
-                             strata_backend_name(event->backend), event->device, strata_backend_name(exec->backend),
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "%s: event of '%s' device %d %s '%s' device %d", fn,
+                             strata_backend_name(event->backend), event->device, verb, strata_backend_name(exec->backend),
                              exec->device);
+  return STRATA_SUCCESS;
+}
+
+strata_status_t strata_event_record(strata_exec_t *exec, strata_event_t *event) {
+  strata_status_t chk = check_exec_event(exec, event, "event_record", "recorded on");
+  if (chk) return chk;
   const strata_impl_backend_t *b = strata_impl_backend(exec->backend);
   strata_status_t st;
   if (event->native && b->event_record) {
@@ -357,6 +365,14 @@ strata_status_t strata_event_record(strata_exec_t *exec, strata_event_t *event) 
   }
   if (st == STRATA_SUCCESS) event->recorded = 1;
   return st;
+}
+
+strata_status_t strata_exec_wait_event(strata_exec_t *exec, strata_event_t *event) {
+  strata_status_t chk = check_exec_event(exec, event, "exec_wait_event", "waited on by");
+  if (chk) return chk;
+  const strata_impl_backend_t *b = strata_impl_backend(exec->backend);
+  if (!event->recorded || !event->native || !b->event_wait) return STRATA_SUCCESS;
+  return b->event_wait(exec->device, exec->stream, event->native);
 }
 
 strata_status_t strata_event_elapsed(strata_event_t *start, strata_event_t *stop, double *seconds) {

@@ -147,6 +147,17 @@ strata_status_t strata_event_record(strata_exec_t *exec, strata_event_t *event);
 /** *seconds = time from start to stop (both recorded, same backend); waits for stop to complete.
  *  Errors: INVALID_ARGUMENT (not recorded, or backends differ), DEVICE. */
 strata_status_t strata_event_elapsed(strata_event_t *start, strata_event_t *stop, double *seconds);
+/** Orders exec after an event (cross-instance dependency, cudaStreamWaitEvent semantics): work
+ *  submitted to exec after this call starts only after the work that the event's last
+ *  strata_event_record captured has completed; work submitted to exec before it is not affected,
+ *  and the host does not wait. exec may be another instance of the event's backend and device than
+ *  the one that recorded it (that is its use: one instance consumes what another produced). An
+ *  event never recorded is already complete (a no-op, as in CUDA). GPUs: cudaStreamWaitEvent /
+ *  hipStreamWaitEvent on exec's stream. Host backends: a no-op after the checks — their launches
+ *  and copies have completed when the call that submitted them returns, and record fences. Errors:
+ *  INVALID_ARGUMENT (NULL exec or event; an event of another backend or device than exec's, both
+ *  named), DEVICE. Asynchronous. */
+strata_status_t strata_exec_wait_event(strata_exec_t *exec, strata_event_t *event);
 
 /* ---------------------------------------------------------------- memory */
 

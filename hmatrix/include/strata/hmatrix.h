@@ -168,8 +168,22 @@ typedef struct strata_h2_user_kernel {
     (UK)->params[0] = (UK)->params[1] = (UK)->params[2] = (UK)->params[3] = 0.0;                   \
   } while (0)
 
+/** How strata_h2_matvec runs its dense phase (the leaf blocks D, independent of the low-rank phases
+ *  until the final sum). OFF: every phase on the matvec's exec, one after the other, the dense sum
+ *  fused into the last kernel. ON: the dense sums go to a temporary on a second execution space
+ *  instance that the matrix owns (made with strata_exec_create on the matrix's backend), ordered
+ *  after the gather of X and before the final sum with events (strata_exec_wait_event), so that on
+ *  GPUs the dense phase runs concurrently with the upsweep, coupling and downsweep on another
+ *  stream (DESIGN §11; H2Opus overlaps the same phases). AUTO (0, the default): ON on GPU backends,
+ *  OFF on host backends (their launches run one after the other anyway). Both give the same bits. */
+typedef enum strata_h2_overlap {
+  STRATA_H2_OVERLAP_AUTO = 0,
+  STRATA_H2_OVERLAP_OFF = 1,
+  STRATA_H2_OVERLAP_ON = 2
+} strata_h2_overlap_t;
+
 /** Construction options. strata_h2_options_default fills leaf 64, cheb 8 (2D) or 5 (3D),
- *  eta 1, EXP with length 1. */
+ *  eta 1, EXP with length 1, overlap AUTO. */
 typedef struct strata_h2_options {
   int32_t leaf;                  /**< >= 1 */
   int32_t cheb;                  /**< p, Chebyshev points per dimension: 1 .. 16; rank p^dim */
@@ -178,6 +192,7 @@ typedef struct strata_h2_options {
   double length;                 /**< ℓ > 0, finite (built-in kernels) */
   const strata_h2_user_kernel_t *user; /**< kernel == USER: the user's kernels (host memory, read
                                             during strata_h2_create only) */
+  strata_h2_overlap_t overlap;   /**< the matvec's dense phase on a second stream (strata_h2_overlap_t) */
 } strata_h2_options_t;
 
 /** Defaults for dim (2 or 3; any other value gets the 2D ones). Errors: INVALID_ARGUMENT (NULL). */
@@ -192,14 +207,26 @@ typedef struct strata_h2_matrix strata_h2_matrix_t;
  *  the dense blocks D_ts = K(x_i, x_j). pts stays the caller's (copied). The matrix belongs to exec's
  *  backend and must be used with an exec of that backend. Errors: INVALID_ARGUMENT (NULL; leaf,
  *  eta, cheb outside [1, 16], length <= 0 or not finite, an unknown kernel, USER without its three
- *  kernels: each named with its limit), BACKEND_UNAVAILABLE (a USER kernel not compiled for exec's
- *  backend, named), OUT_OF_MEMORY, DEVICE.
+ *  kernels, an overlap outside AUTO / OFF / ON: each named with its limit), BACKEND_UNAVAILABLE (a
+ *  USER kernel not compiled for exec's backend, named), OUT_OF_MEMORY, DEVICE.
  *  Synchronous (returns when the device build is done). */
 strata_status_t strata_h2_create(strata_exec_t *exec, const strata_points_t *pts, const strata_h2_options_t *opts,
                                  strata_h2_matrix_t **A);
 
 /** Frees the matrix (fences its exec first). NULL-safe; sets *A to NULL. */
 strata_status_t strata_h2_destroy(strata_h2_matrix_t **A);
+
+/** Sets how later products run their dense phase (strata_h2_overlap_t; AUTO resolved for the
+ *  matrix's backend), for A/B measurements without a rebuild: ON makes the matrix's second
+ *  execution space instance and its two events if it has none, OFF destroys them (fencing the
+ *  instance first). The products' results are the same bits either way. Not to be called while
+ *  another host thread runs a product on A. Errors: INVALID_ARGUMENT (NULL A, a mode outside AUTO /
+ *  OFF / ON, named), and those of strata_exec_create and strata_event_create. Synchronous. */
+strata_status_t strata_h2_set_overlap(strata_h2_matrix_t *A, strata_h2_overlap_t mode);
+
+/** *on = 1 when products of A run the dense phase on the second instance (strata_h2_overlap_t ON,
+ *  or AUTO on a GPU backend), else 0. Errors: INVALID_ARGUMENT (NULL). */
+strata_status_t strata_h2_get_overlap(const strata_h2_matrix_t *A, int *on);
 
 /** The matrix's trees (host memory, owned by A, valid until it is destroyed). Errors: INVALID_ARGUMENT. */
 strata_status_t strata_h2_get_tree(const strata_h2_matrix_t *A, const strata_h2_tree_t **tree);
@@ -224,9 +251,13 @@ strata_status_t strata_h2_get_info(const strata_h2_matrix_t *A, strata_h2_info_t
  *  level by level up; ŷ_t = Σ_s S_ts x̂_s per level; ŷ_c += E_c ŷ_parent level by level down;
  *  finally per leaf y = U ŷ + Σ D x and Y = α·y + β·Y, scattered back. β == 0: Y is not read (NaN
  *  there is overwritten). No coupling blocks (everything dense): only the last phase runs.
- *  Deterministic: the same bits on every run for a backend and device. nv == 0 or n == 0: nothing.
- *  exec must be of A's backend. Temporaries (2·num_nodes·k·nv + 2·n·nv doubles) are stream-ordered
- *  allocations. Errors: INVALID_ARGUMENT (NULL A or exec, nv < 0, ld < n, NULL X or Y with work to
+ *  Deterministic: the same bits on every run for a backend and device, with the dense phase
+ *  overlapped or not (strata_h2_overlap_t: with overlap, the dense phase runs on A's second
+ *  instance into its own temporary and one last kernel adds the two parts in the fixed order of the
+ *  fused path). nv == 0 or n == 0: nothing. exec must be of A's backend and device. Temporaries
+ *  (2·num_nodes·k·nv + 2·n·nv doubles, n·nv more with overlap) are stream-ordered allocations on exec
+ *  (with overlap also used by A's second instance, ordered by events). With overlap, products of
+ *  one matrix share its second instance: run them from one host thread at a time. Errors: INVALID_ARGUMENT (NULL A or exec, nv < 0, ld < n, NULL X or Y with work to
  *  do, a NaN or infinite α or β, exec of another backend), OUT_OF_MEMORY, DEVICE. Asynchronous on
  *  exec's stream. Transposed products are not provided: for a symmetric kernel A is symmetric
  *  (S_st = S_tsᵀ and D_st = D_tsᵀ exactly), so A·X is Aᵀ·X. */
