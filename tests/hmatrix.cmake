@@ -2,6 +2,7 @@
 # every backend against serial, multi-vector, symmetry, degenerate point sets, EDGE_CASES Q1-Q8,
 # bad input; user kernel functions (hmatrix_kernels.kl.c) through <strata/hmatrix_kl.h>.
 strata_test(hmatrix SOURCES test_hmatrix.c)
+target_include_directories(test_hmatrix PRIVATE ${PROJECT_SOURCE_DIR}/hmatrix/src) # h2_impl.h (compression tests)
 strata_add_kernels(test_hmatrix SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/hmatrix_kernels.kl.c
   INCLUDE_DIRECTORIES ${PROJECT_SOURCE_DIR}/hmatrix/include)
 

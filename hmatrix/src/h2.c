@@ -7,6 +7,7 @@
 #include "../kernels/h2_args.h"
 #include "strata/hmatrix.h"
 #include "strata/hmatrix_args.h"
+#include "h2_impl.h"
 
 STRATA_KERNEL_DECLARE(strata_h2_build_basis);
 STRATA_KERNEL_DECLARE(strata_h2_build_transfer);
@@ -18,27 +19,6 @@ STRATA_KERNEL_DECLARE(strata_h2_coupling_mv);
 STRATA_KERNEL_DECLARE(strata_h2_downsweep);
 STRATA_KERNEL_DECLARE(strata_h2_leaf_basis);
 STRATA_KERNEL_DECLARE(strata_h2_leaf_product);
-
-#define CHEB_MAX 16
-
-struct strata_h2_matrix {
-  strata_exec_t *exec;
-  strata_backend_t backend;
-  strata_h2_tree_t *tree;
-  int32_t p, k;
-  strata_h2_kernel_kind_t kind;
-  const strata_kernel_t *k_coupling, *k_dense, *k_rows;
-  double params[4];
-  int host;
-  int warp;
-  int64_t leaf_max; /* the most points of a leaf */
-  size_t bytes_index;
-  /* exec memory */
-  double *pts, *center, *half, *cheb, *U, *E, *S, *D;
-  int64_t *index_map, *inv_map, *node_begin, *node_end;
-  int64_t *coupling_row_ptr, *coupling_cols, *coupling_rows;
-  int64_t *dense_row_ptr, *dense_cols, *dense_rows, *dense_offsets;
-};
 
 #define CHECK(x)                 \
   do {                           \
