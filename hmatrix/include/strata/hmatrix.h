@@ -270,8 +270,8 @@ typedef struct strata_h2_compress_info {
 
 /** Recompresses A in place to a relative tolerance eps (H2Opus's algorithm: Boukaram, Turkiyyah,
  *  Keyes, "Hierarchical matrix operations on GPUs: matrix-vector multiplication and compression",
- *  ACM TOMS 2019, §4; the error bound after Börm, "Efficient numerical methods for non-local
- *  operators", 2010, ch. 6). Every phase is a batched kernel over one level's flat arrays on exec's
+ *  ACM TOMS 2019: orthogonalization, weights, truncation, projection; the error bound after Börm,
+ *  "Efficient numerical methods for non-local operators", 2010, ch. 6). Every phase is a batched kernel over one level's flat arrays on exec's
  *  device (<strata/batched.h>), deterministic:
  *  1. orthogonalization, up the tree: QR of each leaf basis U = Q R (U ← Q), then per level the
  *     children's stacked [R_c1 E_c1; R_c2 E_c2] = Q R (E_c ← the blocks of Q, R the parent's);
@@ -283,10 +283,11 @@ typedef struct strata_h2_compress_info {
  *     relative error of A·x for x of independent random entries is then about eps or less;
  *  3. weights, down the tree: W_t = the R factor of the QR of the stack of S_tsᵀ over t's block
  *     row and W_parent E_tᵀ (so W_tᵀW_t is the Gram matrix of everything t's basis carries);
- *  4. truncation, up the tree: leaves by the SVD of W_t, inner nodes by the SVD of the children's
- *     projected transfers stacked and weighted; each node keeps the fewest singular vectors whose
- *     discarded Frobenius tail is <= τ (strata_batched_svd_rank), giving new leaf bases and
- *     transfers (orthonormal again) and the projections P_t (old basis to new);
+ *  4. truncation, up the tree, by pivoted QR (strata_batched_qrcp) of the weighted bases — W_tᵀ
+ *     at the leaves, the children's projected transfers stacked times W_parentᵀ above: each node
+ *     keeps the first r columns of Q, r the fewest for which the discarded ‖R(r:, r:)‖_F (exactly
+ *     the Frobenius error of that projection) is <= τ; this gives new leaf bases and transfers
+ *     (orthonormal again) and the projections P_t (old basis to new);
  *  5. the coupling blocks S_ts ← P_tᵀ S_ts P_s.
  *  Ranks are per node (at most the level's slot, k = cheb^dim); a level's rank is the largest of
  *  its nodes'. The arrays keep their layout and size (k slots per node, the columns and rows
@@ -294,16 +295,19 @@ typedef struct strata_h2_compress_info {
  *  the product's cost stays that of rank k; bytes_lowrank_after is what the per-level ranks need.
  *  eps >= 1 is allowed: the tolerance then admits dropping whole bases (ranks 0: the low-rank part
  *  vanishes and A keeps its dense blocks). Calling it again recompresses (ranks never grow).
- *  Flops (info->flops): per block QR m × n 2mn² − 2n³/3 (m >= n; the transpose rule otherwise),
- *  explicit Q m × r 2mr² − 2r³/3, GEMM 2mnk, a Jacobi SVD of m × n (m >= n) 6mn² (one sweep's
- *  rotations: a nominal count, so the rate it gives is a lower bound), over the block sizes run.
+ *  Flops (info->flops), summed over the blocks of every batched call with the sizes it ran:
+ *  QR and pivoted QR of m × n 2mn² − 2n³/3 (m >= n; 2nm² − 2m³/3 otherwise), an explicit Q of m × r
+ *  2mr² − 2r³/3 (LAPACK's dgeqrf / dorgqr counts), GEMM 2mnk, the stacking kernels' products 2mnk;
+ *  the marshaling copies count 0.
  *  info may be NULL; it is also kept with A (strata_h2_get_compress_info). No coupling blocks or
  *  n == 0: nothing to do (success, ranks 0). Errors: INVALID_ARGUMENT (NULL A or exec, exec of
- *  another backend, eps <= 0, NaN or infinite: named; a rank k above STRATA_BATCHED_SVD_MAX_DIM
- *  (256) or a leaf of more than STRATA_BATCHED_MAX_DIM (1024) points: named with the limit),
- *  OUT_OF_MEMORY, INVALID_DATA or NOT_CONVERGED from the batched kernels (non-finite entries,
- *  an SVD that did not converge: A is then left partly compressed and must not be used),
- *  DEVICE. Synchronous. Workspace: about (number of coupling blocks + 6·nodes)·k² doubles. */
+ *  another backend, eps <= 0, NaN or infinite: named; a rank k above STRATA_BATCHED_MAX_DIM / 2
+ *  (512: 3D with cheb 9 or more) or a leaf of more than STRATA_BATCHED_MAX_DIM (1024) points:
+ *  named with the limit, also when there is nothing to compress), OUT_OF_MEMORY, INVALID_DATA
+ *  from the batched kernels (a non-finite entry: A is then left partly compressed and must not be
+ *  used), DEVICE. Synchronous (the ranks are read back). Workspace in exec memory: about
+ *  (coupling blocks + 3·nodes + 4·leaves)·k² + n·k doubles, plus one level's weight stack,
+ *  (its blocks + nodes)·k². */
 strata_status_t strata_h2_compress(strata_exec_t *exec, strata_h2_matrix_t *A, double eps,
                                    strata_h2_compress_info_t *info);
 
