@@ -10,6 +10,7 @@
 
 STRATA_H2_USER_KERNEL_DECLARE(t_h2_const);
 STRATA_H2_USER_KERNEL_DECLARE(t_h2_nonsym);
+STRATA_H2_USER_KERNEL_DECLARE(t_h2_scaled);
 
 /* ------------------------------------------------------------------ host references */
 
@@ -703,14 +704,16 @@ static void print_ranks(const char *what, const strata_h2_compress_info_t *ci) {
 }
 
 /* builds A on exec, its error before, compresses to eps, its error after (both against the dense
- * product of one random vector); returns the error after, ci filled */
-static double compress_error(strata_exec_t *exec, const strata_points_t *P, const strata_h2_options_t *o, double eps,
-                             double *err_before, strata_h2_compress_info_t *ci) {
+ * product of one random vector with the reference kernel kind, len, times scale); returns the
+ * error after, ci filled */
+static double compress_error_ref(strata_exec_t *exec, const strata_points_t *P, const strata_h2_options_t *o, int kind,
+                                 double len, double scale, double eps, double *err_before, strata_h2_compress_info_t *ci) {
   const int64_t n = P->n;
   double *x = random_x(n), *y = (double *)t_malloc((size_t)(n + 1) * 8), *r = (double *)t_malloc((size_t)(n + 1) * 8);
   strata_h2_matrix_t *A = NULL;
   T_OK(strata_h2_create(exec, P, o, &A));
-  dense_product(P, o->kernel, o->length, 1, x, r);
+  dense_product(P, kind, len, 1, x, r);
+  for (int64_t i = 0; i < n; ++i) r[i] *= scale;
   apply_one(exec, A, n, x, y);
   if (err_before) *err_before = rel_fro(n, y, r);
   T_OK(strata_h2_compress(exec, A, eps, ci));
@@ -724,6 +727,11 @@ static double compress_error(strata_exec_t *exec, const strata_points_t *P, cons
   free(y);
   free(r);
   return e;
+}
+
+static double compress_error(strata_exec_t *exec, const strata_points_t *P, const strata_h2_options_t *o, double eps,
+                             double *err_before, strata_h2_compress_info_t *ci) {
+  return compress_error_ref(exec, P, o, o->kernel, o->length, 1.0, eps, err_before, ci);
 }
 
 /* ------------------------------------------------------------------ compression: accuracy and ranks */
@@ -967,6 +975,44 @@ static void test_compress_again_large_eps(void **state) {
   strata_points_destroy(&P);
 }
 
+/* EDGE_CASES Q7: a non-symmetric user kernel compressed (its weights take both sides of each block);
+ * Q6: K and 10^6·K (exp(-r), 4096 points in 2D) at relative tolerance 1e-6: the same ranks, errors */
+static void test_compress_user_kernels(void **state) {
+  (void)state;
+  strata_points_t *P;
+  T_OK(strata_points_create_random(2, 2048, T_seed + 9, &P));
+  strata_h2_user_kernel_t uk;
+  STRATA_H2_USER_KERNEL_INIT(&uk, t_h2_nonsym);
+  strata_h2_options_t o = opts_of(2, 32, 8, 1.0, STRATA_H2_USER, 1.0);
+  o.user = &uk;
+  strata_h2_compress_info_t ci, c1, c6;
+  double e0;
+  double e = compress_error_ref(T_exec, P, &o, 100, 1.0, 1.0, 1e-6, &e0, &ci);
+  print_ranks("non-symmetric kernel", &ci);
+  print_message("non-symmetric kernel: error before %.3e, after %.3e\n", e0, e);
+  EXPECT_ERR_BELOW(e, 3e-6 + 2.0 * e0, "non-symmetric kernel, compressed");
+  assert_true(ci.rank_after[ci.levels - 1] < ci.rank_before[ci.levels - 1]);
+  strata_points_destroy(&P);
+  T_OK(strata_points_create_random(2, 4096, T_seed + 10, &P));
+  STRATA_H2_USER_KERNEL_INIT(&uk, t_h2_scaled);
+  o = opts_of(2, 64, 8, 1.0, STRATA_H2_USER, 1.0);
+  o.user = &uk;
+  uk.params[0] = 1.0;
+  const double ea = compress_error_ref(T_exec, P, &o, STRATA_H2_EXP, 1.0, 1.0, 1e-6, &e0, &c1);
+  uk.params[0] = 1e6;
+  double e0b;
+  const double eb = compress_error_ref(T_exec, P, &o, STRATA_H2_EXP, 1.0, 1e6, 1e-6, &e0b, &c6);
+  print_ranks("K", &c1);
+  print_ranks("1e6 K", &c6);
+  print_message("K: error before %.3e, after %.3e; 1e6 K: before %.3e, after %.3e\n", e0, ea, e0b, eb);
+  for (int l = 0; l < c1.levels; ++l)
+    if (c1.rank_after[l] != c6.rank_after[l]) fail_msg("level %d: rank %d for K, %d for 1e6 K", l, (int)c1.rank_after[l], (int)c6.rank_after[l]);
+  EXPECT_ERR_BELOW(ea, 3e-6 + 2.0 * e0, "K, compressed");
+  EXPECT_ERR_BELOW(eb, 3e-6 + 2.0 * e0b, "1e6 K, compressed");
+  assert_true(fabs(c6.norm_estimate / c1.norm_estimate - 1e6) <= 1e-6 * 1e6);
+  strata_points_destroy(&P);
+}
+
 static void test_compress_bad_eps(void **state) {
   (void)state;
   strata_points_t *P;
@@ -1024,6 +1070,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_compress_backend_equals_serial, t_setup),
       cmocka_unit_test_setup(test_compress_degenerate, t_setup),
       cmocka_unit_test_setup(test_compress_again_large_eps, t_setup),
+      cmocka_unit_test_setup(test_compress_user_kernels, t_setup),
       cmocka_unit_test_setup(test_compress_bad_eps, t_setup),
   };
   return T_RUN("hmatrix", tests);

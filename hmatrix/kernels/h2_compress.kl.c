@@ -34,7 +34,7 @@ STRATA_FOR_KERNEL(strata_h2c_scatter_e, strata_h2c_scatter_args_t, a, e) {
 
 STRATA_TEAM_KERNEL(strata_h2c_stack_w, strata_h2c_stack_w_args_t, a, team) {
   const int64_t i = team->league_rank, t = a->first + i, K = a->K, KK = K * K;
-  const int64_t rows = a->rows[i], hk = a->head ? K : 0, b0 = a->row_ptr[t] + a->j0;
+  const int64_t rows = a->rows[i], hk = a->head ? K : 0, r0 = a->row_ptr[t], nq = a->row_ptr[t + 1] - r0;
   double *M = a->M + a->off[i];
   STRATA_TEAM_VECTOR_RANGE(team, o, 0, rows * K) {
     const int64_t q = o % rows, al = o / rows;
@@ -47,9 +47,10 @@ STRATA_TEAM_KERNEL(strata_h2c_stack_w, strata_h2c_stack_w_args_t, a, team) {
       } else {
         v = a->W[t * KK + q + al * K];
       }
-    } else { /* S_bᵀ(β, α) = S_b(α, β) */
-      const int64_t j = (q - hk) / K, be = (q - hk) % K;
-      v = a->S[(b0 + j) * KK + al * K + be];
+    } else {
+      const int64_t j = a->j0 + (q - hk) / K, be = (q - hk) % K;
+      if (j < nq) v = a->S[(r0 + j) * KK + al * K + be]; /* S_tsᵀ(β, α) = S_ts(α, β) */
+      else v = a->S[a->btr[r0 + j - nq] * KK + be * K + al]; /* S_st(β, α) */
     }
     M[q + al * rows] = v;
   }

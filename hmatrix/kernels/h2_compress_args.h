@@ -49,13 +49,15 @@ typedef struct strata_h2c_scatter_args {
 } strata_h2c_scatter_args_t;
 
 /** One team per node t = first + league rank (index i) of a level: M_i (rows[i] × K column-major at
- *  M + off[i]) = [head; S_bᵀ for the blocks b = row_ptr[t] + j0 .. of t's row], head (K rows, when
- *  head != 0) W_parent E_tᵀ (head_parent != 0) or W_t; the block count is rows[i] / K − (head != 0). */
+ *  M + off[i]) = [head; entries j0 .. of t's list], head (K rows, when head != 0) W_parent E_tᵀ
+ *  (head_parent != 0) or W_t; the list: S_bᵀ for the q blocks b = row_ptr[t] + j of t's row, then
+ *  (btr non-NULL: a non-symmetric kernel) S_btr[b], the transposed block (s, t) of each; the entry
+ *  count is rows[i] / K − (head != 0). */
 typedef struct strata_h2c_stack_w_args {
   int64_t first, j0;
   int32_t K, head, head_parent;
   const int32_t *rows;
-  const int64_t *off, *row_ptr;
+  const int64_t *off, *row_ptr, *btr;
   const double *W, *E, *S;
   double *M;
 } strata_h2c_stack_w_args_t;

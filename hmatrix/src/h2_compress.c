@@ -31,15 +31,16 @@ STRATA_KERNEL_DECLARE(strata_h2c_sumsq);
 static double fl_qr(double m, double n) { return m >= n ? 2 * m * n * n - 2 * n * n * n / 3 : 2 * n * m * m - 2 * m * m * m / 3; }
 static double fl_q(double m, double r) { return 2 * m * r * r - 2 * r * r * r / 3; }
 
-/* the rows of each node's weight stack of level l in round r (blocks [r·cmax, (r+1)·cmax) of its
- * row), their offsets (rows·K doubles each); returns the level's total doubles */
-static int64_t weight_rows(const strata_h2_tree_t *T, int32_t l, int32_t lmin, int64_t r, int64_t cmax, int64_t K,
+/* the rows of each node's weight stack of level l in round r (entries [r·cmax, (r+1)·cmax) of its
+ * list: its row's blocks, per = 2: and their transposes), their offsets (rows·K doubles each);
+ * returns the level's total doubles */
+static int64_t weight_rows(const strata_h2_tree_t *T, int32_t l, int32_t lmin, int64_t r, int64_t cmax, int64_t K, int per,
                            int32_t *rows, int64_t *off) {
   const int64_t first = ((int64_t)1 << l) - 1, count = (int64_t)1 << l;
   const int64_t head = r > 0 || l > lmin ? K : 0;
   int64_t tot = 0;
   for (int64_t i = 0; i < count; ++i) {
-    const int64_t q = T->coupling_row_ptr[first + i + 1] - T->coupling_row_ptr[first + i];
+    const int64_t q = per * (T->coupling_row_ptr[first + i + 1] - T->coupling_row_ptr[first + i]);
     int64_t nb = q - r * cmax;
     nb = nb < 0 ? 0 : nb > cmax ? cmax : nb;
     rows[i] = (int32_t)(head + nb * K);
@@ -49,11 +50,11 @@ static int64_t weight_rows(const strata_h2_tree_t *T, int32_t l, int32_t lmin, i
   return tot;
 }
 
-static int64_t weight_rounds(const strata_h2_tree_t *T, int32_t l, int64_t cmax) {
+static int64_t weight_rounds(const strata_h2_tree_t *T, int32_t l, int64_t cmax, int per) {
   const int64_t first = ((int64_t)1 << l) - 1, count = (int64_t)1 << l;
   int64_t qmax = 0;
   for (int64_t i = 0; i < count; ++i) {
-    const int64_t q = T->coupling_row_ptr[first + i + 1] - T->coupling_row_ptr[first + i];
+    const int64_t q = per * (T->coupling_row_ptr[first + i + 1] - T->coupling_row_ptr[first + i]);
     if (q > qmax) qmax = q;
   }
   return qmax <= cmax ? 1 : (qmax + cmax - 1) / cmax;
@@ -161,6 +162,9 @@ strata_status_t strata_h2_compress(strata_exec_t *exec, strata_h2_matrix_t *A, d
   const size_t f8 = sizeof(double), i8 = sizeof(int64_t), i4 = sizeof(int32_t);
   const int64_t cmax = STRATA_BATCHED_MAX_DIM / K - 1; /* coupling blocks per weight round: >= 3 */
   const int64_t fl = nl - 1;
+  /* the built-in kernels are symmetric (S_st = S_tsᵀ): a node's row content is also its column
+     content; a user kernel may not be, and its weights take both (the transposed blocks) */
+  const int per = A->kind == STRATA_H2_USER ? 2 : 1;
   strata_status_t st = STRATA_SUCCESS;
   double flops = 0.0;
   /* host metadata */
@@ -168,20 +172,21 @@ strata_status_t strata_h2_compress(strata_exec_t *exec, strata_h2_matrix_t *A, d
   int32_t *h_rows = (int32_t *)malloc((size_t)nn * i4), *h_r = (int32_t *)malloc((size_t)nn * i4);
   int64_t *h_uoff = (int64_t *)malloc((size_t)nl * i8), *h_off = (int64_t *)malloc((size_t)nn * i8);
   int64_t *h_crow = (int64_t *)malloc((size_t)nc * i8), *h_ccol = (int64_t *)malloc((size_t)nc * i8);
+  int64_t *h_btr = (int64_t *)malloc((size_t)nc * i8);
   /* device */
   int32_t *d_m = NULL, *d_rk = NULL, *d_rows = NULL, *d_r = NULL;
   int32_t *perm = NULL;
-  int64_t *d_uoff = NULL, *d_off = NULL, *d_crow = NULL, *d_ccol = NULL, *d_info = NULL;
+  int64_t *d_uoff = NULL, *d_off = NULL, *d_crow = NULL, *d_ccol = NULL, *d_btr = NULL, *d_info = NULL;
   double *R = NULL, *W = NULL, *P = NULL, *tau = NULL, *sv = NULL, *Uo = NULL, *tmpS = NULL, *b1 = NULL, *b2 = NULL,
          *b3 = NULL, *b4 = NULL, *bM = NULL;
-  if (!h_m || !h_rk || !h_rows || !h_r || !h_uoff || !h_off || !h_crow || !h_ccol) {
+  if (!h_m || !h_rk || !h_rows || !h_r || !h_uoff || !h_off || !h_crow || !h_ccol || !h_btr) {
     st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "strata_h2_compress: host metadata of %lld nodes", (long long)nn);
     goto done;
   }
   int64_t mbuf = 0; /* the largest weight stack of a level and round */
   for (int32_t l = lmin; l <= L; ++l)
-    for (int64_t r = 0, nr = weight_rounds(T, l, cmax); r < nr; ++r) {
-      const int64_t t = weight_rows(T, l, lmin, r, cmax, K, h_rows, h_off);
+    for (int64_t r = 0, nr = weight_rounds(T, l, cmax, per); r < nr; ++r) {
+      const int64_t t = weight_rows(T, l, lmin, r, cmax, K, per, h_rows, h_off);
       if (t > mbuf) mbuf = t;
     }
   for (int64_t i = 0; i < nl; ++i) {
@@ -200,6 +205,14 @@ strata_status_t strata_h2_compress(strata_exec_t *exec, strata_h2_matrix_t *A, d
     for (int64_t b = T->coupling_row_ptr[g]; b < T->coupling_row_ptr[g + 1]; ++b) {
       h_crow[b] = g * KK;
       h_ccol[b] = T->coupling_cols[b] * KK;
+      const int64_t s = T->coupling_cols[b]; /* the block (s, g): the block tree is symmetric */
+      h_btr[b] = -1;
+      for (int64_t c = T->coupling_row_ptr[s]; c < T->coupling_row_ptr[s + 1] && h_btr[b] < 0; ++c)
+        if (T->coupling_cols[c] == g) h_btr[b] = c;
+      if (h_btr[b] < 0 && per == 2) {
+        st = strata_error_set(STRATA_ERR_INTERNAL, "strata_h2_compress: coupling block (%lld, %lld) has no transpose", (long long)g, (long long)s);
+        goto done;
+      }
     }
   CHECK(dalloc(exec, (size_t)nl * i4, &d_m));
   CHECK(dalloc(exec, (size_t)nn * i4, &d_rk));
@@ -210,6 +223,7 @@ strata_status_t strata_h2_compress(strata_exec_t *exec, strata_h2_matrix_t *A, d
   CHECK(dalloc(exec, (size_t)nl * i8, &d_off));
   CHECK(dalloc(exec, (size_t)nc * i8, &d_crow));
   CHECK(dalloc(exec, (size_t)nc * i8, &d_ccol));
+  if (per == 2) CHECK(dalloc(exec, (size_t)nc * i8, &d_btr));
   CHECK(dalloc(exec, i8, &d_info));
   CHECK(dalloc(exec, (size_t)(nn * KK) * f8, &R));
   CHECK(dalloc(exec, (size_t)(nn * KK) * f8, &W));
@@ -228,6 +242,7 @@ strata_status_t strata_h2_compress(strata_exec_t *exec, strata_h2_matrix_t *A, d
   CHECK(strata_mem_copy(exec, d_uoff, h_uoff, (size_t)nl * i8));
   CHECK(strata_mem_copy(exec, d_crow, h_crow, (size_t)nc * i8));
   CHECK(strata_mem_copy(exec, d_ccol, h_ccol, (size_t)nc * i8));
+  if (per == 2) CHECK(strata_mem_copy(exec, d_btr, h_btr, (size_t)nc * i8));
   CHECK(strata_batched_info_reset(exec, d_info));
   const int32_t mleaf = (int32_t)A->leaf_max, k32 = (int32_t)K;
   strata_batched_blocks_t none;
@@ -292,13 +307,13 @@ strata_status_t strata_h2_compress(strata_exec_t *exec, strata_h2_matrix_t *A, d
   /* 3. weights down the tree: W_t = R of [W_parent E_tᵀ; S_tsᵀ ...], in rounds of cmax blocks */
   for (int32_t l = lmin; l <= L; ++l) {
     const int64_t first = ((int64_t)1 << l) - 1, count = (int64_t)1 << l;
-    for (int64_t r = 0, nr = weight_rounds(T, l, cmax); r < nr; ++r) {
-      weight_rows(T, l, lmin, r, cmax, K, h_rows, h_off);
+    for (int64_t r = 0, nr = weight_rounds(T, l, cmax, per); r < nr; ++r) {
+      weight_rows(T, l, lmin, r, cmax, K, per, h_rows, h_off);
       for (int64_t i = 0; i < count; ++i) flops += fl_qr(h_rows[i], (double)K) + (r == 0 && l > lmin ? 2.0 * KK * K : 0.0);
       CHECK(strata_mem_copy(exec, d_rows, h_rows, (size_t)count * i4));
       CHECK(strata_mem_copy(exec, d_off, h_off, (size_t)count * i8));
       strata_h2c_stack_w_args_t wa = {first, r * cmax, k32, r > 0 || l > lmin, r == 0 && l > lmin, d_rows, d_off,
-                                      A->coupling_row_ptr, W, A->E, A->S, bM};
+                                      A->coupling_row_ptr, d_btr, W, A->E, A->S, bM};
       strata_team_policy_t pol = policy(A, count);
       CHECK(strata_parallel_for_team(exec, "strata_h2c_stack_w", &pol, &strata_h2c_stack_w, &wa));
       strata_batched_shape_t sh = strata_batched_shape(count, (int32_t)((1 + cmax) * K), k32, k32);
@@ -361,8 +376,9 @@ done:
   free(h_off);
   free(h_crow);
   free(h_ccol);
+  free(h_btr);
   void **ptrs[] = {(void **)&d_m, (void **)&d_rk, (void **)&d_rows, (void **)&d_r, (void **)&perm, (void **)&d_uoff, (void **)&d_off,
-                   (void **)&d_crow, (void **)&d_ccol, (void **)&d_info, (void **)&R, (void **)&W, (void **)&P,
+                   (void **)&d_crow, (void **)&d_ccol, (void **)&d_btr, (void **)&d_info, (void **)&R, (void **)&W, (void **)&P,
                    (void **)&tau, (void **)&sv, (void **)&Uo, (void **)&tmpS, (void **)&b1, (void **)&b2, (void **)&b3,
                    (void **)&b4, (void **)&bM};
   strata_exec_fence(exec);
