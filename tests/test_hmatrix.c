@@ -1016,6 +1016,52 @@ static void test_compress_user_kernels(void **state) {
   strata_points_destroy(&P);
 }
 
+/* the contract's bound itself: with H the H² matrix as built and C compressed (both formed densely
+ * by products with the identity), ‖C − H‖_F <= eps·‖H‖_F, and the norm estimate is ‖H‖_F */
+static void test_compress_frobenius_bound(void **state) {
+  (void)state;
+  strata_points_t *P;
+  T_OK(strata_points_create_random(2, 1200, T_seed + 11, &P));
+  const int64_t n = P->n;
+  const size_t bytes = (size_t)(n * n) * sizeof(double);
+  double *I = (double *)t_malloc(bytes), *H = (double *)t_malloc(bytes), *C = (double *)t_malloc(bytes);
+  memset(I, 0, bytes);
+  for (int64_t i = 0; i < n; ++i) I[i + i * n] = 1.0;
+  const double epss[2] = {1e-2, 1e-6};
+  for (int q = 0; q < 2; ++q) {
+    strata_h2_options_t o = opts_of(2, 32, 6, 1.0, STRATA_H2_EXP, 0.3);
+    h2_apply(T_exec, P, &o, (int)n, 1.0, I, 0.0, NULL, H);
+    strata_h2_matrix_t *A = NULL;
+    T_OK(strata_h2_create(T_exec, P, &o, &A));
+    strata_h2_compress_info_t ci;
+    T_OK(strata_h2_compress(T_exec, A, epss[q], &ci));
+    double *dI, *dC;
+    T_OK(strata_mem_alloc(T_exec, STRATA_MEM_DEVICE, bytes, (void **)&dI));
+    T_OK(strata_mem_alloc(T_exec, STRATA_MEM_DEVICE, bytes, (void **)&dC));
+    T_OK(strata_mem_copy(T_exec, dI, I, bytes));
+    T_OK(strata_h2_matvec(T_exec, A, (int)n, 1.0, dI, n, 0.0, dC, n));
+    T_OK(strata_mem_copy(T_exec, C, dC, bytes));
+    strata_mem_free(T_exec, STRATA_MEM_DEVICE, (void **)&dI);
+    strata_mem_free(T_exec, STRATA_MEM_DEVICE, (void **)&dC);
+    T_OK(strata_h2_destroy(&A));
+    double hn = 0.0, dn = 0.0;
+    for (int64_t e = 0; e < n * n; ++e) {
+      hn += H[e] * H[e];
+      dn += (C[e] - H[e]) * (C[e] - H[e]);
+    }
+    hn = sqrt(hn);
+    dn = sqrt(dn);
+    print_ranks("Frobenius bound", &ci);
+    print_message("eps %.0e: |C - H|_F / |H|_F = %.3e, norm estimate / |H|_F - 1 = %.2e\n", epss[q], dn / hn, ci.norm_estimate / hn - 1.0);
+    if (!(dn <= epss[q] * hn)) fail_msg("eps %.0e: |C - H|_F = %.6e above eps |H|_F = %.6e", epss[q], dn, epss[q] * hn);
+    if (!(fabs(ci.norm_estimate - hn) <= 1e-10 * hn)) fail_msg("norm estimate %.17g, |H|_F %.17g", ci.norm_estimate, hn);
+  }
+  free(I);
+  free(H);
+  free(C);
+  strata_points_destroy(&P);
+}
+
 static void test_compress_bad_eps(void **state) {
   (void)state;
   strata_points_t *P;
@@ -1074,6 +1120,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_compress_degenerate, t_setup),
       cmocka_unit_test_setup(test_compress_again_large_eps, t_setup),
       cmocka_unit_test_setup(test_compress_user_kernels, t_setup),
+      cmocka_unit_test_setup(test_compress_frobenius_bound, t_setup),
       cmocka_unit_test_setup(test_compress_bad_eps, t_setup),
   };
   return T_RUN("hmatrix", tests);
