@@ -334,7 +334,7 @@ strata_status_t strata_h2_compress(strata_exec_t *exec, strata_h2_matrix_t *A, d
     sg.m_each = d_m;
     CHECK(strata_batched_gemm(exec, STRATA_BATCHED_N, STRATA_BATCHED_N, &sg, 1.0, strata_batched_at(Uo, 0, d_uoff),
                               strata_batched_strided(P + fl * KK, k32, KK), 0.0, strata_batched_at(A->U, 0, d_uoff), d_info));
-    flops += (double)nl * (fl_qr((double)K, (double)K) + fl_q((double)K, (double)K)) + 2.0 * (double)n * (double)KK;
+    flops += (double)nl * fl_qr((double)K, (double)K) + 2.0 * (double)n * (double)KK; /* + the Qs, below */
   }
   for (int32_t l = L - 1; l >= lmin; --l) {
     const int64_t first = ((int64_t)1 << l) - 1, np = (int64_t)1 << l, fc = 2 * first + 1;
@@ -352,7 +352,7 @@ strata_status_t strata_h2_compress(strata_exec_t *exec, strata_h2_matrix_t *A, d
     const strata_batched_shape_t sp = strata_batched_shape(np, k32, k32, 2 * k32);
     CHECK(strata_batched_gemm(exec, STRATA_BATCHED_T, STRATA_BATCHED_N, &sp, 1.0, strata_batched_strided(b2, 2 * k32, 2 * KK),
                               strata_batched_strided(b4, 2 * k32, 2 * KK), 0.0, strata_batched_strided(P + first * KK, k32, KK), d_info));
-    flops += (double)np * (3.0 * 2.0 * 2.0 * KK * K + fl_qr(2.0 * K, (double)K) + fl_q(2.0 * K, (double)K));
+    flops += (double)np * (3.0 * 2.0 * 2.0 * KK * K + fl_qr(2.0 * K, (double)K)); /* + the Qs, below */
   }
   /* 5. S_ts <- P_tᵀ S_ts P_s; column-major: Sᵀ <- P_sᵀ Sᵀ P_t */
   CHECK(project(exec, A, STRATA_BATCHED_T, P, d_crow, d_ccol, tmpS, d_info));
@@ -360,8 +360,10 @@ strata_status_t strata_h2_compress(strata_exec_t *exec, strata_h2_matrix_t *A, d
   CHECK(strata_batched_info_check(exec, d_info, "strata_h2_compress", NULL));
   CHECK(strata_mem_copy(exec, h_r, d_r, (size_t)nn * i4));
   for (int32_t l = lmin; l <= L && l < 64; ++l)
-    for (int64_t g = ((int64_t)1 << l) - 1; g < ((int64_t)2 << l) - 1; ++g)
+    for (int64_t g = ((int64_t)1 << l) - 1; g < ((int64_t)2 << l) - 1; ++g) {
       if (h_r[g] > ci.rank_after[l]) ci.rank_after[l] = h_r[g];
+      flops += fl_q(l == L ? (double)K : 2.0 * K, h_r[g]); /* the truncation's explicit Q, rank columns */
+    }
   ci.bytes_lowrank_after = lowrank_bytes(T, lmin, ci.rank_after);
   ci.flops = flops;
   ci.seconds = strata_timer_now() - t0;
