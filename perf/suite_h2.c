@@ -10,7 +10,9 @@
  * (bench_peer_gemv.h: cuBLAS on CUDA, CBLAS on the host) on the dense kernel matrix up to the n
  * where it fits, as what a user would otherwise do. Each product is checked first against exact
  * rows computed on the device (the relative error on 100 sampled rows below 1e-3 in 2D, 1e-2 in 3D)
- * before its time counts. */
+ * before its time counts. The "compress" records: strata_h2_compress to eps (2D 1e-4, 3D 1e-3) of the
+ * same matrices, its time, GFLOP/s (nominal counts), ranks per level before and after, the sampled
+ * error against eps. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,6 +262,17 @@ static double h2_dense_peer(int bi, int dim, const char *name, const strata_poin
   return t;
 }
 
+/* emits r and frees a case's vectors (exec memory x, y; host hx), matrix and points */
+static void h2_case_end(bench_result_t *r, strata_exec_t *e, double *x, double *y, strata_h2_matrix_t **A, strata_points_t **P,
+                        double *hx) {
+  bench_record_emit(r);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&x);
+  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&y);
+  strata_h2_destroy(A);
+  strata_points_destroy(P);
+  free(hx);
+}
+
 /* one n: the matvec (the default overlap mode) and its A/B, 4 and 16 vectors (--quick: 4 vectors at
  * the smallest n of each dimension only), the dense peer. *bpp: bytes per point of the last matrix built
  * in this dimension (the next size's estimate, with a margin of 15 %: in 3D it grows by about 9 %
@@ -346,15 +359,93 @@ static int h2_case(int bi, int dim, int64_t n, int first, double *bpp) {
              r->bytes / (double)n, r->t.median / (double)n * 1e9, h2_flops(&info, 1) / r->t.median / 1e9, t_build, err, cb,
              cb > 0 ? 100.0 * gbs / cb : 0.0, cb > 0 && gbs > 0 ? cb / gbs : 0.0, t_peer);
   }
-  bench_record_emit(r);
-  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&x);
-  strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&y);
-  strata_h2_destroy(&A);
-  strata_points_destroy(&P);
-  free(hx);
+  h2_case_end(r, e, x, y, &A, &P, hx);
   free(ydef);
   free(yh);
   return stop ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------- compression (strata_h2_compress) */
+
+/* the compression cases of a backend: log2 n per dimension (2D eps 1e-4, 3D eps 1e-3) */
+static int h2c_sizes(int dim, int host, int *lo, int *hi) {
+  *lo = bench_cfg.quick ? 12 : 14;
+  *hi = bench_cfg.quick ? 12 : host ? 14 : dim == 2 ? 18 : 16;
+  return (*hi - *lo) / 2 + 1;
+}
+
+/* one record "compress": a fresh matrix per repetition (the call works in place), the median of
+ * strata_h2_compress's own times; GFLOP/s by its nominal count; checked: the compressed product's
+ * sampled error at most 3 eps + 2 (the error as built) */
+static void h2c_case(int bi, int dim, int64_t n, double eps) {
+  const strata_backend_t b = bench_cfg.be[bi];
+  strata_exec_t *e = bench_cfg.ex[bi];
+  char name[64];
+  snprintf(name, sizeof name, "%dd_n=%lld_eps=%g", dim, (long long)n, eps);
+  bench_result_t *r = bench_record_add("h2", b, name, "compress");
+  const int at = bench_nrec - 1;
+  bench_progress("h2", name, r->backend, r->algo);
+  r->n = n;
+  r->entries = (double)n;
+  const int reps = bench_cfg.quick ? 1 : 3;
+  double times[3], err0 = NAN, err = NAN;
+  strata_points_t *P = NULL;
+  strata_h2_matrix_t *A = NULL;
+  strata_h2_compress_info_t ci;
+  memset(&ci, 0, sizeof ci);
+  double *x = NULL, *y = NULL, *hx = (double *)malloc((size_t)n * sizeof(double));
+  strata_h2_options_t o;
+  strata_h2_options_default(dim, &o);
+  o.length = 0.1;
+  strata_status_t st = hx ? strata_points_create_random(dim, n, bench_cfg.seed, &P) : STRATA_ERR_OUT_OF_MEMORY;
+  if (!st) st = strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)n * sizeof(double), (void **)&x);
+  if (!st) st = strata_mem_alloc(e, STRATA_MEM_DEVICE, (size_t)n * sizeof(double), (void **)&y);
+  if (!st) {
+    for (int64_t i = 0; i < n; ++i) hx[i] = sin(0.37 * (double)i);
+    st = strata_mem_copy(e, x, hx, (size_t)n * sizeof(double));
+  }
+  for (int q = 0; q < reps && !st; ++q) {
+    strata_h2_destroy(&A);
+    st = strata_h2_create(e, P, &o, &A);
+    if (!st && q == 0) st = strata_h2_matvec(e, A, 1, 1.0, x, n, 0.0, y, n);
+    if (!st && q == 0) st = strata_h2_sampled_error(e, A, 1, x, y, 100, bench_cfg.seed, &err0);
+    if (!st) st = strata_h2_compress(e, A, eps, &ci);
+    if (!st) times[q] = ci.seconds;
+  }
+  if (!st) st = strata_h2_matvec(e, A, 1, 1.0, x, n, 0.0, y, n);
+  if (!st) st = strata_h2_sampled_error(e, A, 1, x, y, 100, bench_cfg.seed, &err);
+  r = &bench_rec[at];
+  if (st) {
+    r->ok = -1;
+    snprintf(r->msg, sizeof r->msg, "%s", strata_error_message());
+  } else {
+    bench_stats_from_samples(times, reps, 1, &r->t);
+    r->ok = err <= 3.0 * eps + 2.0 * err0 ? 1 : 0;
+    if (!r->ok) snprintf(r->msg, sizeof r->msg, "sampled error %.3e after compression above 3 eps + 2 x %.3e", err, err0);
+    char before[256] = "", after[256] = "";
+    for (int l = 0, ob = 0, oa = 0; l < ci.levels && l < 64 && ob < 240 && oa < 240; ++l) {
+      ob += snprintf(before + ob, sizeof before - (size_t)ob, "%s%d", l ? ", " : "", (int)ci.rank_before[l]);
+      oa += snprintf(after + oa, sizeof after - (size_t)oa, "%s%d", l ? ", " : "", (int)ci.rank_after[l]);
+    }
+    snprintf(r->extra, sizeof r->extra,
+             ", \"dim\": %d, \"eps\": %g, \"ranks_before\": [%s], \"ranks_after\": [%s], \"lowrank_bytes_before\": %zu, "
+             "\"lowrank_bytes_after\": %zu, \"gflop\": %.6g, \"gflops\": %.6g, \"error_before\": %.3e, \"error\": %.3e, "
+             "\"error_over_eps\": %.4g",
+             dim, eps, before, after, ci.bytes_lowrank_before, ci.bytes_lowrank_after, ci.flops * 1e-9,
+             ci.flops / r->t.median * 1e-9, err0, err, err / eps);
+  }
+  h2_case_end(r, e, x, y, &A, &P, hx);
+}
+
+/* every compression case of backend bi; returns their count (run 0: only count them) */
+static int h2c_cases(int bi, int run) {
+  int count = 0;
+  for (int dim = 2; dim <= 3; ++dim) {
+    int lo, hi;
+    count += h2c_sizes(dim, strata_exec_is_host(bench_cfg.ex[bi]), &lo, &hi);
+    for (int l = lo; l <= hi && run; l += 2) h2c_case(bi, dim, (int64_t)1 << l, dim == 2 ? 1e-4 : 1e-3);
+  }
+  return count;
 }
 
 static void h2_suite_run(const bench_inputs_t *in) {
@@ -368,6 +459,7 @@ static void h2_suite_run(const bench_inputs_t *in) {
       for (int l = lo; l <= hi; l += step)
         if (h2_case(bi, dim, (int64_t)1 << l, l == lo, &bpp)) break;
     }
+    h2c_cases(bi, 1);
   }
 }
 
@@ -382,13 +474,14 @@ static int h2_estimate(const bench_inputs_t *in) {
       const int sizes = (hi - lo) / step + 1;
       count += 3 * sizes + (bench_cfg.quick ? 1 : 2 * sizes);
     }
+  for (int bi = 0; bi < bench_cfg.nb; ++bi) count += h2c_cases(bi, 0);
   return count;
 }
 
 const bench_suite_t bench_suite_h2 = {
     .name = "h2",
     .help = "H² matvec of exp(-r/0.1) on random 2D / 3D points for growing n: time and bytes per point, % of copy bandwidth, "
-            "1 / 4 / 16 vectors, overlap A/B, dense GEMV peer",
+            "1 / 4 / 16 vectors, overlap A/B, dense GEMV peer; compression: time, GFLOP/s, ranks, error against eps",
     .options = 0,
     .run = h2_suite_run,
     .estimate = h2_estimate,

@@ -7,6 +7,7 @@
 #include "../kernels/h2_args.h"
 #include "strata/hmatrix.h"
 #include "strata/hmatrix_args.h"
+#include "h2_impl.h"
 
 STRATA_KERNEL_DECLARE(strata_h2_build_basis);
 STRATA_KERNEL_DECLARE(strata_h2_build_transfer);
@@ -19,30 +20,6 @@ STRATA_KERNEL_DECLARE(strata_h2_downsweep);
 STRATA_KERNEL_DECLARE(strata_h2_leaf_basis);
 STRATA_KERNEL_DECLARE(strata_h2_leaf_product);
 STRATA_KERNEL_DECLARE(strata_h2_combine);
-
-#define CHEB_MAX 16
-
-struct strata_h2_matrix {
-  strata_exec_t *exec;
-  strata_backend_t backend;
-  strata_h2_tree_t *tree;
-  int32_t p, k;
-  strata_h2_kernel_kind_t kind;
-  const strata_kernel_t *k_coupling, *k_dense, *k_rows;
-  double params[4];
-  int host;
-  int warp;
-  int64_t leaf_max; /* the most points of a leaf */
-  size_t bytes_index;
-  /* the matvec's dense phase on a second instance (strata_h2_set_overlap): NULL when off */
-  strata_exec_t *dense_exec;
-  strata_event_t *ev_ready, *ev_dense; /* X gathered (on the matvec's exec); dense sums done */
-  /* exec memory */
-  double *pts, *center, *half, *cheb, *U, *E, *S, *D;
-  int64_t *index_map, *inv_map, *node_begin, *node_end;
-  int64_t *coupling_row_ptr, *coupling_cols, *coupling_rows;
-  int64_t *dense_row_ptr, *dense_cols, *dense_rows, *dense_offsets;
-};
 
 #define CHECK(x)                 \
   do {                           \
