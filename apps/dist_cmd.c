@@ -53,6 +53,36 @@ int cli_dist_agree_rc(int rc) {
   return out;
 }
 
+/* the node-local rank the launcher gives (before MPI starts): OpenMPI, MPICH / Hydra; -1 if none */
+static int launcher_local_rank(void) {
+  const char *v = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+  if (!v) v = getenv("MPI_LOCALRANKID");
+  char *end = NULL;
+  const long r = v ? strtol(v, &end, 10) : -1;
+  return v && end && !*end && r >= 0 && r < 1000000 ? (int)r : -1;
+}
+
+void cli_dist_device(strata_init_options_t *io) {
+  strata_backend_t b = io->default_backend;
+  if (b == STRATA_BACKEND_DEFAULT) { /* strata_init's rule: STRATA_BACKEND, else the build's */
+    const char *env = getenv("STRATA_BACKEND");
+    if (!env || !*env || strata_backend_from_name(env, &b) != STRATA_SUCCESS) b = STRATA_BACKEND_DEFAULT;
+    if (b == STRATA_BACKEND_DEFAULT) b = strata_backend_default();
+  }
+  int count = 0;
+  const int gpu = b != STRATA_BACKEND_SERIAL && b != STRATA_BACKEND_OPENMP && strata_backend_compiled(b) &&
+                  strata_backend_device_count(b, &count) == STRATA_SUCCESS;
+  int dev = 0, node_rank = -1;
+  if (g_mpi_started) { /* collective: every rank calls it, whatever its backend */
+    if (strata_dist_device_select(MPI_COMM_WORLD, count, &dev) != STRATA_SUCCESS) return;
+  } else if (under_mpirun() && (node_rank = launcher_local_rank()) >= 0) {
+    dev = count > 0 ? node_rank % count : 0; /* strata_dist_device_select's rule, MPI not started yet */
+  } else {
+    return;
+  }
+  if (gpu) io->device_id = dev;
+}
+
 static int cmp_d(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -210,8 +240,9 @@ int cmd_spmv_dist(int argc, char **argv) {
   st = nl ? strata_mem_copy(e, y, dy, (size_t)nl * sizeof(double)) : STRATA_SUCCESS;
   if ((st = strata_dist_agree(comm, st))) goto done;
   /* per-rank records and y to rank 0 */
-  double rec[9] = {(double)nl, (double)ai.nnz_local, (double)ai.num_ghosts, (double)pi.send_bytes, (double)pi.recv_bytes,
-                   (double)pi.num_send_neighbors, (double)pi.num_recv_neighbors, med, (double)pi.staged};
+  double rec[10] = {(double)nl, (double)ai.nnz_local, (double)ai.num_ghosts, (double)pi.send_bytes, (double)pi.recv_bytes,
+                    (double)pi.num_send_neighbors, (double)pi.num_recv_neighbors, med, (double)pi.staged,
+                    (double)cli_dist_device_of(e)};
   double *recs = rank == 0 ? (double *)malloc((size_t)size * sizeof rec) : NULL;
   if (rank == 0) {
     counts = (int *)malloc((size_t)size * sizeof(int));
@@ -226,7 +257,7 @@ int cmd_spmv_dist(int argc, char **argv) {
     free(recs);
     goto done;
   }
-  MPI_Gather(rec, 9, MPI_DOUBLE, recs, 9, MPI_DOUBLE, 0, comm);
+  MPI_Gather(rec, 10, MPI_DOUBLE, recs, 10, MPI_DOUBLE, 0, comm);
   int cnt = nl;
   cli_gather_layout(comm, 0, cnt, counts, displs);
   MPI_Gatherv(gids, cnt, MPI_INT64_T, allg, counts, displs, MPI_INT64_T, 0, comm);
@@ -236,7 +267,7 @@ int cmd_spmv_dist(int argc, char **argv) {
     if (out) st = strata_mm_write_vector(out, (int32_t)N, yall);
     if (!st) {
       double tmax = 0;
-      for (int r = 0; r < size; ++r) tmax = fmax(tmax, recs[9 * r + 7]);
+      for (int r = 0; r < size; ++r) tmax = fmax(tmax, recs[10 * r + 7]);
       if (json) {
         printf("{\"job\": \"spmv\", \"matrix\": \"");
         cli_json_fputs(stdout, path);
@@ -246,10 +277,10 @@ int cmd_spmv_dist(int argc, char **argv) {
                strata_backend_name(strata_exec_backend(e)), size, strata_dist_mode_name(mode), strata_dist_partitioner_name(part),
                (long long)N, (long long)ai.nnz_global, (long long)nnz_file, repeat, t_setup, tmax);
         for (int r = 0; r < size; ++r) {
-          const double *q = recs + 9 * r;
-          printf("%s{\"rank\": %d, \"rows\": %.0f, \"nnz\": %.0f, \"ghosts\": %.0f, \"halo_send_bytes\": %.0f, "
+          const double *q = recs + 10 * r;
+          printf("%s{\"rank\": %d, \"device\": %.0f, \"rows\": %.0f, \"nnz\": %.0f, \"ghosts\": %.0f, \"halo_send_bytes\": %.0f, "
                  "\"halo_recv_bytes\": %.0f, \"send_neighbors\": %.0f, \"recv_neighbors\": %.0f, \"staged\": %s, "
-                 "\"median_s\": %.6e}", r ? ", " : "", r, q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[8] ? "true" : "false", q[7]);
+                 "\"median_s\": %.6e}", r ? ", " : "", r, q[9], q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[8] ? "true" : "false", q[7]);
         }
         printf("]}\n");
       } else {
@@ -257,9 +288,9 @@ int cmd_spmv_dist(int argc, char **argv) {
                (long long)N, (long long)ai.nnz_global, size, strata_dist_partitioner_name(part), strata_dist_mode_name(mode),
                strata_backend_name(strata_exec_backend(e)));
         for (int r = 0; r < size; ++r) {
-          const double *q = recs + 9 * r;
-          printf("  rank %-3d  %.0f rows, %.0f entries, %.0f ghosts, halo %.0f B sent / %.0f B received (%.0f / %.0f "
-                 "neighbours), median %.3e s\n", r, q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7]);
+          const double *q = recs + 10 * r;
+          printf("  rank %-3d  device %.0f, %.0f rows, %.0f entries, %.0f ghosts, halo %.0f B sent / %.0f B received (%.0f / %.0f "
+                 "neighbours), median %.3e s\n", r, q[9], q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7]);
         }
         printf("  median time  %.3e s (the slowest rank), setup %.3f s\n", tmax, t_setup);
       }
@@ -308,6 +339,7 @@ void cli_dist_end(void) {}
 int cli_dist_size(void) { return 1; }
 int cli_dist_rank(void) { return 0; }
 int cli_dist_agree_rc(int rc) { return rc; }
+void cli_dist_device(strata_init_options_t *io) { (void)io; }
 int cmd_spmv_dist(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -317,3 +349,8 @@ int cmd_spmv_dist(int argc, char **argv) {
 }
 
 #endif
+
+int cli_dist_device_of(strata_exec_t *e) {
+  strata_device_info_t di;
+  return e && strata_exec_device_info(e, &di) == STRATA_SUCCESS ? di.device_id : -1;
+}

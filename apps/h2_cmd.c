@@ -24,7 +24,7 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: strata h2 --points SPEC [--kernel K:L] [--leaf M] [--cheb P] [--eta E] [--vectors NV]\n"
           "       [--x ones|random:SEED|FILE.mtx] [--samples R] [--repeat N] [--seed S] [--backend B]\n"
-          "       [--out y.mtx] [--points-out p.mtx] [--json]\n"
+          "       [--compress EPS] [--out y.mtx] [--points-out p.mtx] [--json]\n"
           "  builds the H² approximation of A[i][j] = K(x_i, x_j) (Chebyshev interpolation, rank P^d) on\n"
           "  the device, times Y = A X and checks it against exact rows computed on the device\n"
           "  --points   2d:N | 3d:N (uniform in the unit square / cube, seed --seed, default 1),\n"
@@ -36,6 +36,11 @@ static void usage(FILE *f) {
           "  --eta      admissibility: (diam_s + diam_t) / 2 <= E dist(centers), E finite and > 0 (1.0)\n"
           "  --vectors  NV >= 1 columns of X (1; a FILE.mtx for --x gives its columns)\n"
           "  --x        ones (default), random:SEED (uniform in [-1, 1)) or an n x NV Matrix Market array\n"
+          "  --compress recompresses A to the relative tolerance EPS (finite, > 0) before the product:\n"
+          "             orthogonalization, weights, truncation by pivoted QR (strata_h2_compress);\n"
+          "             ranks per level before and after, the low-rank bytes the new ranks need, the time,\n"
+          "             GFLOP/s (nominal LAPACK counts) and the error before; the product and its error are\n"
+          "             then the compressed matrix's\n"
           "  --samples  rows of the exact check (100; all rows when n is at most that)\n"
           "  --repeat   timed products (10; the median is reported, after one warm-up)\n"
           "  --backend  serial|openmp|cuda|hip|default\n"
@@ -164,13 +169,13 @@ static int make_points(const char *spec, uint64_t seed, strata_points_t **P) {
 int cmd_h2(int argc, char **argv) {
   const char *pspec = NULL, *kspec = "exp:0.1", *xspec = "ones", *out = NULL, *pout = NULL;
   int json = 0, leaf = 64, cheb = 0, nv = 1, nv_given = 0, samples = 100, repeat = 10, seed = 1;
-  double eta = 1.0;
+  double eta = 1.0, eps = 0.0;
   strata_backend_t backend = STRATA_BACKEND_DEFAULT;
   for (int i = 0; i < argc; ++i) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     static const char *const valued[] = {"--points", "--kernel", "--leaf", "--cheb", "--eta", "--vectors", "--x", "--samples",
-                                         "--repeat", "--seed", "--backend", "--out", "--points-out"};
+                                         "--repeat", "--seed", "--backend", "--out", "--points-out", "--compress"};
     const int takes = cli_takes_value(a, valued, sizeof valued / sizeof valued[0]);
     if (!strcmp(a, "--json")) json = 1;
     else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -195,6 +200,9 @@ int cmd_h2(int argc, char **argv) {
       else if (!strcmp(a, "--eta")) {
         eta = parse_positive(v, &ok);
         if (!ok) return bad("--eta %s: must be a finite decimal number > 0", v);
+      } else if (!strcmp(a, "--compress")) {
+        eps = parse_positive(v, &ok);
+        if (!ok) return bad("--compress %s: EPS must be a finite decimal number > 0", v);
       } else if (strata_backend_from_name(v, &backend) != STRATA_SUCCESS) /* --backend */
         return bad("--backend %s: %s", v, strata_error_message());
       if (!ok) return 2;
@@ -247,6 +255,14 @@ int cmd_h2(int argc, char **argv) {
   if ((st = strata_mem_alloc(e, STRATA_MEM_DEVICE, xb, (void **)&dX)) || (st = strata_mem_alloc(e, STRATA_MEM_DEVICE, xb, (void **)&dY)) ||
       (st = strata_mem_copy(e, dX, X, xb)))
     goto fail;
+  strata_h2_compress_info_t ci;
+  memset(&ci, 0, sizeof ci);
+  double err_before = 0.0;
+  if (eps > 0.0) { /* the error of the matrix as built, then compress */
+    if ((st = strata_h2_matvec(e, A, nv, 1.0, dX, n, 0.0, dY, n)) ||
+        (st = strata_h2_sampled_error(e, A, nv, dX, dY, samples, (uint64_t)seed, &err_before)) || (st = strata_h2_compress(e, A, eps, &ci)))
+      goto fail;
+  }
   times = (double *)malloc((size_t)repeat * sizeof(double));
   if (!times) {
     fprintf(stderr, CMD ": out of host memory\n");
@@ -291,6 +307,16 @@ int cmd_h2(int argc, char **argv) {
     printf("], \"dense_blocks\": %lld, \"storage_bytes\": {\"lowrank\": %zu, \"dense\": %zu, \"total\": %zu}, "
            "\"times_s\": {\"points\": %.6g, \"construction\": %.6g, \"matvec_median\": %.6g}, \"matvec_gbs\": %.6g, ",
            (long long)info.num_dense, info.bytes_lowrank, info.bytes_dense, info.bytes_total, t_points, t_build, t_mv, gbs);
+    if (eps > 0.0) {
+      printf("\"compression\": {\"eps\": %.6g, \"ranks_before\": [", eps);
+      for (int l = 0; l < ci.levels && l < 64; ++l) printf("%s%d", l ? ", " : "", (int)ci.rank_before[l]);
+      printf("], \"ranks_after\": [");
+      for (int l = 0; l < ci.levels && l < 64; ++l) printf("%s%d", l ? ", " : "", (int)ci.rank_after[l]);
+      printf("], \"storage_bytes_after\": {\"lowrank\": %zu, \"dense\": %zu, \"total\": %zu}, \"time_s\": %.6g, \"gflops\": %.6g, "
+             "\"norm_estimate\": %.6e, \"error_before\": %.6e}, ",
+             ci.bytes_lowrank_after, info.bytes_dense, info.bytes_total - info.bytes_lowrank + ci.bytes_lowrank_after, ci.seconds,
+             ci.seconds > 0 ? ci.flops / ci.seconds * 1e-9 : 0.0, ci.norm_estimate, err_before);
+    }
     if (isfinite(err)) printf("\"error\": %.6e, \"error_rows\": %lld}\n", err, (long long)rows);
     else printf("\"error\": null, \"error_rows\": %lld}\n", (long long)rows);
   } else {
@@ -301,6 +327,11 @@ int cmd_h2(int argc, char **argv) {
     printf("  storage     low-rank %.3f MB, dense %.3f MB, total %.3f MB (%.1f bytes per point)\n", info.bytes_lowrank * 1e-6,
            info.bytes_dense * 1e-6, info.bytes_total * 1e-6, n ? (double)info.bytes_total / (double)n : 0.0);
     printf("  construction %.4f s (tree on the host, U, E, S, D on the device)\n", t_build);
+    if (eps > 0.0) {
+      printf("  compression eps %g: %.4f s, %.2f GFLOP/s; ranks per level", eps, ci.seconds, ci.seconds > 0 ? ci.flops / ci.seconds * 1e-9 : 0.0);
+      for (int l = 0; l < ci.levels && l < 64; ++l) printf(" %d->%d", (int)ci.rank_before[l], (int)ci.rank_after[l]);
+      printf("\n              low-rank %.3f MB with the new ranks; error before %.3e\n", ci.bytes_lowrank_after * 1e-6, err_before);
+    }
     printf("  matvec      %d vector%s: median %.4e s of %d, %.2f GB/s\n", nv, nv > 1 ? "s" : "", t_mv, repeat, gbs);
     printf("  error       %.3e relative, against %lld exact rows\n", err, (long long)rows);
   }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_dist.h"
 #include "cli_error.h"
 #include "cli_gather.h"
 #include "cli_json.h"
@@ -38,28 +39,11 @@ static int agree_exit(int code, const char *msg) {
  * for the ones that do not run across ranks */
 static int precond_options(const char *name, int outer, strata_dist_precond_options_t *po, int *none, char *msg,
                            size_t cap) {
-  strata_dist_precond_options_default(po);
-  po->outer_overlap = outer >= 0 ? outer : 1;
-  *none = 0;
-  int p = 1, ov = 0, k = 0;
-  char tail = 0;
-  if (!strcmp(name, "none")) *none = 1;
-  else if (!strcmp(name, "jacobi")) po->kind = STRATA_DIST_PRECOND_JACOBI;
-  else if (!strcmp(name, "l1-jacobi")) po->kind = STRATA_DIST_PRECOND_L1_JACOBI;
-  else if (sscanf(name, "bjacobi:%d%c", &p, &tail) == 1 || sscanf(name, "bjacobi:%d:%d%c", &p, &k, &tail) == 2) {
-    po->kind = STRATA_DIST_PRECOND_BLOCK;
-  } else if (sscanf(name, "ras:%d:%d%c", &p, &ov, &tail) == 2 || sscanf(name, "ras:%d:%d:%d%c", &p, &ov, &k, &tail) == 3) {
-    po->kind = STRATA_DIST_PRECOND_RAS;
-  } else {
-    snprintf(msg, cap,
-             "--precond %s is not supported across ranks (none, jacobi, l1-jacobi, bjacobi:P[:K], ras:P:OVERLAP[:K] "
-             "are; ILU(K) over ranks: bjacobi:1:K or ras:1:0:K, each rank's block factored; no AMG over ranks)",
-             name);
+  if (strata_dist_precond_options_from_name(name, po, none)) {
+    snprintf(msg, cap, "%s", strata_error_message());
     return 2;
   }
-  po->inner.num_parts = p;
-  po->inner.overlap = ov;
-  po->inner.ilu.fill_level = k;
+  po->outer_overlap = outer >= 0 ? outer : 1;
   return 0;
 }
 
@@ -185,6 +169,7 @@ int cmd_solve_dist(const solve_args_t *a) {
   }
   const double t_op = strata_timer_now() - t1;
   int *counts = (int *)malloc((size_t)size_ * sizeof(int)), *displs = (int *)malloc((size_t)size_ * sizeof(int));
+  int *devs = NULL;
   const int32_t nl = info.num_local_rows;
   const size_t bytes = ((size_t)nl + 1) * sizeof(double);
   if (!counts || !displs) snprintf(msg, sizeof msg, "out of host memory"), code = 1;
@@ -249,6 +234,11 @@ int cmd_solve_dist(const solve_args_t *a) {
   strata_dist_plan_info(info.plan, &pi);
   long long halo = (long long)pi.send_bytes;
   MPI_Allreduce(MPI_IN_PLACE, &halo, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  /* each rank's device, listed by rank 0 */
+  int mydev = cli_dist_device_of(e);
+  devs = (int *)malloc((size_t)(rank_ == 0 ? size_ : 1) * sizeof(int));
+  if ((code = agree_exit(devs ? 0 : 1, "out of host memory: the devices of the ranks"))) goto done2;
+  MPI_Gather(&mydev, 1, MPI_INT, devs, 1, MPI_INT, 0, MPI_COMM_WORLD);
   const double total = strata_timer_now() - t0;
   const double per_it = res.iterations > 0 ? res.solve_s / res.iterations : 0.0;
   if (rank_ == 0) {
@@ -258,9 +248,10 @@ int cmd_solve_dist(const solve_args_t *a) {
       char b[10][48];
       printf("{\"matrix\": \"");
       cli_json_fputs(stdout, a->path);
-      printf("\", \"backend\": \"%s\", \"ranks\": %d, \"dist_mode\": \"%s\", \"rows\": %d, \"nnz\": %lld, \"solver\": \"%s\", "
-             "\"restart\": ",
-             be, size_, strata_dist_mode_name(mode), n, (long long)info.nnz_global, a->method_name);
+      printf("\", \"backend\": \"%s\", \"ranks\": %d, \"devices\": [", be, size_);
+      for (int r = 0; r < size_; ++r) printf("%s%d", r ? ", " : "", devs[r]);
+      printf("], \"dist_mode\": \"%s\", \"rows\": %d, \"nnz\": %lld, \"solver\": \"%s\", \"restart\": ",
+             strata_dist_mode_name(mode), n, (long long)info.nnz_global, a->method_name);
       if (gm) printf("%d", a->restart);
       else printf("null");
       printf(", \"precond\": \"");
@@ -319,6 +310,7 @@ int cmd_solve_dist(const solve_args_t *a) {
     code = 3;
   }
 done2:
+  free(devs);
   free(counts);
   free(displs);
   solve_release(e, &x, &res, &db, &dx, &P, &op);

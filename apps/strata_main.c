@@ -41,7 +41,9 @@ static void usage(FILE *f) {
           "       --json                        one JSON object instead of text\n"
           "       --verbose                     Gmsh's own progress messages while meshing\n"
           "       under mpirun -np N (N > 1): each rank assembles its elements, the rows owned elsewhere are\n"
-          "       exported (pack, exchange, unpack_combine ADD); rank 0 gathers the matrix, solves, reports\n"
+          "       exported (pack, exchange, unpack_combine ADD); every rank solves its rows (the Krylov method over\n"
+          "       the distributed matrix; --precond none|jacobi|l1-jacobi|bjacobi:P[:K]|ras:P:OVERLAP[:K]); rank 0\n"
+          "       reports (the matrix is gathered there only for the comparison; --no-compare skips it)\n"
           "       --partition metis|block|auto   the nodes' partition (default auto: METIS when built with it)\n"
           "  spmv A.mtx [options]               y = alpha op(A) x + beta y by row-length class\n"
           "       --x ones|random:SEED|FILE.mtx --alpha A --beta B --y FILE.mtx --transpose\n"
@@ -260,7 +262,21 @@ static int cmd_fem(int argc, char **argv) {
     fprintf(stderr, "strata fem: --partition %s: %s\n", partition, strata_error_message());
     return 2;
   }
-  if (cli_dist_size() > 1) o.dist = &dopt;
+  if (cli_dist_size() > 1) {
+    o.dist = &dopt;
+    /* what does not run across ranks is refused on every rank (each parsed the same argv): exit 2 */
+    strata_dist_precond_options_t dpo;
+    int dnone = 0;
+    if (o.precond && strata_dist_precond_options_from_name(o.precond, &dpo, &dnone) != STRATA_SUCCESS) {
+      fprintf(stderr, "strata fem: under mpirun with %d ranks: %s\n", cli_dist_size(), strata_error_message());
+      return 2;
+    }
+    if (o.save_system) {
+      fprintf(stderr, "strata fem: --save-system %s: not under mpirun with %d ranks (the system stays distributed); run "
+              "on one rank to save it\n", o.save_system, cli_dist_size());
+      return 2;
+    }
+  }
 #endif
   if (partition && !o.dist) {
     fprintf(stderr, "strata fem: --partition applies under mpirun with several ranks (this run has one%s)\n",
@@ -321,13 +337,23 @@ int main(int argc, char **argv) {
         io.default_backend = b;
       break;
     }
+  /* under mpirun: MPI first (fem, spmv, solve), then one GPU per rank (the node rank modulo the
+   * device count; bench dist starts MPI itself: the launcher's node-local rank), STRATA_DEVICE
+   * overriding it in strata_init */
+  const int dist_cmd = !strcmp(argv[1], "fem") || !strcmp(argv[1], "spmv") || !strcmp(argv[1], "solve");
+  if (dist_cmd) cli_dist_start(&argc, &argv);
+  if (dist_cmd || !strcmp(argv[1], "bench")) cli_dist_device(&io);
   strata_status_t st = strata_init(&io);
   if (st != STRATA_SUCCESS && strcmp(argv[1], "info") == 0) {
     snprintf(g_init_problem, sizeof g_init_problem, "%s", strata_error_message());
     io.default_backend = STRATA_BACKEND_SERIAL;
     st = strata_init(&io);
   }
-  if (st != STRATA_SUCCESS) return fail("init", st);
+  if (st != STRATA_SUCCESS) {
+    fail("init", st);
+    cli_dist_end();
+    return 1;
+  }
   int (*cmd)(int, char **) = strcmp(argv[1], "info") == 0    ? cmd_info
                              : strcmp(argv[1], "fem") == 0   ? cmd_fem
                              : strcmp(argv[1], "spmv") == 0  ? cmd_spmv
@@ -336,7 +362,6 @@ int main(int argc, char **argv) {
                              : strcmp(argv[1], "bench") == 0 ? cmd_bench
                                                              : NULL;
   if (cmd) { /* finalized on every return (--help and the exit-2 refusals too; a second call does nothing) */
-    if (cmd == cmd_fem || cmd == cmd_spmv || cmd == cmd_solve) cli_dist_start(&argc, &argv); /* under mpirun only */
     int rc = cmd(argc - 2, argv + 2);
     strata_finalize();
     cli_dist_end();
@@ -345,5 +370,6 @@ int main(int argc, char **argv) {
   fprintf(stderr, "strata: unknown command '%s'\n", argv[1]);
   usage(stderr);
   strata_finalize();
+  cli_dist_end();
   return 2;
 }

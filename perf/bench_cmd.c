@@ -204,7 +204,8 @@ static const struct { const char *flag; unsigned bit; } suite_options[] = {
     {"--matrix", BENCH_OPT_MATRIX},         {"--format", BENCH_OPT_FORMAT},
     {"--sweep", BENCH_OPT_SWEEP},           {"--replicate", BENCH_OPT_REPLICATE},
     {"--unpack-options", BENCH_OPT_UNPACK_OPTIONS}, {"--spmv-options", BENCH_OPT_SPMV_OPTIONS},
-    {"--mesh", BENCH_OPT_MESH},             {"--partition", BENCH_OPT_PARTITION}};
+    {"--mesh", BENCH_OPT_MESH},             {"--partition", BENCH_OPT_PARTITION},
+    {"--no-fe", BENCH_OPT_NO_FE}};
 
 /* The names of the suites that take option `bit` (0: every suite) into out: "a, b and c" with
  * last_sep " and " ("a|b|c" with "|"). Returns how many. */
@@ -271,6 +272,7 @@ static void usage(FILE *f) {
           "  --partition P      dist: the rows' partition over the ranks, block (contiguous blocks, the default),\n"
           "                     metis (METIS on the graph of A + A^T, rows renumbered so that each rank's are\n"
           "                     contiguous) or auto (metis where the build has METIS), made on rank 0\n"
+          "  --no-fe            dist: the matrices' records only, not the FE assembly records of the box mesh\n"
           "  --progress         one line per measurement on stderr, with the count left (default unless --quick)\n"
           "  --no-progress      no progress lines\n"
           "Exit status: 0 every result checked and timed (or skipped, said why); 2 a usage error (bad option, no\n"
@@ -450,6 +452,7 @@ static int bench_run(int argc, char **argv, bench_list_t *specs_out) {
     else if (!strcmp(a, "--progress")) bench_cfg.progress = 1;
     else if (!strcmp(a, "--no-progress")) bench_cfg.progress = 0;
     else if (!strcmp(a, "--sweep")) bench_cfg.sweep = 1;
+    else if (!strcmp(a, "--no-fe")) bench_cfg.no_fe = 1;
     else if (takes && !v) return bad_opt("option %s needs a value", a);
     else if (!strcmp(a, "--backend")) {
       ++i;
@@ -534,7 +537,7 @@ static int bench_run(int argc, char **argv, bench_list_t *specs_out) {
                          (bench_cfg.sweep ? BENCH_OPT_SWEEP : 0) | (bench_cfg.replicate != 1 ? BENCH_OPT_REPLICATE : 0) |
                          (bench_cfg.uopt_given ? BENCH_OPT_UNPACK_OPTIONS : 0) |
                          (bench_cfg.sopt_given ? BENCH_OPT_SPMV_OPTIONS : 0) | (bench_cfg.mesh ? BENCH_OPT_MESH : 0) |
-                         (bench_cfg.partition ? BENCH_OPT_PARTITION : 0);
+                         (bench_cfg.partition ? BENCH_OPT_PARTITION : 0) | (bench_cfg.no_fe ? BENCH_OPT_NO_FE : 0);
   for (size_t q = 0; q < sizeof suite_options / sizeof suite_options[0]; ++q)
     if (given & ~takes & suite_options[q].bit) {
       char names[256];

@@ -31,6 +31,7 @@ typedef struct bench_config {
   int done, total; /* measurements done, and the estimate of all (progress line) */
   const char *mesh; /* fem: --mesh FILE instead of the box */
   const char *partition; /* dist: --partition block|metis|auto (NULL: block rows) */
+  int no_fe;             /* dist: --no-fe, the matrices' records only (no FE assembly records) */
   strata_unpack_options_t uopt; /* unpack: --unpack-options (all zero: the defaults) */
   int uopt_given;
   int64_t sopt[7]; /* spmv: --spmv-options, the plan's thresholds (0: the defaults; bench_cmd.c) */
@@ -131,6 +132,7 @@ typedef struct bench_inputs {
 #define BENCH_OPT_SPMV_OPTIONS (1u << 5)   /* --spmv-options */
 #define BENCH_OPT_MESH (1u << 6)           /* --mesh */
 #define BENCH_OPT_PARTITION (1u << 7)      /* --partition */
+#define BENCH_OPT_NO_FE (1u << 8)          /* --no-fe */
 
 /** One suite of `strata bench` (an entry of the table in bench_suites.c). */
 typedef struct bench_suite {

@@ -9,4 +9,14 @@ typedef struct peer_index_args {
   const int64_t *offsets; /* peer_coo_rows: [rows + 1] row offsets */
   int64_t *out;           /* peer_widen: [n]; peer_coo_rows: [nnz] the row of each entry */
 } peer_index_args_t;
+
+/* the dense GEMV peer of the h2 suite (bench_peer_gemv.c): K[i·n + j] = exp(-‖x_i - x_j‖₂ · inv_length)
+ * for e = i·n + j in [0, n²), pts [n·dim] row-major (the points in the user's order) */
+typedef struct peer_kernel_matrix_args {
+  int64_t n;
+  int32_t dim;
+  double inv_length;
+  const double *pts;
+  double *K;
+} peer_kernel_matrix_args_t;
 #endif

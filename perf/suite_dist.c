@@ -53,7 +53,8 @@
  * (check_wrong_rows, check_wrong_ghosts, check_max_rel_diff); the modes add pack_s, wait_s,
  * local_s, offdiag_s (the phase records' medians), exchange_hidden_fraction = (vector's time -
  * this mode's) / (pack + wait), bitwise_equal_vector and strata_over_hypre (this mode's time /
- * hypre's); ratio_to_peer is the harness's hypre / strata. */
+ * hypre's); ratio_to_peer is the harness's hypre / strata.
+ * After the matrices: the FE assembly records and their Tpetra peer (suite_dist_fem.c; not with --no-fe). */
 #include "strata/config.h"
 
 #include "bench_harness.h"
@@ -67,6 +68,7 @@
 
 #include "bench_hypre.h"
 #include "strata/dist.h"
+#include "suite_dist.h"
 #include "strata/vector.h"
 #if BENCH_HAVE_HYPRE
 #include "HYPRE.h"
@@ -133,6 +135,8 @@ static int agree_fail(int failed, char *msg) {
   else snprintf(msg, MSG_LEN, "%s", buf);
   return 1;
 }
+
+int dist_agree_fail(int failed, char *msg) { return agree_fail(failed, msg); }
 
 /* ------------------------------------------------------------------ collective timing */
 #define DT_MAX_SAMPLES 2000
@@ -948,8 +952,6 @@ static void dist_backend(dist_input_t *in, int bi, const strata_dist_map_t *rmap
   measure_solve(in, &k, STRATA_DIST_PRECOND_JACOBI, &R[R_CG_JACOBI]);
   bench_progress(SUITE, in->name, R[R_CG_RAS].backend, R[R_CG_RAS].algo);
   measure_solve(in, &k, STRATA_DIST_PRECOND_RAS, &R[R_CG_RAS]);
-  /* ---- FE assembly phases per rank: the distributed assembly's records go here (issue 29 items 5
-   * and 8; the Tpetra peer program beside them) */
   /* ---- derived numbers: the phases and the share of the exchange each mode hides, hypre */
   const double tex = rp->ok == 1 ? rp->t.median + rw->t.median : 0;
   const double th = nrec > R_HYPRE && R[R_HYPRE].ok == 1 ? R[R_HYPRE].t.median : 0;
@@ -1221,6 +1223,7 @@ static void dist_run(const bench_inputs_t *inp) {
     for (size_t i = 0; i < sizeof default_specs / sizeof default_specs[0]; ++i) bench_list_push(&specs, default_specs[i]);
   bench_expand_specs(SUITE, &specs, &list);
   for (int i = 0; i < list.n; ++i) dist_spec(list.v[i]);
+  if (!bench_cfg.no_fe) dist_fem_run(); /* the FE assembly records and the Tpetra peer (suite_dist_fem.c) */
   bench_list_free(&list);
   bench_list_free(&specs);
 }
@@ -1231,7 +1234,7 @@ static int dist_estimate(const bench_inputs_t *in) {
   const int mats = in->given ? in->matrices : (int)(sizeof default_specs / sizeof default_specs[0]);
   int host = 0;
   for (int bi = 0; bi < bench_cfg.nb; ++bi) host += strata_exec_is_host(bench_cfg.ex[bi]);
-  return mats * (bench_cfg.nb * DIST_PER_BACKEND + (bench_hypre_available() ? host : 0));
+  return mats * (bench_cfg.nb * DIST_PER_BACKEND + (bench_hypre_available() ? host : 0)) + (bench_cfg.no_fe ? 0 : dist_fem_estimate());
 }
 
 /* the suite's table: per input and backend, the modes, the phases, hypre */
@@ -1275,12 +1278,13 @@ static void dist_summary(FILE *f) {
     cell(f, 9, 4, v[10]);
     fputc('\n', f);
   }
+  dist_fem_summary(f);
 }
 
 const bench_suite_t bench_suite_dist = {
     .name = SUITE,
-    .help = "distributed SpMV under mpirun (vector, overlap, task; pack/wait/local/offdiag; halo bytes); hypre ParCSR",
-    .options = BENCH_OPT_MATRIX | BENCH_OPT_PARTITION,
+    .help = "distributed SpMV under mpirun (vector, overlap, task; pack/wait/local/offdiag; halo bytes); CG with Jacobi, RAS; hypre ParCSR; FE assembly per rank, Tpetra FECrsMatrix",
+    .options = BENCH_OPT_MATRIX | BENCH_OPT_PARTITION | BENCH_OPT_NO_FE,
     .run = dist_run,
     .estimate = dist_estimate,
     .summary = dist_summary,

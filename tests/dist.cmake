@@ -70,7 +70,15 @@ elseif(STRATA_HAVE_MPI)
                      $<TARGET_FILE:strata_cli> ${MPIEXEC_POSTFLAGS} fem --box 4 --bulk-nodes 2 --backend ${_be0} --json)
     set_tests_properties(cli.dist.fem.np2 PROPERTIES TIMEOUT 300 PROCESSORS 2
                          ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1"
-                         PASS_REGULAR_EXPRESSION "\"converged\": true.*\"matrix_max_rel_diff_vs_serial\": ([0-9.]+e-(1[2-9]|[2-9][0-9])|0.000000e\\+00).*\"unpack_invalid_entries\": 0.*\"ranks\": 2, \"partitioner\": \"auto\", \"invalid_entries_all_ranks\": 0, \"bytes_exchanged\": [1-9][0-9]*, \"per_rank\": \\[\\{\"rank\": 0.*\"rank\": 1,.*\"unpack_combine\"")
+                         PASS_REGULAR_EXPRESSION "\"converged\": true.*\"matrix_max_rel_diff_vs_serial\": ([0-9.]+e-(1[2-9]|[2-9][0-9])|0.000000e\\+00).*\"unpack_invalid_entries\": 0.*\"ranks\": 2, \"partitioner\": \"auto\", \"invalid_entries_all_ranks\": 0, \"bytes_exchanged\": [1-9][0-9]*, \"per_rank\": \\[\\{\"rank\": 0, \"device\": 0,.*\"rank\": 1, \"device\": 0,.*\"unpack_combine\"")
+    # the distributed solve (CG + Jacobi over the ranks) on 1, 2, 3, 4 ranks, block and METIS
+    # partitions, bulk nodes: iterations within 2 of the single-rank run, ||u|| within 1e-8
+    add_test(NAME cli.dist.fem.solve
+             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/dist_fem_cli.sh $<TARGET_FILE:strata_cli> ${MPIEXEC_EXECUTABLE}
+                     "${_strata_mpi_flags}" ${_be0} --box 10 --bulk-nodes 2 --no-compare)
+    set_tests_properties(cli.dist.fem.solve PROPERTIES TIMEOUT 300 PROCESSORS 2
+                         ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1"
+                         PASS_REGULAR_EXPRESSION "np 4 auto: [0-9]+ iterations.*every rank count matches the single-rank solve")
     add_test(NAME cli.dist.spmv.np2
              COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/dist_spmv_cli.sh $<TARGET_FILE:strata_cli> ${MPIEXEC_EXECUTABLE}
                      "${_strata_mpi_flags}" ${_strata_dist_matrices}/ginkgo/ani4.mtx ${CMAKE_CURRENT_BINARY_DIR}/cli_dist_spmv ${_be0})
@@ -82,7 +90,20 @@ elseif(STRATA_HAVE_MPI)
              COMMAND sh -c "${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${_strata_mpi_flags} $<TARGET_FILE:strata_cli> spmv ${_strata_dist_matrices}/ginkgo/ani4.mtx --dist-mode bogus 2>&1; echo exit=$?")
     add_test(NAME cli.dist.fem.bad_partition
              COMMAND sh -c "${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 ${_strata_mpi_flags} $<TARGET_FILE:strata_cli> fem --box 2 --partition bogus 2>&1; echo exit=$?")
-    set_tests_properties(cli.dist.spmv.bad_mode cli.dist.fem.bad_partition PROPERTIES TIMEOUT 120 PROCESSORS 2
+    # more ranks than rows: --partition auto on a 3-row matrix over 4 ranks, and the generated box
+    # mesh of 8 nodes over 9 ranks: refused on every rank (exit 1), naming the ranks, the rows and
+    # the limit, no hang
+    file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/dist_t3.mtx "%%MatrixMarket matrix coordinate real symmetric\n3 3 5\n1 1 4\n2 1 -1\n2 2 4\n3 2 -1\n3 3 4\n")
+    add_test(NAME cli.dist.spmv.more_ranks_than_rows
+             COMMAND sh -c "o=$(${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 4 ${_strata_mpi_flags} $<TARGET_FILE:strata_cli> spmv ${CMAKE_CURRENT_BINARY_DIR}/dist_t3.mtx --partition auto 2>&1); rc=$?; echo \"$o\"; echo ranks_refusing=$(echo \"$o\" | grep -c 'must lie in') exit=$rc")
+    add_test(NAME cli.dist.fem.more_ranks_than_nodes
+             COMMAND sh -c "o=$(${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 9 ${_strata_mpi_flags} $<TARGET_FILE:strata_cli> fem --box 1 --no-compare 2>&1); rc=$?; echo \"$o\"; echo ranks_refusing=$(echo \"$o\" | grep -c 'must lie in') exit=$rc")
+    set_tests_properties(cli.dist.spmv.more_ranks_than_rows PROPERTIES PASS_REGULAR_EXPRESSION
+                         "rank 0: dist partition \\(auto\\): 4 ranks for the 3 rows of A: the partition count \\(the ranks\\) must lie in \\[1, 3\\].*ranks_refusing=4 exit=1")
+    set_tests_properties(cli.dist.fem.more_ranks_than_nodes PROPERTIES PASS_REGULAR_EXPRESSION
+                         "the mesh has 8 nodes \\(0 bulk nodes included\\), fewer than the 9 ranks: rank 0: dist partition \\(auto\\): 9 ranks for the 8 rows of A.*must lie in \\[1, 8\\].*ranks_refusing=9 exit=1")
+    set_tests_properties(cli.dist.spmv.bad_mode cli.dist.fem.bad_partition cli.dist.spmv.more_ranks_than_rows
+                         cli.dist.fem.more_ranks_than_nodes PROPERTIES TIMEOUT 120 PROCESSORS 2
                          ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1")
     set_tests_properties(cli.dist.spmv.bad_mode PROPERTIES PASS_REGULAR_EXPRESSION
                          "--dist-mode bogus: .*vector.*--dist-mode bogus: .*exit=2")
@@ -115,7 +136,7 @@ if(STRATA_HAVE_MPI AND MPIEXEC_EXECUTABLE AND TARGET strata_cli)
                   ${_bus} --solver cg --precond jacobi --max-iter 5000 --dist-mode ${mode})
   endforeach()
   solve_mpi_cli(json 2 0
-                "^\\{\"matrix\": \"[^\"]*t3.mtx\", \"backend\": \"[a-z]+\", \"ranks\": 2, \"dist_mode\": \"overlap\", \"rows\": 3, \"nnz\": 7, \"solver\": \"gmres\", \"restart\": 30, \"precond\": \"l1-jacobi\", \"outer_overlap\": null, \"halo_bytes_per_spmv\": 16, .*\"status\": \"converged\", .*\"times_s\": \\{\"read\": [0-9.e-]+, \"distribute\": [0-9.e-]+, \"operator\": [0-9.e-]+, \"precond_setup\": [0-9.e-]+, \"solve_setup\": [0-9.e-]+, \"solve\": [0-9.e-]+, \"per_iteration\": [0-9.e-]+, \"total\": [0-9.e-]+\\}\\}\n"
+                "^\\{\"matrix\": \"[^\"]*t3.mtx\", \"backend\": \"[a-z]+\", \"ranks\": 2, \"devices\": \\[0, 0\\], \"dist_mode\": \"overlap\", \"rows\": 3, \"nnz\": 7, \"solver\": \"gmres\", \"restart\": 30, \"precond\": \"l1-jacobi\", \"outer_overlap\": null, \"halo_bytes_per_spmv\": 16, .*\"status\": \"converged\", .*\"times_s\": \\{\"read\": [0-9.e-]+, \"distribute\": [0-9.e-]+, \"operator\": [0-9.e-]+, \"precond_setup\": [0-9.e-]+, \"solve_setup\": [0-9.e-]+, \"solve\": [0-9.e-]+, \"per_iteration\": [0-9.e-]+, \"total\": [0-9.e-]+\\}\\}\n"
                 ${_md}/t3.mtx --precond l1-jacobi --dist-mode overlap --tol 1e-12 --json)
   add_test(NAME cli.solve.mpi.out
            COMMAND sh -c "rm -f \"$3\"; \"$0\" ${MPIEXEC_NUMPROC_FLAG} 2 ${_strata_mpi_flags} \"$1\" solve \"$2\" --solver cg --tol 1e-14 --out \"$3\" >/dev/null 2>&1; echo \"exit=$?\"; cat \"$3\""

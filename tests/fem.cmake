@@ -13,6 +13,13 @@ strata_cli_test(cli.info "\"backends\": \\[\\{\"name\": \"serial\", \"compiled\"
 add_test(NAME cli.env.backend_override COMMAND sh -c "STRATA_BACKEND=bogus \"$0\" fem --box 2 --backend serial 2>&1; echo \"exit=$?\""
          $<TARGET_FILE:strata_cli>)
 set_tests_properties(cli.env.backend_override PROPERTIES PASS_REGULAR_EXPRESSION "converged.*exit=0")
+# STRATA_DEVICE: not an ordinal is refused by strata_init (exit 1, the value named); host backends
+# ignore a valid one (the JSON's device of a distributed run: tests/dist.cmake)
+add_test(NAME cli.env.device_bad COMMAND sh -c "STRATA_DEVICE=gpu1 \"$0\" fem --box 2 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
+set_tests_properties(cli.env.device_bad PROPERTIES PASS_REGULAR_EXPRESSION
+                     "STRATA_DEVICE='gpu1' is not a device ordinal.*exit=1")
+add_test(NAME cli.env.device_host COMMAND sh -c "STRATA_DEVICE=3 \"$0\" fem --box 2 --backend serial 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
+set_tests_properties(cli.env.device_host PROPERTIES PASS_REGULAR_EXPRESSION "converged.*exit=0")
 add_test(NAME cli.env.info COMMAND sh -c "STRATA_BACKEND=bogus \"$0\" info 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>)
 set_tests_properties(cli.env.info PROPERTIES PASS_REGULAR_EXPRESSION
                      "default backend: serial .environment STRATA_BACKEND='bogus' is not a backend.*backend serial.*exit=0")

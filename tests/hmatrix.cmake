@@ -2,6 +2,7 @@
 # every backend against serial, multi-vector, symmetry, degenerate point sets, EDGE_CASES Q1-Q8,
 # bad input; user kernel functions (hmatrix_kernels.kl.c) through <strata/hmatrix_kl.h>.
 strata_test(hmatrix SOURCES test_hmatrix.c)
+target_include_directories(test_hmatrix PRIVATE ${PROJECT_SOURCE_DIR}/hmatrix/src) # h2_impl.h (compression tests)
 strata_add_kernels(test_hmatrix SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/hmatrix_kernels.kl.c
   INCLUDE_DIRECTORIES ${PROJECT_SOURCE_DIR}/hmatrix/include)
 
@@ -61,3 +62,15 @@ h2_cli(vectors_zero 2 "--vectors 0: must be an integer in \\[1, 1024\\]" --point
 h2_cli(unknown_option 2 "unknown option --bogus" --points 2d:10 --bogus)
 h2_cli(missing_value 2 "option --eta needs a value" --points 2d:10 --eta)
 h2_cli(bad_backend 2 "--backend bogus: unknown backend 'bogus'" --points 2d:10 --backend bogus)
+
+# ---- --compress EPS (strata_h2_compress): the ranks fall, the bytes they need shrink, the error
+# stays near EPS; a bad EPS is a usage error naming it
+h2_cli(compress_json 0 "\"rank\": 64, .*\"compression\": \\{\"eps\": 0.0001, \"ranks_before\": \\[0, 0, 64, 64, 64, 64, 64\\], \"ranks_after\": \\[0, 0, [1-5]?[0-9], [1-5]?[0-9], [1-5]?[0-9], [1-5]?[0-9], [1-5]?[0-9]\\], \"storage_bytes_after\": \\{\"lowrank\": [0-9]+, \"dense\": [0-9]+, \"total\": [0-9]+\\}, \"time_s\": [0-9.e-]+, \"gflops\": [0-9.e+-]+, \"norm_estimate\": [0-9.]+e\\+0[0-9], \"error_before\": [0-9.]+e-(0[5-9]|1[0-9])\\}, \"error\": ([0-9.]+e-0[5-9]|[1-2][.][0-9]+e-04), \"error_rows\": 100\\}\n"
+       --points 2d:3000 --kernel exp:0.1 --compress 1e-4 --x random:3 --json --backend serial)
+h2_cli(compress_text 0 "  compression eps 0.01: [0-9.]+ s, [0-9.]+ GFLOP/s; ranks per level 0->0 0->0 0->0 125->[0-9]+ 125->[0-9]+ 125->[0-9]+\n +low-rank [0-9.]+ MB with the new ranks; error before [0-9.]+e-0[3-9]\n.*error +([0-9.]+e-0[3-9]|[1-2][.][0-9]+e-02) relative"
+       --points grid3d:4096 --kernel exp:0.3 --compress 1e-2 --x random:1)
+h2_cli(compress_large 0 "\"ranks_after\": \\[0, 0, 0, 0\\], \"storage_bytes_after\": \\{\"lowrank\": 0," --points 2d:300 --compress 3 --json --backend serial)
+foreach(_e 0 -1e-3 nan inf x)
+  h2_cli(compress_${_e} 2 "--compress ${_e}: EPS must be a finite decimal number > 0" --points 2d:10 --compress ${_e})
+endforeach()
+h2_cli(compress_missing 2 "option --compress needs a value" --points 2d:10 --compress)

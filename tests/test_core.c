@@ -1356,6 +1356,63 @@ static void test_events(void **state) {
   strata_event_destroy(&e0); /* NULL-safe */
 }
 
+/* strata_exec_wait_event: a kernel on instance B submitted after B waits on an event that instance
+ * A recorded sees everything A did before the record (A: y = reps·x by reps slow axpy launches;
+ * B: z = y; only B is fenced before z is read), on every backend; an event never recorded is
+ * complete; misuse refused */
+static void test_exec_wait_event(void **state) {
+  (void)state;
+  const strata_backend_t b = strata_exec_backend(T_exec);
+  strata_exec_t *ea = NULL, *eb = NULL;
+  strata_event_t *ev = NULL, *fresh = NULL;
+  T_OK(strata_exec_create(b, &ea));
+  T_OK(strata_exec_create(b, &eb));
+  T_OK(strata_event_create(ea, &ev));
+  T_OK(strata_event_create(ea, &fresh));
+  const int64_t n = (int64_t)1 << 21;
+  const int reps = 24;
+  const size_t bytes = (size_t)n * sizeof(double);
+  double *hx = (double *)xmalloc(bytes), *hz = (double *)xmalloc(bytes);
+  for (int64_t i = 0; i < n; ++i) hx[i] = (double)(i % 1000);
+  double *dx = NULL, *dy = NULL, *dz = NULL;
+  T_OK(strata_mem_alloc(ea, STRATA_MEM_DEVICE, bytes, (void **)&dx));
+  T_OK(strata_mem_alloc(ea, STRATA_MEM_DEVICE, bytes, (void **)&dy));
+  T_OK(strata_mem_alloc(eb, STRATA_MEM_DEVICE, bytes, (void **)&dz));
+  T_OK(strata_mem_copy(ea, dx, hx, bytes));
+  T_OK(strata_mem_set_async(eb, dz, 0, bytes));
+  T_OK(strata_exec_fence(eb));
+  T_OK(strata_exec_wait_event(eb, fresh)); /* never recorded: nothing to wait for */
+  for (int round = 0; round < 3; ++round) {
+    T_OK(strata_mem_set_async(ea, dy, 0, bytes));
+    core_axpy_args_t a = {1.0, dx, dy};
+    for (int r = 0; r < reps; ++r) T_OK(strata_parallel_for(ea, "wait_event producer", strata_range(0, n), &core_axpy, &a));
+    T_OK(strata_event_record(ea, ev));
+    T_OK(strata_exec_wait_event(eb, ev));
+    core_axpy_args_t c = {1.0, dy, dz}; /* z = 0 + y */
+    T_OK(strata_mem_set_async(eb, dz, 0, bytes));
+    T_OK(strata_parallel_for(eb, "wait_event consumer", strata_range(0, n), &core_axpy, &c));
+    T_OK(strata_mem_copy(eb, hz, dz, bytes)); /* ordered on B only */
+    for (int64_t i = 0; i < n; ++i)
+      if (hz[i] != (double)reps * hx[i])
+        fail_msg("round %d: z[%lld] = %g after waiting on the event, want %g (A's work not seen)", round, (long long)i, hz[i],
+                 (double)reps * hx[i]);
+    T_OK(strata_exec_fence(ea)); /* before A's next round rewrites y */
+  }
+  t_expect_msg(strata_exec_wait_event(NULL, ev), STRATA_ERR_INVALID_ARGUMENT, "NULL execution space", NULL);
+  t_expect_msg(strata_exec_wait_event(eb, NULL), STRATA_ERR_INVALID_ARGUMENT, "NULL event", NULL);
+  if (b != STRATA_BACKEND_SERIAL)
+    t_expect_msg(strata_exec_wait_event(T_serial, ev), STRATA_ERR_INVALID_ARGUMENT, strata_backend_name(b), "serial");
+  T_OK(strata_mem_free(ea, STRATA_MEM_DEVICE, (void **)&dx));
+  T_OK(strata_mem_free(ea, STRATA_MEM_DEVICE, (void **)&dy));
+  T_OK(strata_mem_free(eb, STRATA_MEM_DEVICE, (void **)&dz));
+  strata_event_destroy(&ev);
+  strata_event_destroy(&fresh);
+  T_OK(strata_exec_destroy(&ea));
+  T_OK(strata_exec_destroy(&eb));
+  free(hx);
+  free(hz);
+}
+
 static void test_wrong_pattern(void **state) {
   (void)state;
   core_axpy_args_t a;
@@ -1571,6 +1628,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_exec_instances, t_setup),
       cmocka_unit_test_setup(test_exec_default_threads, t_setup),
       cmocka_unit_test_setup(test_events, t_setup),
+      cmocka_unit_test_setup(test_exec_wait_event, t_setup),
       cmocka_unit_test_setup(test_wrong_pattern, t_setup),
       cmocka_unit_test_setup(test_status_names, t_setup),
       cmocka_unit_test_setup(test_init_options, t_setup), /* last: finalizes and re-initializes */

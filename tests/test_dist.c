@@ -478,8 +478,24 @@ static void test_helpers(void **state) {
   td_expect(strata_dist_mode_from_name("halo", &md), STRATA_ERR_INVALID_ARGUMENT, "'halo'", "vector, overlap, task");
 }
 
+/* One GPU per rank: every test rank runs on this one node, so the node rank is the world rank
+ * and rank r takes GPU r mod count (4 GPUs: ranks 0..3 on 0..3; 1 GPU: every rank on 0; a host
+ * backend's count 1: 0; no device: 0) */
+static void test_device_select(void **state) {
+  (void)state;
+  const int counts[] = {4, 2, 1, 0};
+  for (int c = 0; c < 4; ++c) {
+    int dev = -1;
+    T_OK(strata_dist_device_select(W, counts[c], &dev));
+    const int want = counts[c] > 0 ? td_rank % counts[c] : 0;
+    TD_CHECK(dev == want, "rank %d with %d devices: device %d, expected %d", td_rank, counts[c], dev, want);
+  }
+  td_expect(strata_dist_device_select(W, 4, NULL), STRATA_ERR_INVALID_ARGUMENT, "NULL device", NULL);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup(test_device_select, t_setup),
       cmocka_unit_test_setup(test_map_block, t_setup),
       cmocka_unit_test_setup(test_map_contiguous, t_setup),
       cmocka_unit_test_setup(test_map_list, t_setup),

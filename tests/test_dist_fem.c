@@ -116,9 +116,9 @@ static void test_partition_refused(void **state) {
     T_OK(st);
     TD_CHECK(nr == 0 && !ids && map, "0 rows: num_rows %lld", (long long)nr);
   } else {
-    char want[64], lim[32];
-    snprintf(want, sizeof want, "partition count %d", td_size);
-    snprintf(lim, sizeof lim, "outside [1, %d]", n > 0 ? n : 1);
+    char want[64], lim[48]; /* the ranks, the rows and the limit named */
+    snprintf(want, sizeof want, "%d ranks for the %d rows of A", td_size, n);
+    snprintf(lim, sizeof lim, "must lie in [1, %d]", n > 0 ? n : 1);
     td_expect(st, STRATA_ERR_INVALID_ARGUMENT, want, lim);
     TD_CHECK(!ids && !map && nr == 0, "outputs set after an error");
   }

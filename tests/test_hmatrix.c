@@ -1,12 +1,21 @@
 /* strata hmatrix — H² matrices (strata/hmatrix.h) on the backend under test: the product against
  * the dense product K·X computed here on the host (2D random, 2D grid, 3D grid; three kernels), the
  * error falling as p grows, every backend equal to serial, NV = 4 column by column equal to NV = 1,
- * symmetry, degenerate point sets, EDGE_CASES Q1-Q8, β = 0 never reading Y, bad input. */
+ * symmetry, degenerate point sets, EDGE_CASES Q1-Q8, β = 0 never reading Y, bad input; compression
+ * (strata_h2_compress): the error against the dense product, ranks falling as eps grows, orthonormal
+ * bases (read from the stored U and E), every backend equal to serial, degenerate sets, bad eps. */
+#include "h2_impl.h" /* the stored U and E, for the compression's orthogonality check */
 #include "strata/hmatrix.h"
 #include "test_common.h"
 
 STRATA_H2_USER_KERNEL_DECLARE(t_h2_const);
 STRATA_H2_USER_KERNEL_DECLARE(t_h2_nonsym);
+STRATA_H2_USER_KERNEL_DECLARE(t_h2_scaled);
+
+/* compression helpers (defined with the compression tests below) */
+static double compress_error_ref(strata_exec_t *exec, const strata_points_t *P, const strata_h2_options_t *o, int kind,
+                                 double len, double scale, double eps, double *err_before, strata_h2_compress_info_t *ci);
+static void print_ranks(const char *what, const strata_h2_compress_info_t *ci);
 
 /* ------------------------------------------------------------------ host references */
 
@@ -176,6 +185,91 @@ static void test_backend_equals_serial(void **state) {
   free(yb);
   free(ys);
   free(r);
+  strata_points_destroy(&P);
+}
+
+/* the dense phase on the matrix's second instance (overlap ON) against one stream (OFF): the same
+ * bits, run after run, on the matrix's exec and on another instance; both against the dense
+ * product; AUTO is ON exactly on GPU backends; the mode refused outside AUTO / OFF / ON */
+static void overlap_case(strata_points_t *P, int leaf, int p, int nv, double alpha, double beta, const char *what) {
+  const int64_t n = P->n, m = n * nv;
+  strata_h2_options_t o = opts_of(P->dim, leaf, p, 1.0, STRATA_H2_EXP, 0.5);
+  o.overlap = STRATA_H2_OVERLAP_ON;
+  strata_h2_matrix_t *A = NULL;
+  T_OK(strata_h2_create(T_exec, P, &o, &A));
+  int on = -1;
+  T_OK(strata_h2_get_overlap(A, &on));
+  assert_int_equal(on, 1);
+  strata_exec_t *other = NULL;
+  T_OK(strata_exec_create(strata_exec_backend(T_exec), &other));
+  double *x = random_x(m), *y0 = random_x(m), *yon = (double *)t_malloc((size_t)m * 8), *yoff = (double *)t_malloc((size_t)m * 8);
+  double *dx, *dy;
+  T_OK(strata_mem_alloc(T_exec, STRATA_MEM_DEVICE, (size_t)m * 8, (void **)&dx));
+  T_OK(strata_mem_alloc(T_exec, STRATA_MEM_DEVICE, (size_t)m * 8, (void **)&dy));
+  T_OK(strata_mem_copy(T_exec, dx, x, (size_t)m * 8));
+  for (int round = 0; round < 6; ++round) { /* ON, OFF, ON, ... ; rounds 4, 5 on another instance */
+    strata_exec_t *e = round < 4 ? T_exec : other;
+    T_OK(strata_h2_set_overlap(A, round % 2 ? STRATA_H2_OVERLAP_OFF : STRATA_H2_OVERLAP_ON));
+    T_OK(strata_h2_get_overlap(A, &on));
+    assert_int_equal(on, round % 2 ? 0 : 1);
+    T_OK(strata_mem_copy(e, dy, y0, (size_t)m * 8));
+    T_OK(strata_h2_matvec(e, A, nv, alpha, dx, n, beta, dy, n));
+    double *y = round == 1 ? yoff : round == 0 ? yon : (double *)t_malloc((size_t)m * 8);
+    T_OK(strata_mem_copy(e, y, dy, (size_t)m * 8));
+    if (round > 1) {
+      const double *want = round % 2 ? yoff : yon;
+      if (memcmp(y, want, (size_t)m * 8)) fail_msg("%s: round %d differs from round %d (seed %llu)", what, round, round % 2, (unsigned long long)T_seed);
+      free(y);
+    }
+  }
+  for (int64_t e = 0; e < m; ++e)
+    if (memcmp(&yon[e], &yoff[e], 8))
+      fail_msg("%s: entry %lld is %.17g with the dense phase overlapped, %.17g without (seed %llu)", what, (long long)e, yon[e],
+               yoff[e], (unsigned long long)T_seed);
+  double *r = (double *)t_malloc((size_t)m * 8);
+  dense_product(P, STRATA_H2_EXP, 0.5, nv, x, r);
+  for (int64_t e = 0; e < m; ++e) r[e] = alpha * r[e] + beta * y0[e];
+  EXPECT_ERR_BELOW(rel_fro(m, yon, r), 1e-3, what);
+  T_OK(strata_h2_set_overlap(A, STRATA_H2_OVERLAP_AUTO));
+  T_OK(strata_h2_get_overlap(A, &on));
+  assert_int_equal(on, !strata_exec_is_host(T_exec));
+  strata_mem_free(T_exec, STRATA_MEM_DEVICE, (void **)&dx);
+  strata_mem_free(T_exec, STRATA_MEM_DEVICE, (void **)&dy);
+  T_OK(strata_exec_destroy(&other));
+  T_OK(strata_h2_destroy(&A));
+  free(x);
+  free(y0);
+  free(yon);
+  free(yoff);
+  free(r);
+  strata_points_destroy(&P);
+}
+
+static void test_overlap_same_bits(void **state) {
+  (void)state;
+  strata_points_t *P;
+  T_OK(strata_points_create_random(2, 3000, T_seed + 11, &P));
+  overlap_case(P, 32, 6, 3, 0.75, -0.5, "overlap, 2D random, nv 3");
+  T_OK(strata_points_create_grid(3, 1000, &P));
+  overlap_case(P, 50, 4, 1, 1.0, 0.0, "overlap, 3D grid, leaf 50");
+  T_OK(strata_points_create_random(2, 40, T_seed + 12, &P));
+  overlap_case(P, 64, 4, 2, -2.0, 1.0, "overlap, n below the leaf (all dense)");
+  /* bad modes */
+  T_OK(strata_points_create_random(2, 100, T_seed, &P));
+  strata_h2_options_t o = opts_of(2, 16, 4, 1.0, STRATA_H2_EXP, 0.5);
+  strata_h2_matrix_t *A = NULL;
+  o.overlap = (strata_h2_overlap_t)3;
+  t_expect_msg(strata_h2_create(T_exec, P, &o, &A), STRATA_ERR_INVALID_ARGUMENT, "overlap = 3", "AUTO 0, OFF 1 or ON 2");
+  assert_null(A);
+  o.overlap = STRATA_H2_OVERLAP_AUTO;
+  T_OK(strata_h2_create(T_exec, P, &o, &A));
+  t_expect_msg(strata_h2_set_overlap(A, (strata_h2_overlap_t)-1), STRATA_ERR_INVALID_ARGUMENT, "mode = -1", "AUTO 0, OFF 1 or ON 2");
+  t_expect_msg(strata_h2_set_overlap(NULL, STRATA_H2_OVERLAP_ON), STRATA_ERR_INVALID_ARGUMENT, "NULL matrix", NULL);
+  int on = -1;
+  T_ERR(strata_h2_get_overlap(A, NULL), STRATA_ERR_INVALID_ARGUMENT);
+  T_OK(strata_h2_get_overlap(A, &on));
+  assert_int_equal(on, !strata_exec_is_host(T_exec));
+  T_OK(strata_h2_destroy(&A));
   strata_points_destroy(&P);
 }
 
@@ -487,7 +581,7 @@ static void test_all_dense_launches(void **state) {
   strata_points_destroy(&P);
 }
 
-/* Q7: a non-symmetric user kernel: A x equals the dense product */
+/* Q7: a non-symmetric user kernel: A x equals the dense product, also after compression */
 static void test_nonsymmetric_kernel(void **state) {
   (void)state;
   strata_points_t *P;
@@ -499,6 +593,14 @@ static void test_nonsymmetric_kernel(void **state) {
   const double e = h2_error(P, &o, 100, 1.0);
   print_message("non-symmetric kernel: error %.3e\n", e);
   EXPECT_ERR_BELOW(e, 1e-4, "non-symmetric kernel");
+  /* compressed (its weights take both sides of each block) */
+  strata_h2_compress_info_t ci;
+  double e0;
+  const double ec = compress_error_ref(T_exec, P, &o, 100, 1.0, 1.0, 1e-6, &e0, &ci);
+  print_ranks("non-symmetric kernel", &ci);
+  print_message("non-symmetric kernel: error before %.3e, compressed %.3e\n", e0, ec);
+  EXPECT_ERR_BELOW(ec, 3e-6 + 2.0 * e0, "non-symmetric kernel, compressed");
+  assert_true(ci.rank_after[ci.levels - 1] < ci.rank_before[ci.levels - 1]);
   strata_points_destroy(&P);
 }
 
@@ -675,6 +777,406 @@ static void test_bad_input(void **state) {
   remove(f4);
 }
 
+/* ------------------------------------------------------------------ compression (strata_h2_compress) */
+
+/* y = A x on exec (host arrays) */
+static void apply_one(strata_exec_t *exec, const strata_h2_matrix_t *A, int64_t n, const double *x, double *y) {
+  const size_t bytes = (size_t)(n > 0 ? n : 1) * sizeof(double);
+  double *dx, *dy;
+  T_OK(strata_mem_alloc(exec, STRATA_MEM_DEVICE, bytes, (void **)&dx));
+  T_OK(strata_mem_alloc(exec, STRATA_MEM_DEVICE, bytes, (void **)&dy));
+  T_OK(strata_mem_set_async(exec, dy, 0xFF, bytes));
+  if (n > 0) T_OK(strata_mem_copy(exec, dx, x, (size_t)n * sizeof(double)));
+  T_OK(strata_h2_matvec(exec, A, 1, 1.0, dx, n, 0.0, dy, n));
+  if (n > 0) T_OK(strata_mem_copy(exec, y, dy, (size_t)n * sizeof(double)));
+  strata_mem_free(exec, STRATA_MEM_DEVICE, (void **)&dx);
+  strata_mem_free(exec, STRATA_MEM_DEVICE, (void **)&dy);
+}
+
+static void print_ranks(const char *what, const strata_h2_compress_info_t *ci) {
+  char b[512];
+  int o = 0;
+  for (int l = 0; l < ci->levels && l < 64 && o < 480; ++l)
+    o += snprintf(b + o, sizeof b - (size_t)o, " %d->%d", (int)ci->rank_before[l], (int)ci->rank_after[l]);
+  print_message("%s: eps %.0e, ranks%s, |A|_F %.4e, tol %.3e\n", what, ci->eps, b, ci->norm_estimate, ci->node_tol);
+}
+
+/* builds A on exec, its error before, compresses to eps, its error after (both against the dense
+ * product of one random vector with the reference kernel kind, len, times scale); returns the
+ * error after, ci filled */
+static double compress_error_ref(strata_exec_t *exec, const strata_points_t *P, const strata_h2_options_t *o, int kind,
+                                 double len, double scale, double eps, double *err_before, strata_h2_compress_info_t *ci) {
+  const int64_t n = P->n;
+  double *x = random_x(n), *y = (double *)t_malloc((size_t)(n + 1) * 8), *r = (double *)t_malloc((size_t)(n + 1) * 8);
+  strata_h2_matrix_t *A = NULL;
+  T_OK(strata_h2_create(exec, P, o, &A));
+  dense_product(P, kind, len, 1, x, r);
+  for (int64_t i = 0; i < n; ++i) r[i] *= scale;
+  apply_one(exec, A, n, x, y);
+  if (err_before) *err_before = rel_fro(n, y, r);
+  T_OK(strata_h2_compress(exec, A, eps, ci));
+  strata_h2_compress_info_t c2;
+  T_OK(strata_h2_get_compress_info(A, &c2));
+  assert_true(c2.eps == eps && c2.rank_after[c2.levels - 1] == ci->rank_after[ci->levels - 1]);
+  apply_one(exec, A, n, x, y);
+  const double e = rel_fro(n, y, r);
+  T_OK(strata_h2_destroy(&A));
+  free(x);
+  free(y);
+  free(r);
+  return e;
+}
+
+static double compress_error(strata_exec_t *exec, const strata_points_t *P, const strata_h2_options_t *o, double eps,
+                             double *err_before, strata_h2_compress_info_t *ci) {
+  return compress_error_ref(exec, P, o, o->kernel, o->length, 1.0, eps, err_before, ci);
+}
+
+/* ------------------------------------------------------------------ compression: accuracy and ranks */
+
+static void expect_compress(strata_points_t *P, const strata_h2_options_t *o, double eps, const char *what) {
+  double e0 = 0.0;
+  strata_h2_compress_info_t ci;
+  const double e = compress_error(T_exec, P, o, eps, &e0, &ci);
+  print_ranks(what, &ci);
+  print_message("%s: n %lld, error before %.3e, after %.3e, %.3g s, %.3g GFLOP\n", what, (long long)P->n, e0, e,
+                ci.seconds, ci.flops * 1e-9);
+  /* the bound is eps in the Frobenius norm on top of the construction's error */
+  EXPECT_ERR_BELOW(e, 3.0 * eps + 2.0 * e0, what);
+  for (int l = 0; l < ci.levels; ++l) assert_true(ci.rank_after[l] <= ci.rank_before[l]);
+  assert_true(ci.bytes_lowrank_after <= ci.bytes_lowrank_before);
+  assert_true(ci.norm_estimate > 0.0 && ci.flops > 0.0);
+}
+
+static void test_compress_2d_random(void **state) {
+  (void)state;
+  strata_points_t *P;
+  T_OK(strata_points_create_random(2, 4000, T_seed, &P));
+  strata_h2_options_t o = opts_of(2, 64, 8, 1.0, STRATA_H2_EXP, 0.2);
+  expect_compress(P, &o, 1e-4, "2D random, exp");
+  o.kernel = STRATA_H2_GAUSS;
+  expect_compress(P, &o, 1e-6, "2D random, gauss");
+  strata_points_destroy(&P);
+}
+
+static void test_compress_3d_grid(void **state) {
+  (void)state;
+  strata_points_t *P;
+  T_OK(strata_points_create_grid(3, 4096, &P));
+  strata_h2_options_t o = opts_of(3, 64, 4, 0.9, STRATA_H2_EXP, 0.5);
+  expect_compress(P, &o, 1e-3, "3D grid, exp");
+  strata_points_destroy(&P);
+}
+
+static int rank_sum(const strata_h2_compress_info_t *ci) {
+  int s = 0;
+  for (int l = 0; l < ci->levels; ++l) s += ci->rank_after[l];
+  return s;
+}
+
+static void test_compress_ranks_fall(void **state) {
+  (void)state;
+  strata_points_t *P;
+  T_OK(strata_points_create_random(2, 3000, T_seed + 1, &P));
+  strata_h2_options_t o = opts_of(2, 32, 8, 1.0, STRATA_H2_EXP, 0.3);
+  strata_h2_compress_info_t c6, c2;
+  double e0;
+  const double e6 = compress_error(T_exec, P, &o, 1e-6, &e0, &c6);
+  const double e2 = compress_error(T_exec, P, &o, 1e-2, NULL, &c2);
+  print_ranks("eps 1e-6", &c6);
+  print_ranks("eps 1e-2", &c2);
+  print_message("errors: before %.3e, eps 1e-6 %.3e, eps 1e-2 %.3e\n", e0, e6, e2);
+  for (int l = 0; l < c6.levels; ++l) assert_true(c2.rank_after[l] <= c6.rank_after[l]);
+  if (!(rank_sum(&c2) < rank_sum(&c6))) fail_msg("ranks at eps 1e-2 (sum %d) not below those at 1e-6 (sum %d)", rank_sum(&c2), rank_sum(&c6));
+  if (!(c2.rank_after[c2.levels - 1] < 64)) fail_msg("leaf rank %d at eps 1e-2 not below the construction's 64", (int)c2.rank_after[c2.levels - 1]);
+  EXPECT_ERR_BELOW(e2, 3e-2, "eps 1e-2");
+  EXPECT_ERR_BELOW(e6, 3e-6 + 2.0 * e0, "eps 1e-6");
+  if (!(e2 > e6)) fail_msg("error at eps 1e-2 (%.3e) not above that at 1e-6 (%.3e)", e2, e6);
+  strata_points_destroy(&P);
+}
+
+/* G = QᵀQ of the K columns of Q (rows x K, element (i, j) at q[i·rs + j·cs]) is diag(1..1, 0..0)
+ * to tol, the ones first; returns the number of ones */
+static int expect_orthonormal(const double *q, int64_t rows, int K, int64_t rs, int64_t cs, double tol, const char *what) {
+  int ones = 0;
+  for (int j = 0; j < K; ++j)
+    for (int jj = 0; jj < K; ++jj) {
+      double g = 0.0;
+      for (int64_t i = 0; i < rows; ++i) g += q[i * rs + j * cs] * q[i * rs + jj * cs];
+      if (j == jj && g > 0.5) {
+        if (j != ones) fail_msg("%s: column %d of norm 1 after a zero column", what, j);
+        ++ones;
+      }
+      const double want = j == jj && g > 0.5 ? 1.0 : 0.0;
+      if (!(fabs(g - want) <= tol)) fail_msg("%s: (QᵀQ)(%d, %d) = %.17g, expected %g", what, j, jj, g, want);
+    }
+  return ones;
+}
+
+static void test_compress_orthonormal(void **state) {
+  (void)state;
+  strata_points_t *P;
+  T_OK(strata_points_create_random(2, 3000, T_seed + 2, &P));
+  strata_h2_options_t o = opts_of(2, 32, 6, 1.0, STRATA_H2_EXP, 0.3);
+  strata_h2_matrix_t *A = NULL;
+  T_OK(strata_h2_create(T_exec, P, &o, &A));
+  strata_h2_compress_info_t ci;
+  T_OK(strata_h2_compress(T_exec, A, 1e-5, &ci));
+  const strata_h2_tree_t *T;
+  T_OK(strata_h2_get_tree(A, &T));
+  const int K = A->k;
+  double *U = (double *)t_malloc((size_t)(T->n * K) * 8), *E = (double *)t_malloc((size_t)((T->num_nodes - 1) * K * K) * 8);
+  T_OK(strata_mem_copy(T_exec, U, A->U, (size_t)(T->n * K) * 8));
+  T_OK(strata_mem_copy(T_exec, E, A->E, (size_t)((T->num_nodes - 1) * K * K) * 8));
+  const int L = T->depth;
+  int maxr = 0;
+  for (int64_t i = 0; i < T->num_leaves; ++i) { /* every leaf basis: m x K column-major */
+    const int64_t g = T->num_leaves - 1 + i, b = T->node_begin[g], m = T->node_end[g] - b;
+    const int r = expect_orthonormal(U + b * K, m, K, 1, m, 1e-12, "leaf basis");
+    if (r > maxr) maxr = r;
+  }
+  if (maxr != ci.rank_after[L]) fail_msg("leaf level: %d orthonormal columns at most, info says rank %d", maxr, (int)ci.rank_after[L]);
+  /* the transfer level above the leaves: [E_c1; E_c2] (rows α of the children, columns β) */
+  maxr = 0;
+  for (int64_t pnode = ((int64_t)1 << (L - 1)) - 1; pnode < ((int64_t)2 << (L - 1)) - 1; ++pnode) {
+    double *st = (double *)t_malloc((size_t)(2 * K * K) * 8);
+    for (int c = 0; c < 2; ++c)
+      for (int al = 0; al < K; ++al)
+        for (int be = 0; be < K; ++be) st[(c * K + al) * K + be] = E[(2 * pnode + 1 + c - 1) * K * K + al * K + be];
+    const int r = expect_orthonormal(st, 2 * K, K, K, 1, 1e-12, "transfer level");
+    if (r > maxr) maxr = r;
+    free(st);
+  }
+  if (maxr != ci.rank_after[L - 1]) fail_msg("level %d: %d orthonormal columns at most, info says %d", L - 1, maxr, (int)ci.rank_after[L - 1]);
+  free(U);
+  free(E);
+  T_OK(strata_h2_destroy(&A));
+  strata_points_destroy(&P);
+}
+
+/* ------------------------------------------------------------------ compression: backends, degenerate sets */
+
+static void test_compress_backend_equals_serial(void **state) {
+  (void)state;
+  strata_points_t *P;
+  T_OK(strata_points_create_random(3, 3000, T_seed + 3, &P));
+  strata_h2_options_t o = opts_of(3, 32, 4, 1.0, STRATA_H2_GAUSS, 0.4);
+  const int64_t n = P->n;
+  double *x = random_x(n), *yb = (double *)t_malloc((size_t)n * 8), *ys = (double *)t_malloc((size_t)n * 8);
+  strata_h2_matrix_t *Ab = NULL, *As = NULL;
+  strata_h2_compress_info_t cb, cs;
+  T_OK(strata_h2_create(T_exec, P, &o, &Ab));
+  T_OK(strata_h2_create(T_serial, P, &o, &As));
+  T_OK(strata_h2_compress(T_exec, Ab, 1e-4, &cb));
+  T_OK(strata_h2_compress(T_serial, As, 1e-4, &cs));
+  for (int l = 0; l < cb.levels; ++l)
+    if (cb.rank_after[l] != cs.rank_after[l]) fail_msg("level %d: rank %d here, %d on serial", l, (int)cb.rank_after[l], (int)cs.rank_after[l]);
+  apply_one(T_exec, Ab, n, x, yb);
+  apply_one(T_serial, As, n, x, ys);
+  double m = 0.0, d = 0.0;
+  for (int64_t e = 0; e < n; ++e) {
+    m = fmax(m, fabs(ys[e]));
+    d = fmax(d, fabs(yb[e] - ys[e]));
+  }
+  if (!(d <= 1e-12 * m)) fail_msg("compressed, backend vs serial: max difference %.3e, max |y| %.3e", d, m);
+  T_OK(strata_h2_destroy(&Ab));
+  T_OK(strata_h2_destroy(&As));
+  free(x);
+  free(yb);
+  free(ys);
+  strata_points_destroy(&P);
+}
+
+static void expect_compress_degenerate(strata_points_t *P, int leaf, double tol, const char *what) {
+  strata_h2_options_t o = opts_of(P->dim, leaf, 6, 1.0, STRATA_H2_EXP, 0.5);
+  double e0 = 0.0;
+  strata_h2_compress_info_t ci;
+  const double e = compress_error(T_exec, P, &o, 1e-5, &e0, &ci);
+  print_message("%s: n %lld, error before %.3e, after %.3e\n", what, (long long)P->n, e0, e);
+  EXPECT_ERR_BELOW(e, tol + 2.0 * e0, what);
+  strata_points_destroy(&P);
+}
+
+static void test_compress_degenerate(void **state) {
+  (void)state;
+  strata_points_t *P;
+  /* duplicates: 1200 distinct points, each three times */
+  {
+    strata_points_t *Q;
+    T_OK(strata_points_create_random(2, 1200, T_seed + 4, &Q));
+    double *c = (double *)t_malloc(3600 * 2 * 8);
+    for (int i = 0; i < 3600; ++i) {
+      c[2 * i] = Q->coords[2 * (i % 1200)];
+      c[2 * i + 1] = Q->coords[2 * (i % 1200) + 1];
+    }
+    T_OK(strata_points_create(2, 3600, c, &P));
+    free(c);
+    strata_points_destroy(&Q);
+    expect_compress_degenerate(P, 32, 3e-5, "duplicates");
+  }
+  /* all points equal: every block dense, nothing to compress */
+  {
+    double *c = (double *)t_malloc(300 * 3 * 8);
+    for (int i = 0; i < 900; ++i) c[i] = 0.25;
+    T_OK(strata_points_create(3, 300, c, &P));
+    free(c);
+    expect_compress_degenerate(P, 16, 1e-13, "all points equal");
+  }
+  /* n below the leaf size */
+  T_OK(strata_points_create_random(2, 40, T_seed + 5, &P));
+  expect_compress_degenerate(P, 64, 1e-13, "n below leaf");
+  /* collinear in 2D, n not a multiple of the leaf */
+  {
+    double *c = (double *)t_malloc(2001 * 2 * 8);
+    for (int i = 0; i < 2001; ++i) {
+      c[2 * i] = i / 2000.0;
+      c[2 * i + 1] = 0.5 * i / 2000.0;
+    }
+    T_OK(strata_points_create(2, 2001, c, &P));
+    free(c);
+    expect_compress_degenerate(P, 30, 3e-5, "collinear");
+  }
+  /* leaves of fewer points than the rank (leaf 8 < k = 36): per-node ranks */
+  T_OK(strata_points_create_random(2, 1000, T_seed + 6, &P));
+  expect_compress_degenerate(P, 8, 3e-5, "leaves below the rank");
+}
+
+static void test_compress_again_large_eps(void **state) {
+  (void)state;
+  strata_points_t *P;
+  T_OK(strata_points_create_random(2, 2000, T_seed + 7, &P));
+  strata_h2_options_t o = opts_of(2, 32, 6, 1.0, STRATA_H2_EXP, 0.3);
+  const int64_t n = P->n;
+  double *x = random_x(n), *y = (double *)t_malloc((size_t)n * 8), *r = (double *)t_malloc((size_t)n * 8);
+  dense_product(P, o.kernel, o.length, 1, x, r);
+  strata_h2_matrix_t *A = NULL;
+  T_OK(strata_h2_create(T_exec, P, &o, &A));
+  strata_h2_compress_info_t c1, c2, c3;
+  T_OK(strata_h2_compress(T_exec, A, 1e-4, &c1));
+  T_OK(strata_h2_compress(T_exec, A, 1e-4, &c2)); /* again: ranks do not grow */
+  for (int l = 0; l < c1.levels; ++l) {
+    assert_int_equal(c2.rank_before[l], c1.rank_after[l]);
+    assert_true(c2.rank_after[l] <= c1.rank_after[l]);
+  }
+  apply_one(T_exec, A, n, x, y);
+  EXPECT_ERR_BELOW(rel_fro(n, y, r), 6e-4, "recompressed");
+  T_OK(strata_h2_compress(T_exec, A, 10.0, &c3)); /* eps >= 1: allowed, the low-rank part may go */
+  print_ranks("eps 10", &c3);
+  apply_one(T_exec, A, n, x, y);
+  const double e = rel_fro(n, y, r);
+  print_message("eps 10: error %.3e\n", e);
+  EXPECT_ERR_BELOW(e, 10.0, "eps 10");
+  T_OK(strata_h2_destroy(&A));
+  free(x);
+  free(y);
+  free(r);
+  strata_points_destroy(&P);
+}
+
+/* EDGE_CASES Q6: K and 10^6·K (exp(-r), 4096 points in 2D, a user kernel) at relative tolerance
+ * 1e-6: the same ranks, the errors within the bound */
+static void test_compress_user_kernels(void **state) {
+  (void)state;
+  strata_points_t *P;
+  T_OK(strata_points_create_random(2, 4096, T_seed + 10, &P));
+  strata_h2_user_kernel_t uk;
+  STRATA_H2_USER_KERNEL_INIT(&uk, t_h2_scaled);
+  strata_h2_options_t o = opts_of(2, 64, 8, 1.0, STRATA_H2_USER, 1.0);
+  o.user = &uk;
+  strata_h2_compress_info_t c1, c6;
+  double e0;
+  uk.params[0] = 1.0;
+  const double ea = compress_error_ref(T_exec, P, &o, STRATA_H2_EXP, 1.0, 1.0, 1e-6, &e0, &c1);
+  uk.params[0] = 1e6;
+  double e0b;
+  const double eb = compress_error_ref(T_exec, P, &o, STRATA_H2_EXP, 1.0, 1e6, 1e-6, &e0b, &c6);
+  print_ranks("K", &c1);
+  print_ranks("1e6 K", &c6);
+  print_message("K: error before %.3e, after %.3e; 1e6 K: before %.3e, after %.3e\n", e0, ea, e0b, eb);
+  for (int l = 0; l < c1.levels; ++l)
+    if (c1.rank_after[l] != c6.rank_after[l]) fail_msg("level %d: rank %d for K, %d for 1e6 K", l, (int)c1.rank_after[l], (int)c6.rank_after[l]);
+  EXPECT_ERR_BELOW(ea, 3e-6 + 2.0 * e0, "K, compressed");
+  EXPECT_ERR_BELOW(eb, 3e-6 + 2.0 * e0b, "1e6 K, compressed");
+  assert_true(fabs(c6.norm_estimate / c1.norm_estimate - 1e6) <= 1e-6 * 1e6);
+  strata_points_destroy(&P);
+}
+
+/* the contract's bound itself: with H the H² matrix as built and C compressed (both formed densely
+ * by products with the identity), ‖C − H‖_F <= eps·‖H‖_F, and the norm estimate is ‖H‖_F */
+static void test_compress_frobenius_bound(void **state) {
+  (void)state;
+  strata_points_t *P;
+  T_OK(strata_points_create_random(2, 1200, T_seed + 11, &P));
+  const int64_t n = P->n;
+  const size_t bytes = (size_t)(n * n) * sizeof(double);
+  double *I = (double *)t_malloc(bytes), *H = (double *)t_malloc(bytes), *C = (double *)t_malloc(bytes);
+  memset(I, 0, bytes);
+  for (int64_t i = 0; i < n; ++i) I[i + i * n] = 1.0;
+  const double epss[2] = {1e-2, 1e-6};
+  for (int q = 0; q < 2; ++q) {
+    strata_h2_options_t o = opts_of(2, 32, 6, 1.0, STRATA_H2_EXP, 0.3);
+    h2_apply(T_exec, P, &o, (int)n, 1.0, I, 0.0, NULL, H);
+    strata_h2_matrix_t *A = NULL;
+    T_OK(strata_h2_create(T_exec, P, &o, &A));
+    strata_h2_compress_info_t ci;
+    T_OK(strata_h2_compress(T_exec, A, epss[q], &ci));
+    double *dI, *dC;
+    T_OK(strata_mem_alloc(T_exec, STRATA_MEM_DEVICE, bytes, (void **)&dI));
+    T_OK(strata_mem_alloc(T_exec, STRATA_MEM_DEVICE, bytes, (void **)&dC));
+    T_OK(strata_mem_copy(T_exec, dI, I, bytes));
+    T_OK(strata_h2_matvec(T_exec, A, (int)n, 1.0, dI, n, 0.0, dC, n));
+    T_OK(strata_mem_copy(T_exec, C, dC, bytes));
+    strata_mem_free(T_exec, STRATA_MEM_DEVICE, (void **)&dI);
+    strata_mem_free(T_exec, STRATA_MEM_DEVICE, (void **)&dC);
+    T_OK(strata_h2_destroy(&A));
+    double hn = 0.0, dn = 0.0;
+    for (int64_t e = 0; e < n * n; ++e) {
+      hn += H[e] * H[e];
+      dn += (C[e] - H[e]) * (C[e] - H[e]);
+    }
+    hn = sqrt(hn);
+    dn = sqrt(dn);
+    print_ranks("Frobenius bound", &ci);
+    print_message("eps %.0e: |C - H|_F / |H|_F = %.3e, norm estimate / |H|_F - 1 = %.2e\n", epss[q], dn / hn, ci.norm_estimate / hn - 1.0);
+    if (!(dn <= epss[q] * hn)) fail_msg("eps %.0e: |C - H|_F = %.6e above eps |H|_F = %.6e", epss[q], dn, epss[q] * hn);
+    if (!(fabs(ci.norm_estimate - hn) <= 1e-10 * hn)) fail_msg("norm estimate %.17g, |H|_F %.17g", ci.norm_estimate, hn);
+  }
+  free(I);
+  free(H);
+  free(C);
+  strata_points_destroy(&P);
+}
+
+static void test_compress_bad_eps(void **state) {
+  (void)state;
+  strata_points_t *P;
+  T_OK(strata_points_create_random(2, 500, T_seed, &P));
+  strata_h2_options_t o = opts_of(2, 32, 4, 1.0, STRATA_H2_EXP, 0.3);
+  strata_h2_matrix_t *A = NULL;
+  T_OK(strata_h2_create(T_exec, P, &o, &A));
+  const double bad[] = {0.0, -1e-3, NAN, INFINITY};
+  for (int q = 0; q < 4; ++q) {
+    T_ERR(strata_h2_compress(T_exec, A, bad[q], NULL), STRATA_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(strata_error_message(), "eps = "));
+  }
+  T_ERR(strata_h2_compress(NULL, A, 1e-3, NULL), STRATA_ERR_INVALID_ARGUMENT);
+  T_ERR(strata_h2_compress(T_exec, NULL, 1e-3, NULL), STRATA_ERR_INVALID_ARGUMENT);
+  T_ERR(strata_h2_get_compress_info(A, NULL), STRATA_ERR_INVALID_ARGUMENT);
+  strata_h2_compress_info_t ci;
+  T_OK(strata_h2_get_compress_info(A, &ci));
+  assert_true(ci.eps == 0.0); /* never compressed */
+  T_OK(strata_h2_destroy(&A));
+  /* a rank above the limit 512: 3D p = 9, k = 729 (refused even with nothing to compress) */
+  strata_points_destroy(&P);
+  T_OK(strata_points_create_random(3, 20, T_seed, &P));
+  o = opts_of(3, 32, 9, 1.0, STRATA_H2_EXP, 0.3);
+  T_OK(strata_h2_create(T_exec, P, &o, &A));
+  T_ERR(strata_h2_compress(T_exec, A, 1e-3, NULL), STRATA_ERR_INVALID_ARGUMENT);
+  assert_non_null(strstr(strata_error_message(), "729"));
+  T_OK(strata_h2_destroy(&A));
+  strata_points_destroy(&P);
+}
+
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_dense_2d_random, t_setup),
@@ -682,6 +1184,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_error_falls_with_p, t_setup),
       cmocka_unit_test_setup(test_backend_equals_serial, t_setup),
       cmocka_unit_test_setup(test_multivector, t_setup),
+      cmocka_unit_test_setup(test_overlap_same_bits, t_setup),
       cmocka_unit_test_setup(test_symmetric, t_setup),
       cmocka_unit_test_setup(test_points, t_setup),
       cmocka_unit_test_setup(test_tree_structure, t_setup),
@@ -695,6 +1198,16 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_sampled_error, t_setup),
       cmocka_unit_test_setup(test_beta_zero, t_setup),
       cmocka_unit_test_setup(test_bad_input, t_setup),
+      cmocka_unit_test_setup(test_compress_2d_random, t_setup),
+      cmocka_unit_test_setup(test_compress_3d_grid, t_setup),
+      cmocka_unit_test_setup(test_compress_ranks_fall, t_setup),
+      cmocka_unit_test_setup(test_compress_orthonormal, t_setup),
+      cmocka_unit_test_setup(test_compress_backend_equals_serial, t_setup),
+      cmocka_unit_test_setup(test_compress_degenerate, t_setup),
+      cmocka_unit_test_setup(test_compress_again_large_eps, t_setup),
+      cmocka_unit_test_setup(test_compress_user_kernels, t_setup),
+      cmocka_unit_test_setup(test_compress_frobenius_bound, t_setup),
+      cmocka_unit_test_setup(test_compress_bad_eps, t_setup),
   };
   return T_RUN("hmatrix", tests);
 }

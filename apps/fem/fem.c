@@ -128,6 +128,48 @@ typedef struct dev_mesh {
   int64_t K, m;    /* bulk nodes, ties of each */
 } dev_mesh_t;
 
+/* bulk nodes: K nodes appended after the mesh's, each tied to the same m = round(f x boundary
+ * nodes) boundary nodes (at least one), spread evenly over their order: the c-th boundary node
+ * is tied when (c m) mod nb < m, which holds for exactly m of them (f = 0.5: every other one) */
+strata_status_t fem_bulk_nodes_add(fem_mesh_t *mesh, int64_t K, double f, int32_t **sel_out, int64_t *nsel_out) {
+  *sel_out = NULL;
+  *nsel_out = 0;
+  if (K <= 0) return STRATA_SUCCESS;
+  const int64_t n = mesh->num_nodes;
+  int64_t nb = 0, nsel = 0;
+  for (int64_t i = 0; i < n; ++i) nb += mesh->on_boundary[i];
+  if (nb == 0)
+    return strata_error_set(STRATA_ERR_INVALID_DATA, "bulk nodes: K = %lld, and none of the mesh's %lld nodes is a boundary node to tie them to",
+                            (long long)K, (long long)n);
+  int64_t m = (int64_t)llround(f * (double)nb);
+  if (m < 1) m = 1;
+  if (m > nb) m = nb;
+  strata_status_t st = fem_bulk_nodes_check(n, K); /* before the mesh's arrays grow */
+  if (st != STRATA_SUCCESS) return st;
+  int32_t *sel = (int32_t *)malloc(((size_t)nb + 1) * sizeof(int32_t));
+  double *xyz2 = (double *)realloc(mesh->xyz, (size_t)(n + K) * 3 * sizeof(double));
+  if (xyz2) mesh->xyz = xyz2;
+  uint8_t *bnd2 = (uint8_t *)realloc(mesh->on_boundary, (size_t)(n + K));
+  if (bnd2) mesh->on_boundary = bnd2;
+  if (!sel || !xyz2 || !bnd2) {
+    free(sel);
+    return strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "bulk nodes: out of memory for %lld nodes (%lld mesh + %lld bulk)",
+                            (long long)(n + K), (long long)n, (long long)K);
+  }
+  for (int64_t i = 0, c = 0; i < n; ++i)
+    if (mesh->on_boundary[i] && (c++ * m) % nb < m) sel[nsel++] = (int32_t)i;
+  for (int64_t q = 0; q < K; ++q) { /* near the cube's centre, finite and distinct */
+    mesh->xyz[3 * (n + q)] = 0.5;
+    mesh->xyz[3 * (n + q) + 1] = 0.5;
+    mesh->xyz[3 * (n + q) + 2] = 0.25 + 0.5 * (double)(q + 1) / (double)(K + 1);
+    mesh->on_boundary[n + q] = 0;
+  }
+  mesh->num_nodes = n + K;
+  *sel_out = sel;
+  *nsel_out = nsel;
+  return STRATA_SUCCESS;
+}
+
 static void dev_mesh_free(strata_exec_t *e, dev_mesh_t *d) {
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&d->xyz);
   strata_mem_free(e, STRATA_MEM_DEVICE, (void **)&d->tets);
@@ -369,7 +411,7 @@ void fem_laplace_diagonal(const fem_mesh_t *m, double *d) {
  * 2^64]: then max |v| times the new factor lies in [1, 2). The factor is kept as its exponent:
  * two rescales of a mesh scaled by 1e81 need 2^-1077, below the smallest double (a review: the
  * factor underflowed to 0, u_exact and b became 0, and the job reported "converged"). */
-static int pow2_rescale(double vmax, int *log2) {
+int fem_pow2_rescale(double vmax, int *log2) {
   if (!(vmax > 0) || (vmax >= 0x1p-64 && vmax <= 0x1p64)) return 0;
   int ex = 0;
   (void)frexp(vmax, &ex);
@@ -452,6 +494,31 @@ int fem_solver_from_name(const char *name) {
   return -1;
 }
 
+strata_status_t fem_krylov_run(strata_exec_t *e, strata_operator_t *op, strata_precond_t *P, const char *pname,
+                               const double *b, double *u, const fem_options_t *o, fem_result_t *res) {
+  strata_krylov_result_t kr;
+  memset(&kr, 0, sizeof kr);
+  strata_krylov_options_t ko;
+  strata_krylov_options_default(&ko);
+  ko.method = (strata_krylov_method_t)fem_solver_from_name(o->solver ? o->solver : "cg");
+  ko.tol = o->tol;
+  ko.max_iter = o->max_iter;
+  if (o->restart > 0) ko.restart = o->restart;
+  strata_status_t st = strata_krylov_solve(e, op, P, b, u, &ko, &kr);
+  res->iterations = kr.iterations;
+  res->converged = kr.status == STRATA_SOLVE_CONVERGED;
+  res->stalled = kr.status == STRATA_SOLVE_STAGNATION;
+  if (st == STRATA_ERR_NOT_CONVERGED && (kr.status == STRATA_SOLVE_STAGNATION || kr.status == STRATA_SOLVE_MAX_ITER))
+    st = STRATA_SUCCESS; /* reported in res (exit 3 from the tool), not as an error */
+  strata_krylov_result_free(&kr);
+  char up[16];
+  size_t k = 0;
+  for (const char *c = o->solver ? o->solver : "cg"; *c && k + 1 < sizeof up; ++c) up[k++] = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+  up[k] = '\0';
+  snprintf(res->solver, sizeof res->solver, "%s (%s)", up, P ? (strcmp(pname, "jacobi") ? strata_precond_name(P) : "Jacobi") : "none");
+  return st;
+}
+
 /* A u = b from u = 0 by strata_krylov_solve with o's method and preconditioner (tol, max_iter).
  * converged: the true residual reached tol; stalled: STAGNATION (the estimate reached tol, the
  * true residual stopped decreasing); an iteration limit: neither; a breakdown or a non-finite
@@ -461,33 +528,14 @@ static strata_status_t krylov(strata_exec_t *e, const strata_crs_matrix_t *A, co
   strata_status_t st = STRATA_SUCCESS;
   strata_operator_t *op = NULL;
   strata_precond_t *P = NULL;
-  strata_krylov_result_t kr;
-  memset(&kr, 0, sizeof kr);
   const int method = fem_solver_from_name(o->solver ? o->solver : "cg");
   const char *pname = o->precond ? o->precond : "jacobi";
   if (method < 0) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "solver '%s': one of cg, bicgstab, gmres, fgmres", o->solver);
   CHECK(strata_precond_create_from_name(e, pname, &P));
   CHECK(strata_operator_create_crs(e, A, NULL, &op));
   if (P) CHECK(strata_precond_setup(e, P, op));
-  strata_krylov_options_t ko;
-  strata_krylov_options_default(&ko);
-  ko.method = (strata_krylov_method_t)method;
-  ko.tol = o->tol;
-  ko.max_iter = o->max_iter;
-  if (o->restart > 0) ko.restart = o->restart;
-  st = strata_krylov_solve(e, op, P, b, u, &ko, &kr);
-  res->iterations = kr.iterations;
-  res->converged = kr.status == STRATA_SOLVE_CONVERGED;
-  res->stalled = kr.status == STRATA_SOLVE_STAGNATION;
-  if (st == STRATA_ERR_NOT_CONVERGED && (kr.status == STRATA_SOLVE_STAGNATION || kr.status == STRATA_SOLVE_MAX_ITER))
-    st = STRATA_SUCCESS; /* reported in res (exit 3 from the tool), not as an error */
-  char up[16];
-  size_t k = 0;
-  for (const char *c = o->solver ? o->solver : "cg"; *c && k + 1 < sizeof up; ++c) up[k++] = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
-  up[k] = '\0';
-  snprintf(res->solver, sizeof res->solver, "%s (%s)", up, P ? (strcmp(pname, "jacobi") ? strata_precond_name(P) : "Jacobi") : "none");
+  st = fem_krylov_run(e, op, P, pname, b, u, o, res);
 done:
-  strata_krylov_result_free(&kr);
   strata_precond_destroy(&P);
   strata_operator_destroy(&op);
   return st;
@@ -551,6 +599,20 @@ static strata_status_t compare_matrices(strata_exec_t *host, const strata_crs_ma
   return STRATA_SUCCESS;
 }
 
+/* *diff = compare_matrices of A against the same assembly on the serial backend (*S, on *ser) */
+static strata_status_t compare_serial(const fem_mesh_t *mesh, dev_mesh_t *ds, const strata_crs_matrix_t *A,
+                                      strata_exec_t **ser, strata_crs_matrix_t **S, double *diff) {
+  strata_status_t st = strata_exec_default(STRATA_BACKEND_SERIAL, ser);
+  double dummy[FEM_NUM_PHASES] = {0};
+  int64_t inv = 0;
+  ds->xyz = mesh->xyz; /* host memory serves the serial backend directly */
+  ds->tets = mesh->tets;
+  ds->bnd = mesh->on_boundary;
+  if (st == STRATA_SUCCESS) st = assemble(*ser, mesh, ds, S, dummy, &inv);
+  if (st == STRATA_SUCCESS) st = compare_matrices(*ser, A, *S, diff);
+  return st;
+}
+
 strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   strata_status_t st = STRATA_SUCCESS;
   strata_exec_t *e = NULL, *ser = NULL;
@@ -578,6 +640,11 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   }
   if (!(o->bulk_fraction > 0 && o->bulk_fraction <= 1)) {
     st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "bulk fraction: f = %g outside (0, 1]", o->bulk_fraction);
+    goto done;
+  }
+  if (o->dist && o->save_system) {
+    st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "--save-system %s: not with the distributed job (the system "
+                          "stays distributed over the ranks); run on one rank to save it", o->save_system);
     goto done;
   }
   CHECK(strata_exec_default(o->backend, &e));
@@ -683,40 +750,13 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
     goto done;
   }
 
-  /* bulk nodes: K nodes appended after the mesh's, each tied to the same m = round(f x boundary
-   * nodes) boundary nodes (at least one), spread evenly over their order: the c-th boundary node
-   * is tied when (c m) mod nb < m, which holds for exactly m of them (f = 0.5: every other one) */
   int32_t *sel = NULL;
   int64_t nsel = 0;
   const int64_t K = o->bulk_nodes;
-  if (K > 0) {
-    const int64_t nb = res->num_boundary;
-    int64_t m = (int64_t)llround(o->bulk_fraction * (double)nb);
-    if (m < 1) m = 1;
-    if (m > nb) m = nb;
-    CHECK(fem_bulk_nodes_check(n, K)); /* before the mesh's arrays grow */
-    sel = (int32_t *)malloc((size_t)res->num_boundary * sizeof(int32_t));
-    double *xyz2 = (double *)realloc(mesh.xyz, (size_t)(n + K) * 3 * sizeof(double));
-    if (xyz2) mesh.xyz = xyz2;
-    uint8_t *bnd2 = (uint8_t *)realloc(mesh.on_boundary, (size_t)(n + K));
-    if (bnd2) mesh.on_boundary = bnd2;
-    if (!sel || !xyz2 || !bnd2) {
-      host_sel = sel;
-      st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "bulk nodes: out of memory for %lld nodes (%lld mesh + %lld bulk)",
-                            (long long)(n + K), (long long)n, (long long)K);
-      goto done;
-    }
-    for (int64_t i = 0, c = 0; i < n; ++i)
-      if (mesh.on_boundary[i] && (c++ * m) % nb < m) sel[nsel++] = (int32_t)i;
-    for (int64_t q = 0; q < K; ++q) { /* near the cube's centre, finite and distinct */
-      mesh.xyz[3 * (n + q)] = 0.5;
-      mesh.xyz[3 * (n + q) + 1] = 0.5;
-      mesh.xyz[3 * (n + q) + 2] = 0.25 + 0.5 * (double)(q + 1) / (double)(K + 1);
-      mesh.on_boundary[n + q] = 0;
-    }
-    mesh.num_nodes = n + K;
-    res->bulk_ties = nsel;
-  }
+  st = fem_bulk_nodes_add(&mesh, K, o->bulk_fraction, &sel, &nsel);
+  host_sel = sel;
+  if (st != STRATA_SUCCESS) goto done;
+  res->bulk_ties = nsel;
   d.K = ds.K = K;
   d.m = ds.m = nsel;
   ds.sel = sel;
@@ -729,9 +769,16 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   CHECK(upload(e, (void **)&d.bnd, mesh.on_boundary, (size_t)nall));
 
 #if STRATA_HAVE_MPI
-  if (o->dist) { /* every rank assembles its part; rank 0 receives the whole matrix and goes on */
-    CHECK(fem_dist_assemble(o->dist, e, &mesh, d.tets, d.bnd, K, sel, d.sel, nsel, &A, res));
-    if (!A) goto done;
+  if (o->dist) { /* every rank assembles its part and solves its rows; rank 0 alone compares */
+    fem_dist_system_t sys;
+    st = fem_dist_assemble(o->dist, e, &mesh, d.tets, d.bnd, K, sel, d.sel, nsel,
+                           o->compare || o->matrix_out ? &A : NULL, &sys, res);
+    if (st == STRATA_SUCCESS) st = fem_dist_solve(o, e, &sys, res);
+    fem_dist_system_free(&sys);
+    CHECK(st);
+    if (A && o->compare) CHECK(compare_serial(&mesh, &ds, A, &ser, &S, &res->matrix_diff));
+    if (o->matrix_out) *o->matrix_out = A, A = NULL;
+    goto done;
   } else
 #endif
   {
@@ -755,12 +802,12 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   CHECK(rhs_check(e, &mesh, n, ue, NULL));
   CHECK(strata_parallel_reduce(e, NULL, strata_range(0, nall), &fem_abs_max, &vm, STRATA_REDUCE_MAX, &vmax));
   const double umax = vmax;
-  if (pow2_rescale(vmax, &na.scale_log2)) CHECK(strata_parallel_for(e, NULL, strata_range(0, nall), &fem_u_exact, &na));
+  if (fem_pow2_rescale(vmax, &na.scale_log2)) CHECK(strata_parallel_for(e, NULL, strata_range(0, nall), &fem_u_exact, &na));
   CHECK(strata_crs_spmv(e, 1.0, A, ue, 0.0, b));
   CHECK(rhs_check(e, &mesh, n, ue, b));
   vm.x = b;
   CHECK(strata_parallel_reduce(e, NULL, strata_range(0, nall), &fem_abs_max, &vm, STRATA_REDUCE_MAX, &vmax));
-  if (pow2_rescale(vmax, &na.scale_log2)) { /* then vmax again, for b as rescaled */
+  if (fem_pow2_rescale(vmax, &na.scale_log2)) { /* then vmax again, for b as rescaled */
     CHECK(strata_parallel_for(e, NULL, strata_range(0, nall), &fem_u_exact, &na));
     CHECK(strata_crs_spmv(e, 1.0, A, ue, 0.0, b));
     CHECK(rhs_check(e, &mesh, n, ue, b));
@@ -783,21 +830,17 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
   if (o->save_system) CHECK(save_system(e, o->save_system, A, b, u));
 
   /* true residual and error */
-  double bb = 0;
+  double bb = 0, uu = 0;
   CHECK(dot(e, nall, b, b, &bb));
+  CHECK(dot(e, nall, u, u, &uu));
   CHECK(true_residual(e, A, b, u, bb, res_vec, &res->residual));
   CHECK(relative_error(e, nall, u, ue, res_vec, &res->error));
 
+  res->solution_norm = sqrt(uu);
+
   /* the same assembly on the serial backend, the reference */
-  if (o->compare && (strata_exec_backend(e) != STRATA_BACKEND_SERIAL || o->dist)) {
-    CHECK(strata_exec_default(STRATA_BACKEND_SERIAL, &ser));
-    double dummy[FEM_NUM_PHASES] = {0};
-    int64_t inv = 0;
-    ds.xyz = mesh.xyz; /* host memory serves the serial backend directly */
-    ds.tets = mesh.tets;
-    ds.bnd = mesh.on_boundary;
-    CHECK(assemble(ser, &mesh, &ds, &S, dummy, &inv));
-    CHECK(compare_matrices(ser, A, S, &res->matrix_diff));
+  if (o->compare && strata_exec_backend(e) != STRATA_BACKEND_SERIAL) {
+    CHECK(compare_serial(&mesh, &ds, A, &ser, &S, &res->matrix_diff));
   } else if (o->compare) {
     res->matrix_diff = 0; /* serial is its own reference */
   }
@@ -833,13 +876,13 @@ void fem_result_print(const fem_result_t *r, int json, FILE *out) {
     fprintf(out,
             "{\"job\": \"fem\", \"backend\": \"%s\", \"device\": \"%s\", \"nodes\": %lld, \"tets\": %lld, "
             "\"dirichlet_nodes\": %lld, \"nnz\": %lld, \"solver\": \"%s\", \"iterations\": %d, \"converged\": %s, \"stalled\": %s, "
-            "\"relative_residual\": %.6e, \"relative_error\": %.6e, \"u_exact_scale_log2\": %d, "
+            "\"relative_residual\": %.6e, \"relative_error\": %.6e, \"solution_norm\": %.17g, \"u_exact_scale_log2\": %d, "
             "\"matrix_max_rel_diff_vs_serial\": %s, "
             "\"unpack_invalid_entries\": %lld, \"bulk_nodes\": %lld, \"bulk_fraction\": %s, \"bulk_ties\": %lld, "
             "\"bulk_springs\": %lld, \"mesh\": \"",
             r->backend, r->device, (long long)r->num_nodes, (long long)r->num_tets,
             (long long)r->num_boundary, (long long)r->nnz, r->solver, r->iterations, r->converged ? "true" : "false",
-            r->stalled ? "true" : "false", r->residual, r->error, r->u_scale_log2, diff_json, (long long)r->unpack_invalid, (long long)r->bulk_nodes,
+            r->stalled ? "true" : "false", r->residual, r->error, r->solution_norm, r->u_scale_log2, diff_json, (long long)r->unpack_invalid, (long long)r->bulk_nodes,
             fraction_json, (long long)r->bulk_ties, (long long)(r->bulk_nodes * r->bulk_ties));
     cli_json_fputs(out, r->mesh); /* whole, whatever its length */
     fprintf(out, "\", \"time_s\": {");
@@ -851,9 +894,9 @@ void fem_result_print(const fem_result_t *r, int json, FILE *out) {
               "\"per_rank\": [", r->ranks, r->partitioner, (long long)r->dist_invalid, (long long)r->bytes_exchanged);
       for (int k = 0; k < r->ranks; ++k) {
         const struct fem_rank_stats *q = &r->per_rank[k];
-        fprintf(out, "%s{\"rank\": %d, \"owned_nodes\": %lld, \"tets\": %lld, \"packets_sent\": %lld, \"bytes_sent\": %lld, "
+        fprintf(out, "%s{\"rank\": %d, \"device\": %d, \"owned_nodes\": %lld, \"tets\": %lld, \"packets_sent\": %lld, \"bytes_sent\": %lld, "
                 "\"bytes_received\": %lld, \"time_s\": {\"element\": %.6f, \"pack\": %.6f, \"exchange\": %.6f, "
-                "\"unpack_combine\": %.6f}}", k ? ", " : "", k, (long long)q->owned_nodes, (long long)q->tets,
+                "\"unpack_combine\": %.6f}}", k ? ", " : "", k, q->device, (long long)q->owned_nodes, (long long)q->tets,
                 (long long)q->packets_sent, (long long)q->bytes_sent, (long long)q->bytes_received, q->element, q->pack,
                 q->exchange, q->unpack_combine);
       }
@@ -893,8 +936,8 @@ void fem_result_print(const fem_result_t *r, int json, FILE *out) {
             r->ranks, r->partitioner, (long long)r->bytes_exchanged, (long long)r->dist_invalid);
     for (int k = 0; k < r->ranks; ++k) {
       const struct fem_rank_stats *q = &r->per_rank[k];
-      fprintf(out, "  rank %-3d         %lld nodes, %lld tets, sent %lld packets (%lld B), received %lld B; element %.3f pack %.3f "
-              "exchange %.3f unpack_combine %.3f s\n", k, (long long)q->owned_nodes, (long long)q->tets,
+      fprintf(out, "  rank %-3d         device %d, %lld nodes, %lld tets, sent %lld packets (%lld B), received %lld B; element %.3f pack %.3f "
+              "exchange %.3f unpack_combine %.3f s\n", k, q->device, (long long)q->owned_nodes, (long long)q->tets,
               (long long)q->packets_sent, (long long)q->bytes_sent, (long long)q->bytes_received, q->element, q->pack,
               q->exchange, q->unpack_combine);
     }

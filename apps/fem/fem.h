@@ -7,6 +7,7 @@
 
 #include "fem_mesh.h"
 #include "strata/sparse.h"
+#include "strata/solvers.h"
 
 typedef struct fem_options {
   double h;              /* Gmsh element size (used when mesh_path is NULL) */
@@ -39,11 +40,12 @@ typedef struct fem_options {
   strata_crs_matrix_t **matrix_out; /* non-NULL: receives the assembled matrix (Dirichlet rows
                                        applied; on the job's backend; the caller destroys it), NULL
                                        when the job fails */
-  const struct fem_dist_options *dist; /* non-NULL (builds with MPI, fem_dist.h): the assembly is
-                                          distributed over the ranks of dist->comm, every rank
-                                          calls fem_run; the matrix is gathered to rank 0, which
-                                          alone compares, solves and reports (other ranks return
-                                          after the assembly, res->ranks set) */
+  const struct fem_dist_options *dist; /* non-NULL (builds with MPI, fem_dist.h): the assembly and
+                                          the solve are distributed over the ranks of dist->comm,
+                                          every rank calls fem_run and gets the same solve results
+                                          (fem_dist_solve); the matrix is gathered to rank 0 only
+                                          for compare and matrix_out (rank 0's; NULL elsewhere);
+                                          save_system is refused (INVALID_ARGUMENT) */
 } fem_options_t;
 
 #define FEM_MAX_BULK_NODES 1000
@@ -75,6 +77,7 @@ typedef struct fem_result {
                              then max |b| into [1, 2) for a mesh where either is outside
                              [2^-64, 2^64] (JSON u_exact_scale_log2) */
   double error;           /* ||u - u_exact||_2 / ||u_exact||_2 */
+  double solution_norm;   /* ||u||_2 (u_exact's scale, u_scale_log2, included) */
   double matrix_diff;     /* max_i max_j |a_ij - s_ij| / max_j |s_ij| against serial; -1 not compared,
                              NaN if either matrix holds a NaN, +inf if the patterns differ */
   int64_t unpack_invalid; /* invalid entries reported by unpack_combine (must be 0) */
@@ -84,9 +87,11 @@ typedef struct fem_result {
   char partitioner[16];   /* "metis", "block", "given" */
   int64_t dist_invalid;   /* entries not combined, summed over the ranks (must be 0) */
   int64_t bytes_exchanged; /* payload bytes sent between ranks in the ADD pass, over all ranks */
+  int64_t entries_combined; /* entries unpack_combine summed in the ADD pass, over all ranks */
   struct fem_rank_stats {
     int64_t owned_nodes, tets, packets_sent, bytes_sent, bytes_received;
     double element, pack, exchange, unpack_combine; /* seconds: the ADD pass's phases */
+    int device;           /* the device ordinal of the rank's execution space (host backends 0) */
   } *per_rank;            /* [ranks] on rank 0 (malloc; fem_result_free) */
 } fem_result_t;
 
@@ -103,10 +108,27 @@ fem_options_t fem_options_default(void);
 strata_status_t fem_run(const fem_options_t *opts, fem_result_t *res);
 /** Structured mesh of the unit cube: n^3 cubes, 6 tets each (Kuhn split), outer faces Dirichlet. */
 int fem_mesh_box(int n, fem_mesh_t *mesh, char *msg, size_t msg_len);
+/** u from 0 by strata_krylov_solve(op, P) with o's method, tol, max_iter and restart (b, u exec
+ *  memory; pname: P's name as given, for res->solver): res->iterations, converged, stalled
+ *  (STAGNATION) and solver ("CG (Jacobi)"). An iteration limit or a stagnation is no error
+ *  (reported in res); a breakdown or a non-finite iterate returns NOT_CONVERGED. Shared by the
+ *  single-rank and the distributed solve (the operator's comm hook makes it collective). */
+strata_status_t fem_krylov_run(strata_exec_t *e, strata_operator_t *op, strata_precond_t *P, const char *pname,
+                               const double *b, double *u, const fem_options_t *o, fem_result_t *res);
+/** 1, and *log2 moved by a power of two, when vmax (a maximum magnitude) is positive and outside
+ *  [2^-64, 2^64]: then vmax times the new factor lies in [1, 2); else 0 (u_exact's rescaling). */
+int fem_pow2_rescale(double vmax, int *log2);
 /** The bulk nodes' limit, checked by fem_run before anything is allocated for them: the n mesh
  *  nodes and the K bulk nodes appended after them (n, K >= 0) must have 32-bit local ids, n + K <=
  *  INT32_MAX. Returns STRATA_SUCCESS, or INVALID_ARGUMENT naming n, K, n + K and the limit. */
 strata_status_t fem_bulk_nodes_check(int64_t n, int64_t K);
+/** Appends K >= 0 bulk nodes to mesh (host memory, grown in place: num_nodes += K, the bulk
+ *  nodes inside the cube, not boundary) and returns in *sel [*nsel] (malloc, the caller frees;
+ *  NULL when K = 0) the boundary nodes each bulk node is tied to: round(f x boundary nodes), at
+ *  least one, spread evenly in node order (fem_options_t.bulk_fraction f in (0, 1]). The job's
+ *  and the bench's bulk nodes. Errors: fem_bulk_nodes_check's, INVALID_DATA (K > 0 and no
+ *  boundary node), OUT_OF_MEMORY (the mesh unchanged then, but for its arrays' capacity). */
+strata_status_t fem_bulk_nodes_add(fem_mesh_t *mesh, int64_t K, double f, int32_t **sel, int64_t *nsel);
 void fem_result_print(const fem_result_t *r, int json, FILE *out);
 /** The strata_krylov_method_t of a method's name (cg, bicgstab, gmres, fgmres), -1 for another. */
 int fem_solver_from_name(const char *name);

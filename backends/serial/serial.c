@@ -43,4 +43,5 @@ const strata_impl_backend_t strata_impl_backend_serial = {
     NULL, NULL, /* scan_exclusive_i64, copy_2d: the core's portable paths */
     NULL, NULL, /* range_push, range_pop: no tool ranges on the host */
     NULL, NULL, NULL, NULL, /* events: the core's host clock after a fence */
-    NULL, NULL};            /* alloc_async, free_async: allocated and freed at once */
+    NULL, NULL,             /* alloc_async, free_async: allocated and freed at once */
+    NULL};                  /* event_wait: launches are complete when their call returns */

@@ -62,6 +62,9 @@ typedef struct strata_impl_backend {
    * where the core allocates and frees at once (their launches have finished when they return) */
   strata_status_t (*alloc_async)(int device, void *stream, size_t bytes, void **p);
   strata_status_t (*free_async)(int device, void *stream, void *p);
+  /* cross-instance ordering (strata_exec_wait_event): stream waits for the event's recorded work;
+   * NULL on host backends (their work has completed when its call returns: nothing to wait for) */
+  strata_status_t (*event_wait)(int device, void *stream, void *event);
 } strata_impl_backend_t;
 
 /** The table of a backend (a "not compiled" stub for the others). */

@@ -9,6 +9,7 @@
 static struct {
   int initialized;
   strata_init_options_t opts;
+  int device_id; /* the GPU ordinal of the GPU backends' spaces: opts.device_id or STRATA_DEVICE */
   strata_backend_t default_backend;
   strata_exec_t *defaults[STRATA_NUM_BACKENDS];
 } g;
@@ -76,6 +77,18 @@ strata_status_t strata_init(const strata_init_options_t *opts) {
   g.opts = opts ? *opts : strata_init_options_default();
   if (g.opts.device_id < 0)
     return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "device_id %d is negative", g.opts.device_id);
+  g.device_id = g.opts.device_id;
+  { /* the environment's STRATA_DEVICE overrides device_id (as STRATA_BACKEND the default backend) */
+    const char *env = getenv("STRATA_DEVICE");
+    if (env && *env) {
+      char *end = NULL;
+      const long v = strtol(env, &end, 10);
+      if (!end || *end || v < 0 || v > 1000000)
+        return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT,
+                                 "environment STRATA_DEVICE='%s' is not a device ordinal (an integer in [0, 1000000])", env);
+      g.device_id = (int)v;
+    }
+  }
   if (g.opts.host_threads < 0 || g.opts.host_threads > STRATA_MAX_HOST_THREADS)
     return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "host_threads %d outside [0, %d] (0: OpenMP's default)",
                              g.opts.host_threads, STRATA_MAX_HOST_THREADS);
@@ -175,7 +188,9 @@ strata_status_t strata_backend_device_info(strata_backend_t backend, int device,
     return strata_impl_error(STRATA_ERR_NO_DEVICE, "backend '%s': device %d requested, %d device(s) present",
                              strata_backend_name(backend), device, n);
   memset(info, 0, sizeof *info);
-  return strata_impl_backend(backend)->device_info(device, info);
+  st = strata_impl_backend(backend)->device_info(device, info);
+  info->device_id = device;
+  return st;
 }
 
 static strata_status_t exec_new(strata_backend_t backend, int is_default, strata_exec_t **out) {
@@ -186,7 +201,7 @@ static strata_status_t exec_new(strata_backend_t backend, int is_default, strata
   strata_status_t st = strata_backend_device_count(backend, &n);
   if (st != STRATA_SUCCESS) return st;
   const strata_impl_backend_t *b = strata_impl_backend(backend);
-  int dev = b->is_host ? 0 : g.opts.device_id;
+  int dev = b->is_host ? 0 : g.device_id;
   if (dev >= n)
     return strata_impl_error(STRATA_ERR_NO_DEVICE,
                              "backend '%s' has no device %d: %d device(s) found", b->name, dev, n);
@@ -199,6 +214,7 @@ static strata_status_t exec_new(strata_backend_t backend, int is_default, strata
                     : g.opts.host_threads > 0        ? g.opts.host_threads
                                                      : strata_impl_host_thread_count();
   st = b->device_info(dev, &e->info);
+  e->info.device_id = dev;
   if (st == STRATA_SUCCESS && (!b->is_host || !is_default)) st = b->stream_create(dev, &e->stream);
   if (st != STRATA_SUCCESS) {
     free(e);
@@ -324,13 +340,21 @@ void strata_event_destroy(strata_event_t **event) {
   *event = NULL;
 }
 
-strata_status_t strata_event_record(strata_exec_t *exec, strata_event_t *event) {
+/* exec and event given and of one backend and device; fn names the call, verb what exec does */
+static strata_status_t check_exec_event(const strata_exec_t *exec, const strata_event_t *event, const char *fn,
+                                        const char *verb) {
   if (!exec || !event)
-    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "event_record: NULL %s", !exec ? "execution space" : "event");
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL %s", fn, !exec ? "execution space" : "event");
   if (exec->backend != event->backend || exec->device != event->device)
-    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "event_record: event of '%s' device %d recorded on '%s' device %d",
-                             strata_backend_name(event->backend), event->device, strata_backend_name(exec->backend),
+    return strata_impl_error(STRATA_ERR_INVALID_ARGUMENT, "%s: event of '%s' device %d %s '%s' device %d", fn,
+                             strata_backend_name(event->backend), event->device, verb, strata_backend_name(exec->backend),
                              exec->device);
+  return STRATA_SUCCESS;
+}
+
+strata_status_t strata_event_record(strata_exec_t *exec, strata_event_t *event) {
+  strata_status_t chk = check_exec_event(exec, event, "event_record", "recorded on");
+  if (chk) return chk;
   const strata_impl_backend_t *b = strata_impl_backend(exec->backend);
   strata_status_t st;
   if (event->native && b->event_record) {
@@ -341,6 +365,14 @@ strata_status_t strata_event_record(strata_exec_t *exec, strata_event_t *event) 
   }
   if (st == STRATA_SUCCESS) event->recorded = 1;
   return st;
+}
+
+strata_status_t strata_exec_wait_event(strata_exec_t *exec, strata_event_t *event) {
+  strata_status_t chk = check_exec_event(exec, event, "exec_wait_event", "waited on by");
+  if (chk) return chk;
+  const strata_impl_backend_t *b = strata_impl_backend(exec->backend);
+  if (!event->recorded || !event->native || !b->event_wait) return STRATA_SUCCESS;
+  return b->event_wait(exec->device, exec->stream, event->native);
 }
 
 strata_status_t strata_event_elapsed(strata_event_t *start, strata_event_t *stop, double *seconds) {

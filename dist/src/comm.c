@@ -75,6 +75,15 @@ strata_status_t strata_dist_node_rank(MPI_Comm comm, int *node_rank, int *node_s
   return STRATA_SUCCESS;
 }
 
+strata_status_t strata_dist_device_select(MPI_Comm comm, int device_count, int *device) {
+  if (!device) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "dist device select: NULL device");
+  int node_rank = 0;
+  strata_status_t st = strata_dist_node_rank(comm, &node_rank, NULL);
+  if (st) return st;
+  *device = device_count > 0 ? node_rank % device_count : 0;
+  return STRATA_SUCCESS;
+}
+
 /* ------------------------------------------------------------------ agreement */
 
 void strata_impl_agree_begin(strata_impl_agree_t *a, MPI_Comm comm, strata_status_t st) {

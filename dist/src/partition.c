@@ -127,8 +127,10 @@ strata_status_t strata_dist_partition_crs(MPI_Comm comm, int root, strata_exec_t
       st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: A is %d x %d, not square", what, A->num_rows, A->num_cols);
     else if (size > (A->num_rows > 0 ? A->num_rows : 1))
       st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
-                            "%s: partition count %d (the ranks) outside [1, %d] (at most the rows of A; more ranks than "
-                            "rows: strata_dist_map_create_block)", what, size, A->num_rows > 0 ? A->num_rows : 1);
+                            "%s (%s): %d ranks for the %d rows of A: the partition count (the ranks) must lie in [1, %d], "
+                            "at most the rows (run on at most %d ranks; a block map, strata_dist_map_create_block, "
+                            "leaves ranks without rows)", what, strata_dist_partitioner_name(method), size, A->num_rows,
+                            A->num_rows > 0 ? A->num_rows : 1, A->num_rows > 0 ? A->num_rows : 1);
     if (!st) {
       n = A->num_rows;
       part = (int32_t *)strata_impl_alloc(n, sizeof(int32_t));

@@ -19,6 +19,31 @@ void strata_dist_precond_options_default(strata_dist_precond_options_t *opts) {
   strata_schwarz_options_default(&opts->inner);
 }
 
+strata_status_t strata_dist_precond_options_from_name(const char *name, strata_dist_precond_options_t *opts, int *none) {
+  if (!name || !opts || !none)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "dist precond name: NULL %s", !name ? "name" : !opts ? "options" : "none");
+  strata_dist_precond_options_default(opts);
+  *none = 0;
+  int p = 1, ov = 0, k = 0;
+  char tail = 0;
+  if (!strcmp(name, "none")) *none = 1;
+  else if (!strcmp(name, "jacobi")) opts->kind = STRATA_DIST_PRECOND_JACOBI;
+  else if (!strcmp(name, "l1-jacobi")) opts->kind = STRATA_DIST_PRECOND_L1_JACOBI;
+  else if (sscanf(name, "bjacobi:%d%c", &p, &tail) == 1 || sscanf(name, "bjacobi:%d:%d%c", &p, &k, &tail) == 2)
+    opts->kind = STRATA_DIST_PRECOND_BLOCK;
+  else if (sscanf(name, "ras:%d:%d%c", &p, &ov, &tail) == 2 || sscanf(name, "ras:%d:%d:%d%c", &p, &ov, &k, &tail) == 3)
+    opts->kind = STRATA_DIST_PRECOND_RAS;
+  else
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "--precond %s is not supported across ranks (none, jacobi, l1-jacobi, bjacobi:P[:K], "
+                            "ras:P:OVERLAP[:K] are; ILU(K) over ranks: bjacobi:1:K or ras:1:0:K, each rank's block "
+                            "factored; no AMG over ranks)", name);
+  opts->inner.num_parts = p;
+  opts->inner.overlap = ov;
+  opts->inner.ilu.fill_level = k;
+  return STRATA_SUCCESS;
+}
+
 /* ------------------------------------------------------------------ host copies of CrsMatrices */
 
 typedef struct host_csr {

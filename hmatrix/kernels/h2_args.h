@@ -66,11 +66,13 @@ typedef struct strata_h2_coupling_mv_args {
 } strata_h2_coupling_mv_args_t;
 
 /** One team per leaf (global first + league rank). strata_h2_leaf_basis: yp = U ŷ (tree order,
- *  n x nv); strata_h2_leaf_product: y = yp (when lowrank) + Σ_b D_b x_s, then
- *  Y[index_map[pos] + v·ldy] = α·y + β·Y (β == 0: Y not read). */
+ *  n x nv); strata_h2_leaf_product, mode 0: y = yp (when lowrank) + Σ_b D_b x_s, then
+ *  Y[index_map[pos] + v·ldy] = α·y + β·Y (β == 0: Y not read); mode 1: yd = Σ_b D_b x_s only (tree
+ *  order, n x nv); strata_h2_combine (a range kernel over n·nv): mode 0's last step from yd. */
 typedef struct strata_h2_leaf_args {
   int64_t first, n, ldy, leaf_max; /* leaf_max: the most points of a leaf */
-  int32_t k, nv, lowrank;
+  int32_t k, nv, lowrank, mode;
+  double *yd;
   const int64_t *node_begin, *node_end, *index_map;
   const int64_t *dense_row_ptr, *dense_cols, *dense_offsets;
   const double *U, *yhat, *D, *xp;

@@ -85,8 +85,16 @@ STRATA_TEAM_KERNEL(strata_h2_leaf_basis, strata_h2_leaf_args_t, a, team) {
   }
 }
 
-/* Y = α (yp + Σ D x) + β Y per leaf; GPUs: the lanes share the columns j < leaf_max of every dense
- * block of the row, each lane summing over all blocks before the one reduction */
+/* the last step of the product, one place for both paths (fused and overlapped), so that they
+ * give the same bits: t = s + yp (the dense sum s, the low-rank part yp: 0 without one), Y = α t + β Y */
+STRATA_KL_FUNC void strata_h2_combine_one(double s, double yp, double alpha, double beta, double *y) {
+  const double t = s + yp;
+  *y = beta == 0.0 ? alpha * t : alpha * t + beta * *y;
+}
+
+/* mode 0: Y = α (yp + Σ D x) + β Y per leaf; mode 1: yd = Σ D x (tree order) only, for the combine
+ * below. GPUs: the lanes share the columns j < leaf_max of every dense block of the row, each lane
+ * summing over all blocks before the one reduction */
 STRATA_TEAM_KERNEL(strata_h2_leaf_product, strata_h2_leaf_args_t, a, team) {
   const int64_t li = team->league_rank, g = a->first + li, b = a->node_begin[g], m = a->node_end[g] - b;
   const int64_t d0 = a->dense_row_ptr[li], d1 = a->dense_row_ptr[li + 1];
@@ -110,9 +118,18 @@ STRATA_TEAM_KERNEL(strata_h2_leaf_product, strata_h2_leaf_args_t, a, team) {
       }
     }
     if (strata_thread_single(team)) {
-      const double t = s + (a->lowrank ? a->yp[b + i + v * a->n] : 0.0);
-      double *y = a->Y + a->index_map[b + i] + v * a->ldy;
-      *y = a->beta == 0.0 ? a->alpha * t : a->alpha * t + a->beta * *y;
+      const int64_t e = b + i + v * a->n;
+      if (a->mode == 1)
+        a->yd[e] = s;
+      else
+        strata_h2_combine_one(s, a->lowrank ? a->yp[e] : 0.0, a->alpha, a->beta, a->Y + a->index_map[b + i] + v * a->ldy);
     }
   }
+}
+
+/* the overlapped path's last step, e = position + v·n over [0, n·nv): Y from the dense sums yd
+ * (strata_h2_leaf_product mode 1) and yp */
+STRATA_FOR_KERNEL(strata_h2_combine, strata_h2_leaf_args_t, a, e) {
+  const int64_t pos = e % a->n, v = e / a->n;
+  strata_h2_combine_one(a->yd[e], a->lowrank ? a->yp[e] : 0.0, a->alpha, a->beta, a->Y + a->index_map[pos] + v * a->ldy);
 }

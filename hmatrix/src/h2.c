@@ -7,6 +7,7 @@
 #include "../kernels/h2_args.h"
 #include "strata/hmatrix.h"
 #include "strata/hmatrix_args.h"
+#include "h2_impl.h"
 
 STRATA_KERNEL_DECLARE(strata_h2_build_basis);
 STRATA_KERNEL_DECLARE(strata_h2_build_transfer);
@@ -18,27 +19,7 @@ STRATA_KERNEL_DECLARE(strata_h2_coupling_mv);
 STRATA_KERNEL_DECLARE(strata_h2_downsweep);
 STRATA_KERNEL_DECLARE(strata_h2_leaf_basis);
 STRATA_KERNEL_DECLARE(strata_h2_leaf_product);
-
-#define CHEB_MAX 16
-
-struct strata_h2_matrix {
-  strata_exec_t *exec;
-  strata_backend_t backend;
-  strata_h2_tree_t *tree;
-  int32_t p, k;
-  strata_h2_kernel_kind_t kind;
-  const strata_kernel_t *k_coupling, *k_dense, *k_rows;
-  double params[4];
-  int host;
-  int warp;
-  int64_t leaf_max; /* the most points of a leaf */
-  size_t bytes_index;
-  /* exec memory */
-  double *pts, *center, *half, *cheb, *U, *E, *S, *D;
-  int64_t *index_map, *inv_map, *node_begin, *node_end;
-  int64_t *coupling_row_ptr, *coupling_cols, *coupling_rows;
-  int64_t *dense_row_ptr, *dense_cols, *dense_rows, *dense_offsets;
-};
+STRATA_KERNEL_DECLARE(strata_h2_combine);
 
 #define CHECK(x)                 \
   do {                           \
@@ -72,6 +53,7 @@ strata_status_t strata_h2_options_default(int32_t dim, strata_h2_options_t *opts
   opts->kernel = STRATA_H2_EXP;
   opts->length = 1.0;
   opts->user = NULL;
+  opts->overlap = STRATA_H2_OVERLAP_AUTO;
   return STRATA_SUCCESS;
 }
 
@@ -86,6 +68,9 @@ static strata_status_t check_options(strata_exec_t *exec, const strata_h2_option
                             (int)o->kernel);
   if (o->kernel != STRATA_H2_USER && (!(o->length > 0.0) || !isfinite(o->length)))
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "strata_h2_create: length = %g (must be finite and > 0)", o->length);
+  if (o->overlap < STRATA_H2_OVERLAP_AUTO || o->overlap > STRATA_H2_OVERLAP_ON)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "strata_h2_create: overlap = %d (must be AUTO 0, OFF 1 or ON 2)",
+                            (int)o->overlap);
   if (o->kernel == STRATA_H2_USER) {
     const strata_h2_user_kernel_t *u = o->user;
     if (!u || !u->coupling || !u->dense || !u->rows)
@@ -213,6 +198,7 @@ strata_status_t strata_h2_create(strata_exec_t *exec, const strata_points_t *pts
   da.D = A->D;
   CHECK(strata_parallel_for(exec, "strata_h2_build_dense", strata_range(0, T->dense_offsets[T->num_dense]), A->k_dense, &da));
   CHECK(strata_exec_fence(exec));
+  CHECK(strata_h2_set_overlap(A, opts->overlap));
 done:
   free(hp);
   free(hc);
@@ -231,6 +217,7 @@ strata_status_t strata_h2_destroy(strata_h2_matrix_t **Ap) {
   if (!Ap || !*Ap) return STRATA_SUCCESS;
   strata_h2_matrix_t *A = *Ap;
   strata_exec_fence(A->exec);
+  strata_h2_set_overlap(A, STRATA_H2_OVERLAP_OFF);
   void **ptrs[] = {(void **)&A->pts, (void **)&A->center, (void **)&A->half, (void **)&A->cheb, (void **)&A->U,
                    (void **)&A->E, (void **)&A->S, (void **)&A->D, (void **)&A->index_map, (void **)&A->inv_map,
                    (void **)&A->node_begin, (void **)&A->node_end, (void **)&A->coupling_row_ptr,
@@ -240,6 +227,32 @@ strata_status_t strata_h2_destroy(strata_h2_matrix_t **Ap) {
   strata_h2_tree_destroy(&A->tree);
   free(A);
   *Ap = NULL;
+  return STRATA_SUCCESS;
+}
+
+strata_status_t strata_h2_set_overlap(strata_h2_matrix_t *A, strata_h2_overlap_t mode) {
+  if (!A) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "strata_h2_set_overlap: NULL matrix");
+  if (mode < STRATA_H2_OVERLAP_AUTO || mode > STRATA_H2_OVERLAP_ON)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "strata_h2_set_overlap: mode = %d (must be AUTO 0, OFF 1 or ON 2)", (int)mode);
+  const int on = mode == STRATA_H2_OVERLAP_ON || (mode == STRATA_H2_OVERLAP_AUTO && !A->host);
+  strata_status_t st = STRATA_SUCCESS;
+  if (on && !A->dense_exec) {
+    st = strata_exec_create(A->backend, &A->dense_exec);
+    if (!st) st = strata_event_create(A->dense_exec, &A->ev_ready);
+    if (!st) st = strata_event_create(A->dense_exec, &A->ev_dense);
+    if (!st) return STRATA_SUCCESS;
+  }
+  if (!on || st) { /* off, or a failed start: none of the three kept */
+    strata_event_destroy(&A->ev_ready);
+    strata_event_destroy(&A->ev_dense);
+    if (A->dense_exec) strata_exec_destroy(&A->dense_exec);
+  }
+  return st;
+}
+
+strata_status_t strata_h2_get_overlap(const strata_h2_matrix_t *A, int *on) {
+  if (!A || !on) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "strata_h2_get_overlap: NULL argument");
+  *on = A->dense_exec != NULL;
   return STRATA_SUCCESS;
 }
 
@@ -295,11 +308,30 @@ strata_status_t strata_h2_matvec(strata_exec_t *exec, const strata_h2_matrix_t *
   if (n == 0 || nv == 0) return STRATA_SUCCESS;
   if (!X || !Y) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "strata_h2_matvec: NULL X or Y with n = %lld, nv = %d", (long long)n, (int)nv);
   const int lowrank = T->num_coupling > 0;
-  double *xp = NULL, *xhat = NULL, *yhat = NULL, *yp = NULL;
+  /* the dense phase on A's second instance: only when there is a low-rank part to overlap it with */
+  strata_exec_t *de = lowrank ? A->dense_exec : NULL;
+  int dense_started = 0;
+  double *xp = NULL, *xhat = NULL, *yhat = NULL, *yp = NULL, *yd = NULL;
   const size_t hat = (size_t)T->num_nodes * (size_t)k * (size_t)nv * sizeof(double);
-  CHECK(strata_mem_alloc_async(exec, (size_t)n * (size_t)nv * sizeof(double), (void **)&xp));
+  const size_t vec = (size_t)n * (size_t)nv * sizeof(double);
+  CHECK(strata_mem_alloc_async(exec, vec, (void **)&xp));
   strata_h2_gather_args_t ga = {n, ldx, A->index_map, X, xp};
   CHECK(strata_parallel_for(exec, "strata_h2_gather", strata_range(0, n * nv), &strata_h2_gather, &ga));
+  strata_team_policy_t lpol = team_policy(A, T->num_leaves);
+  strata_h2_leaf_args_t la = {T->num_leaves - 1, n, ldy, A->leaf_max, A->k, nv, lowrank, 0, NULL, A->node_begin, A->node_end,
+                              A->index_map, A->dense_row_ptr, A->dense_cols, A->dense_offsets, A->U, NULL, A->D, xp, NULL,
+                              alpha, beta, Y};
+  if (de) { /* yd = Σ D x on de, after the gather (and yd's allocation) on exec */
+    CHECK(strata_mem_alloc_async(exec, vec, (void **)&yd));
+    CHECK(strata_event_record(exec, A->ev_ready));
+    CHECK(strata_exec_wait_event(de, A->ev_ready));
+    dense_started = 1;
+    strata_h2_leaf_args_t dla = la;
+    dla.mode = 1;
+    dla.yd = yd;
+    CHECK(strata_parallel_for_team(de, "strata_h2_dense", &lpol, &strata_h2_leaf_product, &dla));
+    CHECK(strata_event_record(de, A->ev_dense));
+  }
   if (lowrank) {
     CHECK(strata_mem_alloc_async(exec, hat, (void **)&xhat));
     CHECK(strata_mem_alloc_async(exec, hat, (void **)&yhat));
@@ -329,12 +361,19 @@ strata_status_t strata_h2_matvec(strata_exec_t *exec, const strata_h2_matrix_t *
       CHECK(strata_parallel_for_team(exec, "strata_h2_downsweep", &pol, &strata_h2_downsweep, &ta));
     }
   }
-  strata_team_policy_t pol = team_policy(A, T->num_leaves);
-  strata_h2_leaf_args_t la = {T->num_leaves - 1, n, ldy, A->leaf_max, A->k, nv, lowrank, A->node_begin, A->node_end, A->index_map,
-                              A->dense_row_ptr, A->dense_cols, A->dense_offsets, A->U, yhat, A->D, xp, yp, alpha, beta, Y};
-  if (lowrank) CHECK(strata_parallel_for_team(exec, "strata_h2_leaf_basis", &pol, &strata_h2_leaf_basis, &la));
-  CHECK(strata_parallel_for_team(exec, "strata_h2_leaf_product", &pol, &strata_h2_leaf_product, &la));
+  la.yhat = yhat;
+  la.yp = yp;
+  la.yd = yd;
+  if (lowrank) CHECK(strata_parallel_for_team(exec, "strata_h2_leaf_basis", &lpol, &strata_h2_leaf_basis, &la));
+  if (de) { /* Y = α (yd + yp) + β Y once the dense sums are done */
+    CHECK(strata_exec_wait_event(exec, A->ev_dense));
+    dense_started = 0; /* exec's later work, the frees included, is ordered after de's */
+    CHECK(strata_parallel_for(exec, "strata_h2_combine", strata_range(0, n * nv), &strata_h2_combine, &la));
+  } else
+    CHECK(strata_parallel_for_team(exec, "strata_h2_leaf_product", &lpol, &strata_h2_leaf_product, &la));
 done:
+  if (dense_started) strata_exec_fence(de); /* an error between: nothing of de may still read what is freed */
+  strata_mem_free_async(exec, (void **)&yd);
   strata_mem_free_async(exec, (void **)&xp);
   strata_mem_free_async(exec, (void **)&xhat);
   strata_mem_free_async(exec, (void **)&yhat);

@@ -11,7 +11,9 @@ extern "C" {
 /* ---------------------------------------------------------------- init / finalize */
 
 typedef struct strata_init_options {
-  int device_id;    /**< GPU ordinal for the GPU backends; default 0. */
+  int device_id;    /**< GPU ordinal for the GPU backends (host backends ignore it); default 0.
+                         The environment variable STRATA_DEVICE, when set, overrides it. Under
+                         MPI, one GPU per rank: strata_dist_device_select (strata/dist.h). */
   int host_threads; /**< OpenMP threads; 0 = OpenMP's default (OMP_NUM_THREADS or all cores);
                          at most STRATA_MAX_HOST_THREADS. */
   strata_backend_t default_backend; /**< STRATA_BACKEND_DEFAULT: the build's choice, unless the
@@ -26,7 +28,9 @@ strata_init_options_t strata_init_options_default(void);
 
 /** Initializes the library. opts may be NULL (defaults). GPU backends are opened lazily, on the
  *  first execution space that needs them, so a machine without a GPU initializes fine.
- *  Errors: STRATA_ERR_INVALID_ARGUMENT (negative device id, thread count negative or above
+ *  Errors: STRATA_ERR_INVALID_ARGUMENT (negative device id, STRATA_DEVICE not an integer in
+ *  [0, 10^6] — an ordinal beyond the devices present is refused by the first execution space of
+ *  a GPU backend, NO_DEVICE —, thread count negative or above
  *  STRATA_MAX_HOST_THREADS — OpenMP's default too, with host_threads 0: OMP_NUM_THREADS —, unknown
  *  backend name in STRATA_BACKEND, or a second call, before strata_finalize, with options other
  *  than the first's; NULL or the same options succeed and change nothing),
@@ -63,6 +67,7 @@ typedef struct strata_device_info {
   size_t max_scratch_bytes;  /**< per team: opt-in shared memory on GPUs less the few hundred bytes
                                   the team launcher keeps for team reductions; host: a set limit */
   int compute_major, compute_minor;
+  int device_id;             /**< the device's ordinal in its backend (host backends 0) */
 } strata_device_info_t;
 
 /** Number of devices the backend sees: host backends 1; GPU backends 0 when no GPU (not an
@@ -142,6 +147,17 @@ strata_status_t strata_event_record(strata_exec_t *exec, strata_event_t *event);
 /** *seconds = time from start to stop (both recorded, same backend); waits for stop to complete.
  *  Errors: INVALID_ARGUMENT (not recorded, or backends differ), DEVICE. */
 strata_status_t strata_event_elapsed(strata_event_t *start, strata_event_t *stop, double *seconds);
+/** Orders exec after an event (cross-instance dependency, cudaStreamWaitEvent semantics): work
+ *  submitted to exec after this call starts only after the work that the event's last
+ *  strata_event_record captured has completed; work submitted to exec before it is not affected,
+ *  and the host does not wait. exec may be another instance of the event's backend and device than
+ *  the one that recorded it (that is its use: one instance consumes what another produced). An
+ *  event never recorded is already complete (a no-op, as in CUDA). GPUs: cudaStreamWaitEvent /
+ *  hipStreamWaitEvent on exec's stream. Host backends: a no-op after the checks — their launches
+ *  and copies have completed when the call that submitted them returns, and record fences. Errors:
+ *  INVALID_ARGUMENT (NULL exec or event; an event of another backend or device than exec's, both
+ *  named), DEVICE. Asynchronous. */
+strata_status_t strata_exec_wait_event(strata_exec_t *exec, strata_event_t *event);
 
 /* ---------------------------------------------------------------- memory */
 

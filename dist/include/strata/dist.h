@@ -73,6 +73,15 @@ const char *strata_dist_thread_level_name(int level);
  *  INVALID_ARGUMENT (MPI not initialized, comm MPI_COMM_NULL; this rank only). Collective. */
 strata_status_t strata_dist_node_rank(MPI_Comm comm, int *node_rank, int *node_size);
 
+/** The GPU this rank should take, one rank per GPU (DESIGN §10): *device = node_rank modulo
+ *  device_count (node_rank from strata_dist_node_rank; device_count: the backend's, from
+ *  strata_backend_device_count — 4 GPUs and ranks 0..3 of a node give 0..3, one GPU and two
+ *  ranks give 0 for both), 0 when device_count < 1 (host backends count 1). Pass it to
+ *  strata_init as strata_init_options_t.device_id before the first execution space of the GPU
+ *  backend (the environment's STRATA_DEVICE still overrides it there). Errors: INVALID_ARGUMENT
+ *  (NULL device; MPI not initialized, MPI_COMM_NULL: this rank only). Collective. */
+strata_status_t strata_dist_device_select(MPI_Comm comm, int device_count, int *device);
+
 /* ------------------------------------------------------------------ maps */
 
 typedef struct strata_dist_map strata_dist_map_t;
@@ -586,6 +595,16 @@ typedef struct strata_dist_precond_options {
 
 /** The defaults above. */
 void strata_dist_precond_options_default(strata_dist_precond_options_t *opts);
+
+/** Options from a preconditioner's name as strata_precond_create_from_name takes it, for the
+ *  names that run across ranks: "none" (*none = 1, opts at the defaults), "jacobi", "l1-jacobi",
+ *  "bjacobi:P[:K]" (BLOCK, inner P partitions, ILU(K)), "ras:P:OVERLAP[:K]" (RAS, inner P
+ *  partitions with OVERLAP, ILU(K); outer_overlap left at its default 1: the caller sets it).
+ *  The values are not checked here (strata_dist_precond_create does). Errors: INVALID_ARGUMENT
+ *  (NULL argument; any other name — ilu0, iluk:K, amg[:...] —: the name and the accepted ones
+ *  named). Local, synchronous. */
+strata_status_t strata_dist_precond_options_from_name(const char *name, strata_dist_precond_options_t *opts,
+                                                      int *none);
 
 /** A preconditioner for Krylov solves with strata_dist_operator_create(A), set up here for this
  *  rank's rows (P applies to vectors of num_local_rows, exec memory). JACOBI and L1_JACOBI are

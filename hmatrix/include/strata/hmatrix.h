@@ -26,7 +26,7 @@
  *   E        k x k per node g >= 1, row-major at E + (g - 1)·k² (entry (α_child, β_parent)).
  *   S        k x k per coupling block, row-major, in CSR order (entry (α_t, β_s)).
  *   D        per dense block b of leaves (t, s): n_t x n_s row-major at D + dense_offsets[b].
- * Compression (not part of this header yet) can orthogonalize and truncate each level in place.
+ * Compression (strata_h2_compress) orthogonalizes and truncates the bases in place, in this layout.
  *
  * Construction: the KD-tree and the block tree are built on the host (sequential, O(n log n));
  * the numerical content (U, E, S, D) is computed on the device by kernels (hmatrix/kernels).
@@ -168,8 +168,22 @@ typedef struct strata_h2_user_kernel {
     (UK)->params[0] = (UK)->params[1] = (UK)->params[2] = (UK)->params[3] = 0.0;                   \
   } while (0)
 
+/** How strata_h2_matvec runs its dense phase (the leaf blocks D, independent of the low-rank phases
+ *  until the final sum). OFF: every phase on the matvec's exec, one after the other, the dense sum
+ *  fused into the last kernel. ON: the dense sums go to a temporary on a second execution space
+ *  instance that the matrix owns (made with strata_exec_create on the matrix's backend), ordered
+ *  after the gather of X and before the final sum with events (strata_exec_wait_event), so that on
+ *  GPUs the dense phase runs concurrently with the upsweep, coupling and downsweep on another
+ *  stream (DESIGN §11; H2Opus overlaps the same phases). AUTO (0, the default): ON on GPU backends,
+ *  OFF on host backends (their launches run one after the other anyway). Both give the same bits. */
+typedef enum strata_h2_overlap {
+  STRATA_H2_OVERLAP_AUTO = 0,
+  STRATA_H2_OVERLAP_OFF = 1,
+  STRATA_H2_OVERLAP_ON = 2
+} strata_h2_overlap_t;
+
 /** Construction options. strata_h2_options_default fills leaf 64, cheb 8 (2D) or 5 (3D),
- *  eta 1, EXP with length 1. */
+ *  eta 1, EXP with length 1, overlap AUTO. */
 typedef struct strata_h2_options {
   int32_t leaf;                  /**< >= 1 */
   int32_t cheb;                  /**< p, Chebyshev points per dimension: 1 .. 16; rank p^dim */
@@ -178,6 +192,7 @@ typedef struct strata_h2_options {
   double length;                 /**< ℓ > 0, finite (built-in kernels) */
   const strata_h2_user_kernel_t *user; /**< kernel == USER: the user's kernels (host memory, read
                                             during strata_h2_create only) */
+  strata_h2_overlap_t overlap;   /**< the matvec's dense phase on a second stream (strata_h2_overlap_t) */
 } strata_h2_options_t;
 
 /** Defaults for dim (2 or 3; any other value gets the 2D ones). Errors: INVALID_ARGUMENT (NULL). */
@@ -192,14 +207,26 @@ typedef struct strata_h2_matrix strata_h2_matrix_t;
  *  the dense blocks D_ts = K(x_i, x_j). pts stays the caller's (copied). The matrix belongs to exec's
  *  backend and must be used with an exec of that backend. Errors: INVALID_ARGUMENT (NULL; leaf,
  *  eta, cheb outside [1, 16], length <= 0 or not finite, an unknown kernel, USER without its three
- *  kernels: each named with its limit), BACKEND_UNAVAILABLE (a USER kernel not compiled for exec's
- *  backend, named), OUT_OF_MEMORY, DEVICE.
+ *  kernels, an overlap outside AUTO / OFF / ON: each named with its limit), BACKEND_UNAVAILABLE (a
+ *  USER kernel not compiled for exec's backend, named), OUT_OF_MEMORY, DEVICE.
  *  Synchronous (returns when the device build is done). */
 strata_status_t strata_h2_create(strata_exec_t *exec, const strata_points_t *pts, const strata_h2_options_t *opts,
                                  strata_h2_matrix_t **A);
 
 /** Frees the matrix (fences its exec first). NULL-safe; sets *A to NULL. */
 strata_status_t strata_h2_destroy(strata_h2_matrix_t **A);
+
+/** Sets how later products run their dense phase (strata_h2_overlap_t; AUTO resolved for the
+ *  matrix's backend), for A/B measurements without a rebuild: ON makes the matrix's second
+ *  execution space instance and its two events if it has none, OFF destroys them (fencing the
+ *  instance first). The products' results are the same bits either way. Not to be called while
+ *  another host thread runs a product on A. Errors: INVALID_ARGUMENT (NULL A, a mode outside AUTO /
+ *  OFF / ON, named), and those of strata_exec_create and strata_event_create. Synchronous. */
+strata_status_t strata_h2_set_overlap(strata_h2_matrix_t *A, strata_h2_overlap_t mode);
+
+/** *on = 1 when products of A run the dense phase on the second instance (strata_h2_overlap_t ON,
+ *  or AUTO on a GPU backend), else 0. Errors: INVALID_ARGUMENT (NULL). */
+strata_status_t strata_h2_get_overlap(const strata_h2_matrix_t *A, int *on);
 
 /** The matrix's trees (host memory, owned by A, valid until it is destroyed). Errors: INVALID_ARGUMENT. */
 strata_status_t strata_h2_get_tree(const strata_h2_matrix_t *A, const strata_h2_tree_t **tree);
@@ -224,9 +251,13 @@ strata_status_t strata_h2_get_info(const strata_h2_matrix_t *A, strata_h2_info_t
  *  level by level up; ŷ_t = Σ_s S_ts x̂_s per level; ŷ_c += E_c ŷ_parent level by level down;
  *  finally per leaf y = U ŷ + Σ D x and Y = α·y + β·Y, scattered back. β == 0: Y is not read (NaN
  *  there is overwritten). No coupling blocks (everything dense): only the last phase runs.
- *  Deterministic: the same bits on every run for a backend and device. nv == 0 or n == 0: nothing.
- *  exec must be of A's backend. Temporaries (2·num_nodes·k·nv + 2·n·nv doubles) are stream-ordered
- *  allocations. Errors: INVALID_ARGUMENT (NULL A or exec, nv < 0, ld < n, NULL X or Y with work to
+ *  Deterministic: the same bits on every run for a backend and device, with the dense phase
+ *  overlapped or not (strata_h2_overlap_t: with overlap, the dense phase runs on A's second
+ *  instance into its own temporary and one last kernel adds the two parts in the fixed order of the
+ *  fused path). nv == 0 or n == 0: nothing. exec must be of A's backend and device. Temporaries
+ *  (2·num_nodes·k·nv + 2·n·nv doubles, n·nv more with overlap) are stream-ordered allocations on exec
+ *  (with overlap also used by A's second instance, ordered by events). With overlap, products of
+ *  one matrix share its second instance: run them from one host thread at a time. Errors: INVALID_ARGUMENT (NULL A or exec, nv < 0, ld < n, NULL X or Y with work to
  *  do, a NaN or infinite α or β, exec of another backend), OUT_OF_MEMORY, DEVICE. Asynchronous on
  *  exec's stream. Transposed products are not provided: for a symmetric kernel A is symmetric
  *  (S_st = S_tsᵀ and D_st = D_tsᵀ exactly), so A·X is Aᵀ·X. */
@@ -249,6 +280,71 @@ strata_status_t strata_h2_exact_rows(strata_exec_t *exec, const strata_h2_matrix
  *  else +inf. X, Y in exec memory (ld n), host *err. Errors: as strata_h2_exact_rows. Synchronous. */
 strata_status_t strata_h2_sampled_error(strata_exec_t *exec, const strata_h2_matrix_t *A, int32_t nv, const double *X,
                                         const double *Y, int64_t max_rows, uint64_t seed, double *err);
+
+/* ------------------------------------------------------------------------ compression */
+
+/** What strata_h2_compress did (host memory). Levels l = 0 .. depth; a level carries a basis when
+ *  it is at or below the coarsest level with coupling blocks (l_min), others report rank 0. */
+typedef struct strata_h2_compress_info {
+  double eps;                 /**< the relative tolerance asked for */
+  double norm_estimate;       /**< ‖A‖_F of the matrix as it was, after orthogonalization: the
+                                   square root of Σ ‖S_ts‖_F² + Σ ‖D‖_F² (exact for A's H² form) */
+  double node_tol;            /**< the absolute Frobenius tolerance of each node's truncation */
+  int32_t levels;             /**< depth + 1 */
+  int32_t rank_before[64];    /**< per level: the largest rank of its nodes before the call */
+  int32_t rank_after[64];     /**< per level: the largest rank of its nodes after the call */
+  size_t bytes_lowrank_before; /**< U + E + S bytes with the ranks before (per-level layout) */
+  size_t bytes_lowrank_after;  /**< U + E + S bytes with the ranks after (per-level layout) */
+  double seconds;             /**< wall time of the call (its device work included) */
+  double flops;               /**< the nominal flop count of the call (see strata_h2_compress) */
+} strata_h2_compress_info_t;
+
+/** Recompresses A in place to a relative tolerance eps (H2Opus's algorithm: Boukaram, Turkiyyah,
+ *  Keyes, "Hierarchical matrix operations on GPUs: matrix-vector multiplication and compression",
+ *  ACM TOMS 2019: orthogonalization, weights, truncation, projection; the error bound after Börm,
+ *  "Efficient numerical methods for non-local operators", 2010, ch. 6). Every phase is a batched kernel over one level's flat arrays on exec's
+ *  device (<strata/batched.h>), deterministic:
+ *  1. orthogonalization, up the tree: QR of each leaf basis U = Q R (U ← Q), then per level the
+ *     children's stacked [R_c1 E_c1; R_c2 E_c2] = Q R (E_c ← the blocks of Q, R the parent's);
+ *     the coupling blocks S_ts ← R_t S_ts R_sᵀ;
+ *  2. the norm estimate ‖A‖_F (above) and the node tolerance τ = eps·‖A‖_F / sqrt(2·N), N the
+ *     nodes of levels l_min .. depth: with the same bases for rows and columns the truncations'
+ *     squared Frobenius errors add up to at most 2·N·τ² = (eps·‖A‖_F)², so that
+ *     ‖A − A_new‖_F <= eps·‖A‖_F up to rounding (Börm's bound for orthogonal projections); the
+ *     relative error of A·x for x of independent random entries is then about eps or less;
+ *  3. weights, down the tree: W_t = the R factor of the QR of the stack of S_tsᵀ over t's block
+ *     row and W_parent E_tᵀ (so W_tᵀW_t is the Gram matrix of everything t's basis carries);
+ *  4. truncation, up the tree, by pivoted QR (strata_batched_qrcp) of the weighted bases — W_tᵀ
+ *     at the leaves, the children's projected transfers stacked times W_parentᵀ above: each node
+ *     keeps the first r columns of Q, r the fewest for which the discarded ‖R(r:, r:)‖_F (exactly
+ *     the Frobenius error of that projection) is <= τ; this gives new leaf bases and transfers
+ *     (orthonormal again) and the projections P_t (old basis to new);
+ *  5. the coupling blocks S_ts ← P_tᵀ S_ts P_s.
+ *  Ranks are per node (at most the level's slot, k = cheb^dim); a level's rank is the largest of
+ *  its nodes'. The arrays keep their layout and size (k slots per node, the columns and rows
+ *  beyond a node's rank set to 0), so strata_h2_matvec and strata_h2_get_info are unchanged and
+ *  the product's cost stays that of rank k; bytes_lowrank_after is what the per-level ranks need.
+ *  eps >= 1 is allowed: the tolerance then admits dropping whole bases (ranks 0: the low-rank part
+ *  vanishes and A keeps its dense blocks). Calling it again recompresses (ranks never grow).
+ *  Flops (info->flops), summed over the blocks of every batched call with the sizes it ran:
+ *  QR and pivoted QR of m × n 2mn² − 2n³/3 (m >= n; 2nm² − 2m³/3 otherwise), an explicit Q of m × r
+ *  2mr² − 2r³/3 (LAPACK's dgeqrf / dorgqr counts), GEMM 2mnk, the stacking kernels' products 2mnk;
+ *  the marshaling copies count 0.
+ *  info may be NULL; it is also kept with A (strata_h2_get_compress_info). No coupling blocks or
+ *  n == 0: nothing to do (success, ranks 0). Errors: INVALID_ARGUMENT (NULL A or exec, exec of
+ *  another backend, eps <= 0, NaN or infinite: named; a rank k above STRATA_BATCHED_MAX_DIM / 2
+ *  (512: 3D with cheb 9 or more) or a leaf of more than STRATA_BATCHED_MAX_DIM (1024) points:
+ *  named with the limit, also when there is nothing to compress), OUT_OF_MEMORY, INVALID_DATA
+ *  from the batched kernels (a non-finite entry: A is then left partly compressed and must not be
+ *  used), DEVICE. Synchronous (the ranks are read back). Workspace in exec memory: about
+ *  (coupling blocks + 3·nodes + 4·leaves)·k² + n·k doubles, plus one level's weight stack,
+ *  (its blocks + nodes)·k². */
+strata_status_t strata_h2_compress(strata_exec_t *exec, strata_h2_matrix_t *A, double eps,
+                                   strata_h2_compress_info_t *info);
+
+/** The info of A's last strata_h2_compress (all zero, eps 0, when it was never compressed).
+ *  Errors: INVALID_ARGUMENT (NULL). */
+strata_status_t strata_h2_get_compress_info(const strata_h2_matrix_t *A, strata_h2_compress_info_t *info);
 
 #ifdef __cplusplus
 }
