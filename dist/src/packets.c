@@ -81,8 +81,14 @@ static strata_status_t exchange(MPI_Comm comm, strata_exec_t *exec, const strata
   if (!st) st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, (size_t)(rtot + 1) * sizeof(int64_t), (void **)&R->offsets);
   if (!st && rbytes > 0) st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, (size_t)rbytes, (void **)&R->data);
   const int64_t sbytes = soff ? soff[ns] : 0;
-  if (!st && staged && sbytes > 0) st = strata_mem_alloc(exec, STRATA_MEM_HOST_PINNED, (size_t)sbytes, (void **)&shost);
-  if (!st && staged && rbytes > 0) st = strata_mem_alloc(exec, STRATA_MEM_HOST_PINNED, (size_t)rbytes, (void **)&rhost);
+  /* the rank's own packets are one range of the send data and one of the received: they go from
+   * exec memory to exec memory; only the other ranks' bytes are staged (host buffers without the
+   * own range: a rank's bytes sit before it for lower ranks, shifted down by it for higher ones) */
+  const int64_t own_s = soff ? soff[pstart[rank]] : 0, own = sc[2 * rank + 1], own_r = rbstart[rank];
+  if (!st && staged && sbytes - own > 0)
+    st = strata_mem_alloc(exec, STRATA_MEM_HOST_PINNED, (size_t)(sbytes - own), (void **)&shost);
+  if (!st && staged && rbytes - own > 0)
+    st = strata_mem_alloc(exec, STRATA_MEM_HOST_PINNED, (size_t)(rbytes - own), (void **)&rhost);
   if ((st = strata_impl_agree(comm, st))) goto done;
   {
     unsigned char *rbuf = staged ? rhost : R->data;
@@ -91,33 +97,40 @@ static strata_status_t exchange(MPI_Comm comm, strata_exec_t *exec, const strata
       if (r != rank && rc[2 * r] > 0) {
         MPI_Irecv(rmeta + 2 * rstart[r], (int)(2 * rc[2 * r]), MPI_INT64_T, r, TAG_META, comm, &req[n++]);
         if (rc[2 * r + 1] > 0)
-          MPI_Irecv(rbuf + rbstart[r], (int)rc[2 * r + 1], MPI_BYTE, r, TAG_DATA, comm, &req[n++]);
+          MPI_Irecv(rbuf + rbstart[r] - (staged && r > rank ? own : 0), (int)rc[2 * r + 1], MPI_BYTE, r, TAG_DATA, comm,
+                    &req[n++]);
       }
-    /* the send data readable by MPI: staged, copied to the host (strata_mem_copy waits for the
-     * stream); else the stream synchronized (the pack kernels have finished) */
-    if (staged) st = host_from_exec(exec, shost, send ? send->data : NULL, (size_t)sbytes);
-    else st = strata_exec_fence(exec);
+    /* the send data readable by MPI: staged, the other ranks' bytes copied to the host
+     * (strata_mem_copy waits for the stream); else the stream synchronized (the pack kernels have
+     * finished) */
+    if (staged) {
+      if (own_s > 0) st = host_from_exec(exec, shost, send->data, (size_t)own_s);
+      if (!st && sbytes - own_s - own > 0)
+        st = host_from_exec(exec, shost + own_s, send->data + own_s + own, (size_t)(sbytes - own_s - own));
+    } else {
+      st = strata_exec_fence(exec);
+    }
     const unsigned char *sbuf = staged ? shost : send ? send->data : NULL;
     for (int r = 0; r < size; ++r) {
       if (sc[2 * r] == 0) continue;
       if (r == rank) continue;
       MPI_Isend(smeta + 2 * pstart[r], (int)(2 * sc[2 * r]), MPI_INT64_T, r, TAG_META, comm, &req[n++]);
       if (sc[2 * r + 1] > 0)
-        MPI_Isend(sbuf + soff[pstart[r]], (int)sc[2 * r + 1], MPI_BYTE, r, TAG_DATA, comm, &req[n++]);
+        MPI_Isend(sbuf + soff[pstart[r]] - (staged && r > rank ? own : 0), (int)sc[2 * r + 1], MPI_BYTE, r, TAG_DATA, comm,
+                  &req[n++]);
     }
-    /* this rank's own packets: copied, no message */
+    /* this rank's own packets: copied in exec memory, no message */
     if (sc[2 * rank] > 0) {
       memcpy(rmeta + 2 * rstart[rank], smeta + 2 * pstart[rank], (size_t)(2 * sc[2 * rank]) * sizeof(int64_t));
-      if (sc[2 * rank + 1] > 0) {
-        strata_status_t s2 = staged ? (memcpy(rhost + rbstart[rank], shost + soff[pstart[rank]], (size_t)sc[2 * rank + 1]),
-                                       STRATA_SUCCESS)
-                                    : strata_mem_copy(exec, R->data + rbstart[rank], send->data + soff[pstart[rank]],
-                                                      (size_t)sc[2 * rank + 1]);
+      if (own > 0) {
+        strata_status_t s2 = strata_mem_copy(exec, R->data + own_r, send->data + own_s, (size_t)own);
         if (!st) st = s2;
       }
     }
     MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
-    if (!st && staged && rbytes > 0) st = strata_mem_copy(exec, R->data, rhost, (size_t)rbytes);
+    if (!st && staged && own_r > 0) st = strata_mem_copy(exec, R->data, rhost, (size_t)own_r);
+    if (!st && staged && rbytes - own_r - own > 0)
+      st = strata_mem_copy(exec, R->data + own_r + own, rhost + own_r, (size_t)(rbytes - own_r - own));
     roff[0] = 0;
     for (int64_t k = 0; k < rtot; ++k) {
       roff[k + 1] = roff[k] + rmeta[2 * k];
