@@ -301,7 +301,7 @@ void dist_fem_run(void) {
     }
     if (dist_agree_fail(failed, msg)) {
       bench_result_t *r = bench_record_add(SUITE, STRATA_BACKEND_SERIAL, in.name, "input");
-      snprintf(r->msg, sizeof r->msg, "the box mesh: %s", msg);
+      snprintf(r->msg, sizeof r->msg, "the box mesh: %.180s", msg);
       bench_record_emit(r);
     } else
       for (int bi = 0; bi < bench_cfg.nb; ++bi) {

@@ -274,7 +274,7 @@ strata_status_t strata_dist_export_rows(strata_exec_t *exec, const strata_dist_m
   int *own = NULL;
   int32_t *lid = NULL, *order = NULL, *order_dev = NULL, *imp = NULL;
   int64_t *cnt = NULL, *ids = NULL, *lro = NULL, *recv_ids = NULL;
-  strata_packets_t *pk = NULL, *recv = NULL;
+  strata_packets_t *pk = NULL, *pk_self = NULL, *recv = NULL;
   int64_t local[5] = {num_rows, 0, 0, 0, 0}; /* given, unowned rows, their entries, other invalid, combined */
   if (!st) {
     own = (int *)strata_impl_alloc(num_rows, sizeof(int));
@@ -320,11 +320,36 @@ strata_status_t strata_dist_export_rows(strata_exec_t *exec, const strata_dist_m
   }
   rep.exchange_s = strata_timer_now() - t0; /* the owner lookup */
   t0 = strata_timer_now();
+  /* this rank's own rows are packed apart and combined from their packets without an exchange (no
+   * copy, no message); the others' rows, still grouped by owner, go to the exchange with no count
+   * for this rank. order / ids are rearranged: the others' rows first, then the own ones. */
+  const int rank = row_map->rank;
+  int64_t self0 = 0, nself = 0, nother = nsend;
+  if (!st && nsend > 0) {
+    for (int r = 0; r < rank; ++r) self0 += cnt[r];
+    nself = cnt[rank];
+    nother = nsend - nself;
+    int32_t *o2 = (int32_t *)malloc((size_t)nsend * sizeof(int32_t));
+    int64_t *i2 = (int64_t *)malloc((size_t)nsend * sizeof(int64_t));
+    if (!o2 || !i2) {
+      st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "%s: %lld rows", what, (long long)nsend);
+    } else {
+      for (int64_t q = 0, w = 0; q < nsend; ++q)
+        if (q < self0 || q >= self0 + nself) o2[w] = order[q], i2[w++] = ids[q];
+      for (int64_t q = 0; q < nself; ++q) o2[nother + q] = order[self0 + q], i2[nother + q] = ids[self0 + q];
+      memcpy(order, o2, (size_t)nsend * sizeof(int32_t));
+      memcpy(ids, i2, (size_t)nsend * sizeof(int64_t));
+      cnt[rank] = 0;
+    }
+    free(o2);
+    free(i2);
+  }
   if (!st && nsend > 0) {
     st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, (size_t)nsend * sizeof(int32_t), (void **)&order_dev);
     if (!st) st = strata_mem_copy(exec, order_dev, order, (size_t)nsend * sizeof(int32_t));
   }
-  if (!st && nsend > 0) st = strata_sparse_pack(exec, L, nsend, order_dev, col_gids, &pk);
+  if (!st && nother > 0) st = strata_sparse_pack(exec, L, nother, order_dev, col_gids, &pk);
+  if (!st && nself > 0) st = strata_sparse_pack(exec, L, nself, order_dev + nother, col_gids, &pk_self);
   if (!st) st = strata_exec_fence(exec);
   rep.pack_s = strata_timer_now() - t0;
   if ((st = strata_impl_agree(comm, st))) goto done;
@@ -332,19 +357,26 @@ strata_status_t strata_dist_export_rows(strata_exec_t *exec, const strata_dist_m
   st = strata_dist_packets_exchange(comm, exec, pk, cnt, ids, opts, &recv, &recv_ids, &rep.exchange);
   rep.exchange_s += strata_timer_now() - t0;
   if (st) goto done;
+  rep.exchange.packets_self = nself;
   t0 = strata_timer_now();
   {
+    /* the own packets' local ids after the received ones' (one device array) */
     const int64_t nr = recv->num_rows;
-    int32_t *ih = (int32_t *)strata_impl_alloc(nr, sizeof(int32_t));
+    int32_t *ih = (int32_t *)strata_impl_alloc(nr + nself, sizeof(int32_t));
     if (!ih) st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "%s: %lld packets received", what, (long long)nr);
     for (int64_t k = 0; !st && k < nr; ++k) ih[k] = (int32_t)recv_ids[k]; /* local ids of this rank: < 2^31 */
-    if (!st && nr > 0) st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, (size_t)nr * sizeof(int32_t), (void **)&imp);
-    if (!st && nr > 0) st = strata_mem_copy(exec, imp, ih, (size_t)nr * sizeof(int32_t));
+    for (int64_t k = 0; !st && k < nself; ++k) ih[nr + k] = (int32_t)ids[nother + k];
+    if (!st && nr + nself > 0)
+      st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, (size_t)(nr + nself) * sizeof(int32_t), (void **)&imp);
+    if (!st && nr + nself > 0) st = strata_mem_copy(exec, imp, ih, (size_t)(nr + nself) * sizeof(int32_t));
     free(ih);
-    strata_unpack_report_t ur;
-    memset(&ur, 0, sizeof ur);
-    if (!st && A) {
-      st = strata_sparse_unpack_combine(exec, A, imp, recv, col_lids, num_global, mode, &ur);
+    /* own rows first, then the received ones (by sender rank): a fixed order of the sums */
+    for (int pass = 0; pass < 2 && !st && A; ++pass) {
+      strata_packets_t *P = pass == 0 ? pk_self : recv;
+      if (!P || P->num_rows == 0) continue;
+      strata_unpack_report_t ur;
+      memset(&ur, 0, sizeof ur);
+      st = strata_sparse_unpack_combine(exec, A, pass == 0 ? imp + nr : imp, P, col_lids, num_global, mode, &ur);
       local[3] += ur.invalid_entries + ur.invalid_rows + ur.malformed_packets;
       local[4] += ur.entries_combined;
       if (st == STRATA_ERR_INVALID_DATA) st = STRATA_SUCCESS; /* counted: agreed below over the ranks */
@@ -399,6 +431,7 @@ done:
     strata_mem_free(exec, STRATA_MEM_DEVICE, (void **)&imp);
   }
   strata_packets_destroy(&pk);
+  strata_packets_destroy(&pk_self);
   strata_packets_destroy(&recv);
   return st;
 }

@@ -457,7 +457,7 @@ typedef struct strata_dist_packets_info {
   int64_t packets_sent, packets_received;   /**< over MPI (to and from other ranks) */
   int64_t bytes_sent, bytes_received;       /**< payload bytes over MPI: packet data, their
                                                  lengths and target ids (8 + 8 bytes a packet) */
-  int64_t packets_self;                     /**< packets this rank kept (copied locally) */
+  int64_t packets_self;                     /**< packets this rank kept (copied locally; under strata_dist_export_rows combined from their own packets, no copy) */
   int num_send_neighbors, num_recv_neighbors;
   int staged;                               /**< 1: through page-locked host buffers */
 } strata_dist_packets_info_t;
@@ -510,9 +510,10 @@ typedef struct strata_dist_export_report {
  *  doExport → unpackAndCombine; PETSc MatAssemblyBegin/End of off-process rows): row rows[k]
  *  (host, local rows of L, k < num_rows; repeats allowed) has the global id row_gids[k] (host) in
  *  row_map, and L's columns the global ids col_gids [L->num_cols] (exec memory; NULL = identity).
- *  Each rank finds the owners (strata_dist_map_owners), packs its rows grouped by owner
- *  (strata_sparse_pack: one pack per call), exchanges them (strata_dist_packets_exchange; rows it
- *  owns itself are kept locally, not sent), and combines what it receives into A — its owned
+ *  Each rank finds the owners (strata_dist_map_owners), packs the rows others own grouped by owner
+ *  and the rows it owns apart (strata_sparse_pack: two packs per call), exchanges the former
+ *  (strata_dist_packets_exchange), and combines into A first its own rows' packets (no copy, no
+ *  message), then what it received, in sender rank order (a fixed order of the sums) — its owned
  *  rows, A->num_rows = the map's num_local on this rank, local row = the row's local id, global
  *  columns mapped by col_lids [num_global] (exec memory; NULL = identity: A's columns are global
  *  ids) — by strata_sparse_unpack_combine(mode) (ADD for an assembly; INSERT grows A's pattern).
