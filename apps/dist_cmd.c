@@ -274,7 +274,7 @@ int cmd_spmv_dist(int argc, char **argv) {
         printf("\", \"backend\": \"%s\", \"ranks\": %d, \"dist_mode\": \"%s\", \"partition\": \"%s\", \"rows\": %lld, "
                "\"nnz\": %lld, \"file_entries\": %lld, \"repeat\": %d, \"setup_s\": %.6f, \"median_s_max_over_ranks\": %.6e, "
                "\"per_rank\": [",
-               strata_backend_name(strata_exec_backend(e)), size, strata_dist_mode_name(mode), strata_dist_partitioner_name(part),
+               strata_backend_name(strata_exec_backend(e)), size, strata_dist_mode_name(mode), strata_dist_partitioner_name(strata_dist_partitioner_resolve(part)),
                (long long)N, (long long)ai.nnz_global, (long long)nnz_file, repeat, t_setup, tmax);
         for (int r = 0; r < size; ++r) {
           const double *q = recs + 10 * r;
@@ -285,7 +285,7 @@ int cmd_spmv_dist(int argc, char **argv) {
         printf("]}\n");
       } else {
         printf("strata spmv — %s, %lld x %lld, %lld entries, on %d ranks (%s partition, %s mode, %s)\n", path, (long long)N,
-               (long long)N, (long long)ai.nnz_global, size, strata_dist_partitioner_name(part), strata_dist_mode_name(mode),
+               (long long)N, (long long)ai.nnz_global, size, strata_dist_partitioner_name(strata_dist_partitioner_resolve(part)), strata_dist_mode_name(mode),
                strata_backend_name(strata_exec_backend(e)));
         for (int r = 0; r < size; ++r) {
           const double *q = recs + 10 * r;

@@ -1148,7 +1148,7 @@ static void dist_spec(const char *spec) {
   strata_dist_map_t *rmap = NULL, *dmap = NULL;
   strata_status_t st = STRATA_SUCCESS;
   if (bench_cfg.partition) (void)strata_dist_partitioner_from_name(bench_cfg.partition, &method); /* checked in bench_cmd.c */
-  in.partition = strata_dist_partitioner_name(method);
+  in.partition = strata_dist_partitioner_name(strata_dist_partitioner_resolve(method));
   double part_s = 0;
   if (method != STRATA_DIST_PARTITION_BLOCK) {
     if (in.nrows != in.ncols) {

@@ -135,7 +135,10 @@ strata_status_t fem_dist_assemble(const fem_dist_options_t *o, strata_exec_t *e,
   po.staging = o->staging;
   res->ranks = size;
   snprintf(res->partitioner, sizeof res->partitioner, "%s",
-           o->part ? "given" : strata_dist_partitioner_name(o->partitioner) ? strata_dist_partitioner_name(o->partitioner) : "?");
+           o->part ? "given"
+           : strata_dist_partitioner_name(strata_dist_partitioner_resolve(o->partitioner))
+               ? strata_dist_partitioner_name(strata_dist_partitioner_resolve(o->partitioner))
+               : "?");
 
   { /* the same mesh on every rank */
     uint64_t h = mesh_hash(m), hmin = 0, hmax = 0;

@@ -9,6 +9,11 @@
 
 static const char *const part_names[3] = {"block", "metis", "auto"};
 
+strata_dist_partitioner_t strata_dist_partitioner_resolve(strata_dist_partitioner_t method) {
+  if (method == STRATA_DIST_PARTITION_AUTO) return strata_have_metis() ? STRATA_DIST_PARTITION_METIS : STRATA_DIST_PARTITION_BLOCK;
+  return method;
+}
+
 const char *strata_dist_partitioner_name(strata_dist_partitioner_t method) {
   return (int)method >= 0 && (int)method < 3 ? part_names[method] : NULL;
 }
@@ -137,8 +142,7 @@ strata_status_t strata_dist_partition_crs(MPI_Comm comm, int root, strata_exec_t
       if (!part) st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "%s: %lld parts", what, (long long)n);
     }
     if (!st) {
-      const strata_partitioner_t pm = method == STRATA_DIST_PARTITION_METIS ? STRATA_PARTITION_METIS
-                                      : method == STRATA_DIST_PARTITION_AUTO && strata_have_metis()
+      const strata_partitioner_t pm = strata_dist_partitioner_resolve(method) == STRATA_DIST_PARTITION_METIS
                                           ? STRATA_PARTITION_METIS
                                           : STRATA_PARTITION_CONTIGUOUS;
       st = strata_partition_rows(exec, A, (int32_t)size, pm, part);

@@ -413,6 +413,9 @@ typedef enum strata_dist_partitioner {
   STRATA_DIST_PARTITION_AUTO = 2   /**< METIS where strata was built with it, else BLOCK */
 } strata_dist_partitioner_t;
 
+/** The partitioner AUTO stands for in this build: METIS where strata was built with it, else
+ *  BLOCK; BLOCK and METIS are returned as they are (what a report should name as used). */
+strata_dist_partitioner_t strata_dist_partitioner_resolve(strata_dist_partitioner_t method);
 /** "block", "metis", "auto" (NULL for other values). */
 const char *strata_dist_partitioner_name(strata_dist_partitioner_t method);
 /** Parses "block", "metis" or "auto". Errors: INVALID_ARGUMENT naming the text and the accepted
