@@ -155,7 +155,12 @@ static int make_points(const char *spec, uint64_t seed, strata_points_t **P) {
   }
   const strata_status_t st = strata_points_read(spec, P);
   if (st) {
-    fprintf(stderr, CMD ": --points %s: %s\n", spec, strata_error_message());
+    const char *colon = strchr(spec, ':');
+    if (st == STRATA_ERR_IO && colon && !strchr(spec, '/') && !strstr(spec, ".mtx")) /* a spec mistyped, most likely */
+      fprintf(stderr, CMD ": --points %s: neither a generator (2d:N, 3d:N, grid2d:N, grid3d:N; '%.*s:' is none of them) nor a "
+                      "readable file (%s)\n", spec, (int)(colon - spec), spec, strata_error_message());
+    else
+      fprintf(stderr, CMD ": --points %s: %s\n", spec, strata_error_message());
     return 1;
   }
   if ((*P)->n == 0) {

@@ -43,6 +43,7 @@ h2_cli(nan_point 1 "nan.mtx: point 1 has coordinate 1 = nan \\(coordinates must 
 h2_cli(wrong_shape 1 "shape.mtx is 3 x 4: points must be n x d with d = 2 or 3" --points ${_h}/shape.mtx)
 h2_cli(empty_file 1 "empty.mtx: no points \\(the file has 0 rows; at least 1 needed\\)" --points ${_h}/empty.mtx)
 h2_cli(no_file 1 "no_such.mtx" --points ${_h}/no_such.mtx)
+h2_cli(unknown_spec 1 "--points 4d:100: neither a generator \\(2d:N, 3d:N, grid2d:N, grid3d:N; '4d:' is none of them\\) nor a readable file" --points 4d:100)
 h2_cli(x_length 1 "--x [^\n]*x4.mtx is a 4 x 1 array: X must be an n x NV array \\(n = 5" --points ${_h}/p5.mtx --x ${_h}/x4.mtx)
 
 # ---- exit 2: usage errors, each naming the value and the limit
