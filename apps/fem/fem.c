@@ -20,6 +20,48 @@
 #if STRATA_HAVE_MPI
 #include "fem_dist.h"
 #endif
+
+#if STRATA_HAVE_MPI
+/* MPI_Bcast of `bytes` bytes from rank 0 in pieces below MPI's int count */
+static void bcast_bytes(MPI_Comm comm, void *p, size_t bytes) {
+  for (size_t off = 0; off < bytes;) {
+    const size_t len = bytes - off < ((size_t)1 << 30) ? bytes - off : ((size_t)1 << 30);
+    MPI_Bcast((char *)p + off, (int)len, MPI_BYTE, 0, comm);
+    off += len;
+  }
+}
+
+/* rank 0's mesh (and its status rc, message msg) to every rank of comm; returns the status every
+ * rank shares (FEM_MESH_ERR_ALLOC where a rank could not hold the mesh) */
+static int fem_mesh_bcast(MPI_Comm comm, int rc, fem_mesh_t *m, char *msg, size_t msg_size) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  int64_t hdr[3] = {rc, m->num_nodes, m->num_tets};
+  MPI_Bcast(hdr, 3, MPI_INT64_T, 0, comm);
+  if (hdr[0] != 0) {
+    bcast_bytes(comm, msg, msg_size);
+    return (int)hdr[0];
+  }
+  if (rank != 0) {
+    m->num_nodes = hdr[1];
+    m->num_tets = hdr[2];
+    m->xyz = (double *)malloc((size_t)hdr[1] * 3 * sizeof(double) + 1);
+    m->tets = (int32_t *)malloc((size_t)hdr[2] * 4 * sizeof(int32_t) + 1);
+    m->on_boundary = (uint8_t *)malloc((size_t)hdr[1] + 1);
+  }
+  int ok = m->xyz && m->tets && m->on_boundary, all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+  if (!all) {
+    snprintf(msg, msg_size, "%lld nodes and %lld tetrahedra from rank 0: out of memory on a rank", (long long)hdr[1],
+             (long long)hdr[2]);
+    return FEM_MESH_ERR_ALLOC;
+  }
+  bcast_bytes(comm, m->xyz, (size_t)hdr[1] * 3 * sizeof(double));
+  bcast_bytes(comm, m->tets, (size_t)hdr[2] * 4 * sizeof(int32_t));
+  bcast_bytes(comm, m->on_boundary, (size_t)hdr[1]);
+  return 0;
+}
+#endif
 #include "../cli_json.h"
 
 STRATA_KERNEL_DECLARE(fem_graph_coo);
@@ -660,8 +702,20 @@ strata_status_t fem_run(const fem_options_t *o, fem_result_t *res) {
     mrc = fem_mesh_load(o->mesh_path, &mesh, msg, sizeof msg);
   else if (o->box > 0)
     mrc = fem_mesh_box(o->box, &mesh, msg, sizeof msg);
-  else
+  else {
+#if STRATA_HAVE_MPI
+    /* under mpirun rank 0 meshes and the others receive its mesh: Gmsh does not mesh the same way
+     * twice, and the distributed assembly needs the same mesh on every rank */
+    int mrank = 0;
+    if (o->dist) MPI_Comm_rank(o->dist->comm, &mrank);
+    mrc = mrank == 0 ? fem_mesh_generate(o->h > 0 ? o->h : (strata_exec_is_host(e) ? 0.04 : 0.0147), o->verbose, &mesh, msg,
+                                         sizeof msg)
+                     : 0;
+    if (o->dist) mrc = fem_mesh_bcast(o->dist->comm, mrc, &mesh, msg, sizeof msg);
+#else
     mrc = fem_mesh_generate(o->h > 0 ? o->h : (strata_exec_is_host(e) ? 0.04 : 0.0147), o->verbose, &mesh, msg, sizeof msg);
+#endif
+  }
   if (mrc != 0) {
     st = strata_error_set(mrc == FEM_MESH_ERR_IO            ? STRATA_ERR_IO
                           : mrc == FEM_MESH_ERR_ALLOC       ? STRATA_ERR_OUT_OF_MEMORY
