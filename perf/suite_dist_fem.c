@@ -177,6 +177,7 @@ static void fe_backend(fe_input_t *in, int bi, int rank, int size) {
   fem_dist_options_t o;
   memset(&o, 0, sizeof o);
   o.comm = MPI_COMM_WORLD, o.partitioner = STRATA_DIST_PARTITION_AUTO, o.new_ids = new_ids, o.first_ids = first_ids;
+  if (bench_cfg.partition) (void)strata_dist_partitioner_from_name(bench_cfg.partition, &o.partitioner); /* checked in bench_cmd.c */
   int ns = 0;
   double elapsed = 0, diff = NAN;
   fem_result_t res0;
