@@ -578,6 +578,20 @@ static int bench_run(int argc, char **argv, bench_list_t *specs_out) {
     bench_cfg.ex[bench_cfg.nb++] = e;
   }
   if (!bench_cfg.nb) return bad_opt("no backend to run (those given are not compiled in or have no device)");
+  { /* under a launcher with several ranks only the dist suite runs (it starts MPI and refuses the
+       others beside it); without dist, every rank would run the same single-process suites */
+    const char *ws = getenv("OMPI_COMM_WORLD_SIZE") ? getenv("OMPI_COMM_WORLD_SIZE") : getenv("PMI_SIZE");
+    const char *wr = getenv("OMPI_COMM_WORLD_RANK") ? getenv("OMPI_COMM_WORLD_RANK") : getenv("PMI_RANK");
+    const long size = ws ? strtol(ws, NULL, 10) : 1;
+    int has_dist = 0;
+    for (int q = 0; q < nsel; ++q) has_dist |= strcmp(sel[q]->name, "dist") == 0;
+    if (size > 1 && !has_dist && nsel > 0) {
+      if (!wr || strtol(wr, NULL, 10) == 0)
+        fprintf(stderr, "strata bench: under mpirun with %ld ranks only the dist suite runs (the %s suite is "
+                "single-process; run it without mpirun)\n", size, sel[0]->name);
+      return 2;
+    }
+  }
   for (int q = 0; q < nsel; ++q) { /* what a suite starts before the run writes anything (dist: MPI) */
     const int rc = sel[q]->start ? sel[q]->start() : 0;
     if (rc) return rc;

@@ -69,6 +69,14 @@ if(TARGET strata_cli AND STRATA_HAVE_MPI AND MPIEXEC_EXECUTABLE)
   set_tests_properties(cli.bench.dist_other_suites.np2 PROPERTIES TIMEOUT 120 PROCESSORS 2
     ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1"
     PASS_REGULAR_EXPRESSION "under mpirun with 2 ranks only the dist suite runs \\(the stream suite is single-process.*exit=[1-9]")
+  # a single-process suite alone under mpirun (the dist suite not asked for): refused before it runs
+  add_test(NAME cli.bench.single_suite.np2
+           COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2
+                   ${_strata_mpi_flags} ${MPIEXEC_PREFLAGS} $<TARGET_FILE:strata_cli> ${MPIEXEC_POSTFLAGS} bench stream --quick)
+  set_tests_properties(cli.bench.single_suite.np2 PROPERTIES TIMEOUT 120 PROCESSORS 2
+    ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1"
+    PASS_REGULAR_EXPRESSION "under mpirun with 2 ranks only the dist suite runs \\(the stream suite is single-process.*exit=[1-9]"
+    FAIL_REGULAR_EXPRESSION "GB/s")
 elseif(TARGET strata_cli AND NOT STRATA_HAVE_MPI)
   add_test(NAME cli.bench.dist_no_mpi COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli> bench dist --quick)
   set_tests_properties(cli.bench.dist_no_mpi PROPERTIES
