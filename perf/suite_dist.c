@@ -745,6 +745,33 @@ static void measure_solve(dist_input_t *in, dist_case_t *k, strata_dist_precond_
              res.rel_residual);
     goto out;
   }
+  { /* x checked on rank 0: the true residual ||1 - A_h x|| / ||1|| of the gathered x over the whole
+       host matrix must be the one the solver reports (its own reduction over the ranks) */
+    double chk[2] = {0, 0}; /* the host's relative residual; 1: the check could not run */
+    int bad = n > 0 && strata_mem_copy(k->e, k->yh, x, (size_t)n * 8) != STRATA_SUCCESS;
+    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (!bad) MPI_Gatherv(k->yh, n, MPI_DOUBLE, in->yall, k->counts, k->displs, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (!bad && g_rank == 0) {
+      const strata_crs_matrix_t *A = in->Ah;
+      double rr = 0;
+      for (int64_t i = 0; i < A->num_rows; ++i) {
+        double s = 1.0;
+        for (int64_t q = A->row_offsets[i]; q < A->row_offsets[i + 1]; ++q) s -= A->values[q] * in->yall[A->col_indices[q]];
+        rr += s * s;
+      }
+      chk[0] = A->num_rows > 0 ? sqrt(rr / (double)A->num_rows) : 0.0;
+    }
+    chk[1] = bad;
+    MPI_Bcast(chk, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    snprintf(r->extra + strlen(r->extra), sizeof r->extra - strlen(r->extra), ", \"check_host_rel_residual\": %.6g", chk[0]);
+    if (chk[1] || !(fabs(chk[0] - res.rel_residual) <= 1e-6 * res.rel_residual + 1e-12)) {
+      r->ok = 0;
+      snprintf(r->msg, sizeof r->msg, chk[1] ? "copying x to the host failed on some rank: time not counted"
+                                             : "the host's true residual of x, %.6g, is not the solver's %.6g: time not counted",
+               chk[0], res.rel_residual);
+      goto out;
+    }
+  }
   bench_stats_from_samples(t, runs, 1, &r->t); /* the same t on every rank: the same statistics */
   r->ok = 1;
   snprintf(r->msg, sizeof r->msg, "one iteration of strata_krylov_solve CG (%s over ranks, vector-mode SpMV): the slowest "
