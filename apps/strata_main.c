@@ -58,7 +58,7 @@ static void usage(FILE *f) {
           "  h2 --points SPEC [options]         an H² matrix of a kernel on points: built on the device, Y = A X\n"
           "       --points 2d:N|3d:N|grid2d:N|grid3d:N|FILE.mtx --kernel exp:L|gauss:L|matern32:L --leaf M\n"
           "       --cheb P --eta E --vectors NV --x ones|random:SEED|FILE.mtx --backend NAME --out y.mtx\n"
-          "       --points-out p.mtx --json   (h2 --help)\n"
+          "       --compress EPS --points-out p.mtx --json   (h2 --help)\n"
           "  bench stream|spmv|unpack|fem|solve|spgemm|amg|batched|h2|dist|all\n"
           "                                     benchmarks against serial and the peers, checked first (bench --help;\n"
           "                                     dist: mpirun -np N strata bench dist, builds with MPI)\n"
