@@ -6,7 +6,7 @@ if(TARGET strata_cli)
   # the solve suite's hypre peer starts OpenMPI, whose leaks tests/lsan.supp names: with the full
   # unwinder (under the asan preset; ignored elsewhere)
   set(_asan_mpi "ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0")
-  set_tests_properties(cli.bench.quick PROPERTIES TIMEOUT 300 ENVIRONMENT "OMP_WAIT_POLICY=passive;${_asan_mpi}"
+  set_tests_properties(cli.bench.quick PROPERTIES TIMEOUT 600 ENVIRONMENT "OMP_WAIT_POLICY=passive;${_asan_mpi}"
     PASS_REGULAR_EXPRESSION "strata bench: [0-9]+ results, [0-9]+ checked and timed, 0 wrong, 0 errors.*exit=0")
 endif()
 # unpack on given inputs with class options (each row a packet for its own row), every forced class
