@@ -21,12 +21,6 @@ STRATA_KERNEL_DECLARE(strata_h2_leaf_basis);
 STRATA_KERNEL_DECLARE(strata_h2_leaf_product);
 STRATA_KERNEL_DECLARE(strata_h2_combine);
 
-#define CHECK(x)                 \
-  do {                           \
-    st = (x);                    \
-    if (st != STRATA_SUCCESS) goto done; \
-  } while (0)
-
 /* bytes of exec memory holding a copy of host (NULL for 0 bytes), counted in A's index bytes */
 static strata_status_t upload(strata_h2_matrix_t *A, const void *host, size_t bytes, void *dev) {
   void **d = (void **)dev;

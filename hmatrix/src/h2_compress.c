@@ -21,12 +21,6 @@ STRATA_KERNEL_DECLARE(strata_h2c_stack_est);
 STRATA_KERNEL_DECLARE(strata_h2c_transpose);
 STRATA_KERNEL_DECLARE(strata_h2c_sumsq);
 
-#define CHECK(x)                         \
-  do {                                   \
-    st = (x);                            \
-    if (st != STRATA_SUCCESS) goto done; \
-  } while (0)
-
 /* nominal flop counts (the contract of strata_h2_compress) */
 static double fl_qr(double m, double n) { return m >= n ? 2 * m * n * n - 2 * n * n * n / 3 : 2 * n * m * m - 2 * m * m * m / 3; }
 static double fl_q(double m, double r) { return 2 * m * r * r - 2 * r * r * r / 3; }

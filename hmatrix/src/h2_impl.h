@@ -7,6 +7,13 @@
 
 #define CHEB_MAX 16
 
+/* st = x; on failure jump to the function's `done:` cleanup (h2.c, h2_compress.c) */
+#define CHECK(x)                         \
+  do {                                   \
+    st = (x);                            \
+    if (st != STRATA_SUCCESS) goto done; \
+  } while (0)
+
 struct strata_h2_matrix {
   strata_exec_t *exec;
   strata_backend_t backend;
