@@ -5,11 +5,12 @@
  * The one-launch kernels (the analysis and WALK) wait inside the launch for values other teams
  * write. Why they cannot deadlock: a team takes its chunk with a ticket (atomic fetch-add) when it
  * starts, so chunks are handed out in processing order to teams that are already running, and a
- * row waits only for rows earlier in that order. Within a team the threads own positions in order,
- * each thread its positions one after the other; a thread's lanes work on one row together and
- * the rows they wait for are owned by other team threads, i.e. other warps on GPUs (the lanes of a
- * team thread are the whole warp there, see sptrsv.c, so no warp waits for one of its own lanes: safe
- * without independent thread scheduling, HIP included). Hence the earliest unsolved row always has
+ * row waits only for rows earlier in that order. In the analysis the threads own positions in
+ * order, each thread its positions one after the other; a thread's lanes work on one row together
+ * and the rows they wait for are owned by other team threads, i.e. other warps on GPUs (the lanes
+ * of a team thread are the whole warp there, see sptrsv.c). WALK solves a chunk level by level with
+ * a team barrier between levels, so a row waits only for rows of other teams. Either way no warp
+ * waits for one of its own lanes: safe without independent thread scheduling, HIP included. Hence the earliest unsolved row always has
  * every dependency solved and its owner running and at that row: it finishes, and by induction all
  * do. On OpenMP a thread runs one team body at a time to its end (fewer threads than teams only
  * means the later tickets are taken later); on serial tickets come in order and nothing waits. The
@@ -188,18 +189,33 @@ STRATA_KL_TEAM_FUNC double strata_sptrsv_lane_walk(const strata_sptrsv_solve_arg
   return s;
 }
 
+/* WALK: a team takes chunks of `chunk` positions by ticket until none are left; a chunk's
+ * positions are solved level by level (a team barrier after each level's share), the team threads
+ * sharing a level's positions. So no row waits for a row of its own team (those of earlier levels
+ * are done at the barrier, those of its level are independent of it): lanes of one warp never wait
+ * for each other, whatever the lanes per row. */
 STRATA_TEAM_KERNEL(strata_sptrsv_walk, strata_sptrsv_solve_args_t, a, team) {
-  const int64_t b = strata_sptrsv_take_chunk(team, a->ticket, a->chunk);
-  const int64_t e = b + a->chunk < a->end ? b + a->chunk : a->end;
   const int64_t V = team->vector_length;
-  STRATA_TEAM_THREAD_RANGE(team, p, b, e) {
-    double s;
-    STRATA_THREAD_VECTOR_SUM(team, j, 0, V, s) { s += strata_sptrsv_lane_walk(a, p, j, V); }
-    if (team->vector_rank == 0) {
-      const int32_t r = a->perm[p];
-      double v = strata_sptrsv_finish(a, p, r, s);
-      if (strata_kl_f64_as_u64(v) == STRATA_SPTRSV_UNSET) v = strata_kl_u64_as_f64(STRATA_SPTRSV_QNAN);
-      strata_atomic_exchange_f64(&a->x[r], v);
+  for (;;) {
+    const int64_t b = strata_sptrsv_take_chunk(team, a->ticket, a->chunk);
+    if (b >= a->end) break;
+    const int64_t e = b + a->chunk < a->end ? b + a->chunk : a->end;
+    /* the level of position b: the last l with bounds[l] <= b */
+    int64_t l = strata_kl_lower_bound_i64(a->bounds, 0, a->num_levels + 1, b + 1) - 1;
+    for (int64_t s = b; s < e; ++l) {
+      const int64_t se = a->bounds[l + 1] < e ? a->bounds[l + 1] : e;
+      STRATA_TEAM_THREAD_RANGE(team, p, s, se) {
+        double sum;
+        STRATA_THREAD_VECTOR_SUM(team, j, 0, V, sum) { sum += strata_sptrsv_lane_walk(a, p, j, V); }
+        if (team->vector_rank == 0) {
+          const int32_t r = a->perm[p];
+          double v = strata_sptrsv_finish(a, p, r, sum);
+          if (strata_kl_f64_as_u64(v) == STRATA_SPTRSV_UNSET) v = strata_kl_u64_as_f64(STRATA_SPTRSV_QNAN);
+          strata_atomic_exchange_f64(&a->x[r], v);
+        }
+      }
+      strata_team_barrier(team);
+      s = se;
     }
   }
 }

@@ -88,7 +88,8 @@ typedef struct strata_sptrsv_bound_entries_args {
  *  min(begin + (i + 1)·per, end)) one after the other (per 1: a parallel level; per > 1: a run of
  *  small levels on one thread); the team form gives a team thread (its lanes over the row) to each
  *  position of [begin + league_rank·rows_per_team, ...). WALK: teams take chunks of `chunk`
- *  positions by a ticket, x [n] starts as STRATA_SPTRSV_UNSET and each term waits for its x. */
+ *  positions by a ticket until none are left and solve each chunk level by level (bounds), x [n]
+ *  starts as STRATA_SPTRSV_UNSET and each term waits for its x. */
 typedef struct strata_sptrsv_solve_args {
   const int64_t *offsets;
   const int32_t *cols;
@@ -101,6 +102,8 @@ typedef struct strata_sptrsv_solve_args {
   int64_t rows_per_team;
   int64_t chunk;
   int64_t *ticket;
+  const int64_t *bounds; /* WALK: [num_levels + 1] the first position of each level */
+  int64_t num_levels;
 } strata_sptrsv_solve_args_t;
 
 #endif

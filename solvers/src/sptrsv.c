@@ -38,8 +38,13 @@ STRATA_KERNEL_DECLARE(strata_sptrsv_walk);
 /* GPU LEVELS: rows of a level averaging more strict entries than this get lanes (a team thread
  * per row); below, a thread per row. */
 #define LANES_MIN_ENTRIES 8
-/* GPU WALK / analysis: team threads (rows) per team; each thread's lanes are a whole warp. */
+/* GPU analysis walk: team threads (rows) per team; each thread's lanes are a whole warp. */
 #define WALK_ROWS_GPU 4
+/* GPU WALK: threads per team (the lanes per row: the average strict entries per row rounded up to a
+ * power of two, at most a warp; the rest of the team's threads are rows), and the rows in flight as
+ * a multiple of the widest level (teams beyond it would only wait for the levels before theirs) */
+#define WALK_TEAM_THREADS_GPU 128
+#define WALK_FLIGHT 2
 /* host WALK: rows per ticket, run in order by one thread. The host analysis is one team that walks
  * every row in order (no row ever waits: its dependencies are earlier rows of the same thread): on
  * 3D Poisson 150^3 over 2 loaded cores, chunks of 32 rows taken by several threads spent 5.4 s
@@ -246,7 +251,7 @@ static strata_status_t make_steps(strata_exec_t *exec, strata_sptrsv_t *p, int h
                              &ba);
   if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, ent, dent, sizeof(int64_t) * (size_t)(L + 1));
   dfree(exec, dent);
-  dfree(exec, dbounds);
+  p->bounds = dbounds;
   const int64_t seq_max = host ? SEQ_MAX_HOST : SEQ_MAX_GPU;
   int s = 0;
   for (int l = 0; st == STRATA_SUCCESS && l < L;) {
@@ -275,6 +280,31 @@ static strata_status_t make_steps(strata_exec_t *exec, strata_sptrsv_t *p, int h
   p->num_steps = s;
   free(ent);
   return st;
+}
+
+/* WALK's team and league. Host: one thread per team taking WALK_CHUNK_HOST positions a ticket.
+ * GPUs: lanes per row from the average row, the team's other threads rows (a chunk is a row per
+ * team thread), and enough teams for WALK_FLIGHT times the widest level's rows. */
+static void walk_shape(strata_sptrsv_t *p, int host, int warp) {
+  int64_t widest = 1;
+  for (int l = 0; p->level_bounds && l < p->num_levels; ++l)
+    if (p->level_bounds[l + 1] - p->level_bounds[l] > widest) widest = p->level_bounds[l + 1] - p->level_bounds[l];
+  if (host) {
+    p->walk_lanes = 1;
+    p->walk_rows = 1;
+    p->walk_chunk = WALK_CHUNK_HOST;
+  } else {
+    const int64_t avg = p->n > 0 ? (p->m + p->n - 1) / p->n : 1;
+    int lanes = 1;
+    while (lanes < warp && lanes < avg) lanes *= 2;
+    p->walk_lanes = lanes;
+    p->walk_rows = WALK_TEAM_THREADS_GPU / lanes > 0 ? WALK_TEAM_THREADS_GPU / lanes : 1;
+    p->walk_chunk = p->walk_rows;
+  }
+  const int64_t chunks = (p->n + p->walk_chunk - 1) / p->walk_chunk;
+  const int64_t flight = host ? chunks : (WALK_FLIGHT * widest + p->walk_chunk - 1) / p->walk_chunk;
+  p->walk_league = flight < chunks ? flight : chunks;
+  if (p->walk_league < 1) p->walk_league = 1;
 }
 
 strata_status_t strata_impl_check_square(strata_exec_t *exec, const strata_crs_matrix_t *M, const char *what,
@@ -336,8 +366,7 @@ strata_status_t strata_sptrsv_create(strata_exec_t *exec, const strata_crs_matri
   if (st == STRATA_SUCCESS && p->n > 0) st = make_steps(exec, p, host, warp);
   if (st == STRATA_SUCCESS) st = strata_exec_fence(exec);
   p->analysis_s = strata_timer_now() - t0;
-  p->walk_lanes = host ? 1 : warp;
-  p->walk_rows = host ? 1 : WALK_ROWS_GPU;
+  walk_shape(p, host, warp);
   p->algorithm = o.algorithm;
   if (p->algorithm == STRATA_SPTRSV_AUTO)
     p->algorithm = !host && p->num_levels >= WALK_MIN_LEVELS ? STRATA_SPTRSV_WALK : STRATA_SPTRSV_LEVELS;
@@ -412,11 +441,13 @@ strata_status_t strata_sptrsv_solve(strata_exec_t *exec, const strata_sptrsv_t *
   if (plan->algorithm == STRATA_SPTRSV_WALK) {
     a.begin = 0;
     a.end = n;
-    a.chunk = plan->walk_rows > 1 ? plan->walk_rows : WALK_CHUNK_HOST;
+    a.chunk = plan->walk_chunk;
     a.ticket = plan->ticket;
+    a.bounds = plan->bounds;
+    a.num_levels = plan->num_levels;
     st = strata_mem_set_async(exec, x, 0xFF, sizeof(double) * (size_t)n);
     if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, plan->ticket, 0, sizeof(int64_t));
-    strata_team_policy_t pol = strata_team_policy((n + a.chunk - 1) / a.chunk, plan->walk_rows, plan->walk_lanes);
+    strata_team_policy_t pol = strata_team_policy(plan->walk_league, plan->walk_rows, plan->walk_lanes);
     if (st == STRATA_SUCCESS) st = strata_parallel_for_team(exec, "strata_sptrsv_walk", &pol, &strata_sptrsv_walk, &a);
     return st;
   }
@@ -456,6 +487,7 @@ strata_status_t strata_sptrsv_destroy(strata_sptrsv_t **plan) {
   dfree(e, p->vals);
   dfree(e, p->diag);
   dfree(e, p->ticket);
+  dfree(e, p->bounds);
   free(p->level_bounds);
   free(p->steps);
   free(p);

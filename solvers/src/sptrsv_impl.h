@@ -23,6 +23,7 @@ struct strata_sptrsv {
   strata_sptrsv_algorithm_t algorithm; /* resolved: LEVELS or WALK */
   int32_t num_levels;
   int64_t *level_bounds;       /* host [num_levels + 1]: positions of each level */
+  int64_t *bounds;             /* [num_levels + 1] exec: the same (WALK reads it) */
   int32_t *perm;               /* [n] exec: position -> row, rows grouped by level */
   int64_t *offsets;            /* [n + 1] exec: the compact triangle's rows in position order */
   int64_t m;                   /* its entries (strict triangle) */
@@ -33,6 +34,8 @@ struct strata_sptrsv {
   int num_steps;
   strata_impl_sptrsv_step_t *steps; /* host: the LEVELS launches */
   int walk_lanes, walk_rows;   /* WALK's team: lanes per row and rows (team threads) per team */
+  int64_t walk_chunk;          /* WALK: positions per ticket */
+  int64_t walk_league;         /* WALK: teams launched (each takes tickets until none are left) */
   double analysis_s;           /* seconds of the level analysis at create */
 };
 
