@@ -175,43 +175,79 @@ STRATA_TEAM_KERNEL(strata_sptrsv_level_team, strata_sptrsv_solve_args_t, a, team
   }
 }
 
-/* WALK: lane j of V's share of position p's terms (entries j, j + V, ... in order), each x waited for */
-STRATA_KL_TEAM_FUNC double strata_sptrsv_lane_walk(const strata_sptrsv_solve_args_t *a, int64_t p, int64_t j,
-                                                   int64_t V) {
+/* WALK: what a position's solve reads that no other row writes (its row, b, the diagonal, lane j's
+ * first term), loaded before any wait so that only the dependencies' x are on the critical path */
+typedef struct strata_sptrsv_walk_row {
+  int64_t k, e;  /* lane j's first term and the row's end */
+  int32_t r;     /* the row */
+  int32_t c;     /* lane j's first column (valid when k < e) */
+  double w;      /* its value */
+  double rhs;    /* b[r] */
+  double d;      /* the diagonal (1 for unit) */
+} strata_sptrsv_walk_row_t;
+
+STRATA_KL_FUNC strata_sptrsv_walk_row_t strata_sptrsv_walk_load(const strata_sptrsv_solve_args_t *a, int64_t p,
+                                                                 int64_t j) {
+  strata_sptrsv_walk_row_t w;
+  w.k = a->offsets[p] + j;
+  w.e = a->offsets[p + 1];
+  w.r = a->perm[p];
+  w.c = w.k < w.e ? a->cols[w.k] : 0;
+  w.w = w.k < w.e ? a->vals[w.k] : 0.0;
+  w.rhs = a->b[w.r];
+  w.d = a->diag ? a->diag[p] : 1.0;
+  return w;
+}
+
+/* WALK: lane j of V's share of the row's terms (entries j, j + V, ... in order), each x waited for */
+STRATA_KL_FUNC double strata_sptrsv_walk_terms(const strata_sptrsv_solve_args_t *a, const strata_sptrsv_walk_row_t *w,
+                                               int64_t V) {
   double s = 0.0;
-  const int64_t e = a->offsets[p + 1];
-  for (int64_t k = a->offsets[p] + j; k < e; k += V) {
-    const double *xc = a->x + a->cols[k];
+  for (int64_t k = w->k; k < w->e; k += V) {
+    const int32_t c = k == w->k ? w->c : a->cols[k];
+    const double *xc = a->x + c;
     double v = strata_atomic_load_f64(xc);
     while (strata_kl_f64_as_u64(v) == STRATA_SPTRSV_UNSET) v = strata_atomic_load_f64(xc);
-    s += a->vals[k] * v;
+    s += (k == w->k ? w->w : a->vals[k]) * v;
   }
   return s;
 }
 
 /* WALK: a team takes chunks of `chunk` positions by ticket until none are left; a chunk's
- * positions are solved level by level (a team barrier after each level's share), the team threads
- * sharing a level's positions. So no row waits for a row of its own team (those of earlier levels
- * are done at the barrier, those of its level are independent of it): lanes of one warp never wait
- * for each other, whatever the lanes per row. */
+ * positions are solved level by level (a team barrier after each level's share), team thread t
+ * taking positions b + t, b + t + T, ... (its first one's reads made when the chunk is taken). So
+ * no row waits for a row of its own team (those of earlier levels are done at the barrier, those of
+ * its level are independent of it): lanes of one warp never wait for each other, whatever the
+ * lanes per row. */
 STRATA_TEAM_KERNEL(strata_sptrsv_walk, strata_sptrsv_solve_args_t, a, team) {
-  const int64_t V = team->vector_length;
+  const int64_t V = team->vector_length, T = team->team_size, j = team->vector_rank;
   for (;;) {
     const int64_t b = strata_sptrsv_take_chunk(team, a->ticket, a->chunk);
     if (b >= a->end) break;
     const int64_t e = b + a->chunk < a->end ? b + a->chunk : a->end;
+    const int64_t mine = b + team->team_rank;
+    strata_sptrsv_walk_row_t first;
+    if (mine < e) first = strata_sptrsv_walk_load(a, mine, j);
     /* the level of position b: the last l with bounds[l] <= b */
     int64_t l = strata_kl_lower_bound_i64(a->bounds, 0, a->num_levels + 1, b + 1) - 1;
     for (int64_t s = b; s < e; ++l) {
       const int64_t se = a->bounds[l + 1] < e ? a->bounds[l + 1] : e;
-      STRATA_TEAM_THREAD_RANGE(team, p, s, se) {
+      /* this thread's positions in [s, se): mine + k T */
+      int64_t p = mine >= s ? mine : mine + (s - mine + T - 1) / T * T;
+      for (; p < se; p += T) {
+        strata_sptrsv_walk_row_t w;
+        if (p == mine)
+          w = first;
+        else
+          w = strata_sptrsv_walk_load(a, p, j);
+        const double part = strata_sptrsv_walk_terms(a, &w, V);
         double sum;
-        STRATA_THREAD_VECTOR_SUM(team, j, 0, V, sum) { sum += strata_sptrsv_lane_walk(a, p, j, V); }
-        if (team->vector_rank == 0) {
-          const int32_t r = a->perm[p];
-          double v = strata_sptrsv_finish(a, p, r, sum);
+        STRATA_THREAD_VECTOR_SUM(team, jj, 0, V, sum) { sum += part; }
+        if (j == 0) {
+          double v = w.rhs - sum;
+          if (a->diag) v /= w.d;
           if (strata_kl_f64_as_u64(v) == STRATA_SPTRSV_UNSET) v = strata_kl_u64_as_f64(STRATA_SPTRSV_QNAN);
-          strata_atomic_exchange_f64(&a->x[r], v);
+          strata_atomic_exchange_f64(&a->x[w.r], v);
         }
       }
       strata_team_barrier(team);
