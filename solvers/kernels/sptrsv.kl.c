@@ -200,7 +200,7 @@ STRATA_KL_FUNC strata_sptrsv_walk_row_t strata_sptrsv_walk_load(const strata_spt
 }
 
 /* WALK: lane j of V's share of the row's terms (entries j, j + V, ... in order), each x waited for */
-STRATA_KL_FUNC double strata_sptrsv_walk_terms(const strata_sptrsv_solve_args_t *a, const strata_sptrsv_walk_row_t *w,
+STRATA_KL_TEAM_FUNC double strata_sptrsv_walk_terms(const strata_sptrsv_solve_args_t *a, const strata_sptrsv_walk_row_t *w,
                                                int64_t V) {
   double s = 0.0;
   for (int64_t k = w->k; k < w->e; k += V) {
