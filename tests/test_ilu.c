@@ -9,6 +9,7 @@
 #include "strata/solvers.h"
 #include "test_sparse_host.h"
 #include "sptrsv_host.h"
+#include "ilu_impl.h"
 
 /* ------------------------------------------------------------------ host reference */
 
@@ -381,6 +382,38 @@ static void test_random(void **state) {
     }
 }
 
+/* LEVELS by one walk of L's levels (GPUs where L's solve walks; host backends by the hook): the
+ * walk is taken where every row fits its registers, and its factors are the launches per level's,
+ * bit for bit on host backends; check_ilu then holds them to the reference and to serial. */
+static void test_walk(void **state) {
+  (void)state;
+  uint64_t s = T_seed + 7;
+  host_crs_t hs[4] = {hc_poisson(20, 17, 1), hc_poisson(8, 7, 6), gen_dd(&s, 500, 5, 50), gen_dd(&s, 300, 6, 300)};
+  for (int m = 0; m < 4; ++m)
+    for (int K = 0; K <= 1; ++K) {
+      char what[64];
+      snprintf(what, sizeof what, "walk, matrix %d, ilu(%d)", m, K);
+      strata_ilu_options_t o = ilu_opts(K);
+      strata_impl_ilu_walk = 0;
+      host_crs_t launches = factor_on(T_exec, &hs[m], &o, NULL);
+      strata_impl_ilu_walk = 1;
+      strata_crs_matrix_t *A = hc_on(T_exec, &hs[m]);
+      strata_ilu_t *F = NULL;
+      T_OK(strata_ilu_create(T_exec, A, &o, &F));
+      /* ILU(0) keeps A's rows (at most 7 entries): the walk must be taken on host backends */
+      if (K == 0 && strata_exec_is_host(T_exec) && F->walk_lanes == 0) fail_msg("%s: the walk was not taken", what);
+      T_OK(strata_ilu_destroy(&F));
+      T_OK(strata_crs_destroy(&A));
+      host_crs_t walked = factor_on(T_exec, &hs[m], &o, NULL);
+      expect_factors(what, &launches, &walked, strata_exec_is_host(T_exec) ? 0.0 : 1e-13);
+      check_ilu(what, &hs[m], &o);
+      strata_impl_ilu_walk = 0;
+      host_crs_free(&launches);
+      host_crs_free(&walked);
+    }
+  for (int m = 0; m < 4; ++m) host_crs_free(&hs[m]);
+}
+
 /* ------------------------------------------------------------------ refactor, Chow–Patel, shift */
 
 static void test_refactor(void **state) {
@@ -536,7 +569,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_s13_counts, t_setup), cmocka_unit_test_setup(test_s12_by_hand, t_setup),
       cmocka_unit_test_setup(test_s10_s11, t_setup),    cmocka_unit_test_setup(test_poisson, t_setup),
-      cmocka_unit_test_setup(test_random, t_setup),     cmocka_unit_test_setup(test_refactor, t_setup),
+      cmocka_unit_test_setup(test_random, t_setup),     cmocka_unit_test_setup(test_walk, t_setup),     cmocka_unit_test_setup(test_refactor, t_setup),
       cmocka_unit_test_setup(test_chow_patel, t_setup), cmocka_unit_test_setup(test_diag_shift, t_setup),
       cmocka_unit_test_setup(test_empty, t_setup),      cmocka_unit_test_setup(test_bad_input, t_setup),
   };

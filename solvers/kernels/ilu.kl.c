@@ -5,6 +5,7 @@
 #include <strata/kl.h>
 
 #include "ilu_args.h"
+#include "level_walk.h"
 
 STRATA_KL_FUNC int strata_ilu_good_pivot(double u) { return u != 0.0 && isfinite(u); }
 
@@ -92,6 +93,106 @@ STRATA_FOR_KERNEL(strata_ilu_sweep, strata_ilu_sweep_args_t, a, i) {
       a->out[q] = strata_ilu_good_pivot(d) ? s / d : 0.0;
     } else {
       a->out[q] = s;
+    }
+  }
+}
+
+STRATA_REDUCE_KERNEL(strata_ilu_row_max, strata_ilu_row_max_args_t, a, i, i64, acc) {
+  const int64_t len = a->row_offsets[i + 1] - a->row_offsets[i];
+  if (len > *acc) *acc = len;
+}
+
+/* ILU's walk: one row by IKJ, its entries in the lanes' registers (slot s of lane j: entry
+ * rb + j + s V). For each k of L's part, ascending: the pivot and U(k) read from out (each value
+ * waited for), l = a_ik / u_kk by the lane holding a_ik, then every U(k) entry shuffled to all lanes
+ * and subtracted where row i has its column: the order of strata_ilu_rows, entry by entry. */
+STRATA_KL_TEAM_FUNC void strata_ilu_walk_row(const strata_ilu_walk_args_t *a, const strata_team_t *team, int64_t p) {
+  const int64_t V = team->vector_length, j = team->vector_rank;
+  const int64_t *ro = a->row_offsets;
+  const int32_t *ci = a->col_indices;
+  const int64_t i = a->perm[p];
+  const int64_t rb = ro[i], re = ro[i + 1], d = a->diag_pos[i];
+  int32_t c[STRATA_ILU_WALK_SLOTS];
+  double v[STRATA_ILU_WALK_SLOTS];
+  int64_t dk[STRATA_ILU_WALK_SLOTS], ek[STRATA_ILU_WALK_SLOTS];
+  /* what no other row writes, read before any wait: the row, and for its L part each k's U range */
+  for (int s = 0; s < STRATA_ILU_WALK_SLOTS; ++s) {
+    const int64_t q = rb + j + s * V;
+    c[s] = q < re ? ci[q] : -1;
+    v[s] = q < re ? a->a0[q] : 0.0;
+    dk[s] = q < d ? a->diag_pos[c[s]] : 0;
+    ek[s] = q < d ? ro[c[s] + 1] : 0;
+  }
+  for (int64_t m = 0; m < d - rb; ++m) {
+    const int64_t om = m % V, sm = m / V;
+    int64_t mydk = 0, myek = 0;
+    double mya = 0.0;
+    for (int s = 0; s < STRATA_ILU_WALK_SLOTS; ++s)
+      if (s == sm) {
+        mydk = dk[s];
+        myek = ek[s];
+        mya = v[s];
+      }
+    const int64_t kd = strata_thread_vector_shuffle_i64(team, mydk, om);
+    const int64_t ke = strata_thread_vector_shuffle_i64(team, myek, om);
+    double l = 0.0;
+    int good = 0;
+    for (int64_t base = kd; base < ke; base += V) {
+      const int64_t t = base + j;
+      int32_t uc = -1;
+      double uv = 0.0;
+      if (t < ke) {
+        uc = ci[t];
+        uv = strata_atomic_load_f64(a->out + t);
+        while (strata_kl_f64_as_u64(uv) == STRATA_ILU_UNSET) uv = strata_atomic_load_f64(a->out + t);
+      }
+      if (base == kd) { /* lane 0 holds the pivot u_kk */
+        const double piv = strata_thread_vector_shuffle_f64(team, uv, 0);
+        good = strata_ilu_good_pivot(piv);
+        l = good ? mya / piv : 0.0;
+        l = strata_thread_vector_shuffle_f64(team, l, om);
+        if (j == om)
+          for (int s = 0; s < STRATA_ILU_WALK_SLOTS; ++s)
+            if (s == sm) v[s] = l;
+      }
+      if (!good) break;
+      const int64_t cnt = ke - base < V ? ke - base : V;
+      for (int64_t tt = base == kd ? 1 : 0; tt < cnt; ++tt) {
+        const int32_t cc = strata_thread_vector_shuffle_i32(team, uc, tt);
+        const double u = strata_thread_vector_shuffle_f64(team, uv, tt);
+        for (int s = 0; s < STRATA_ILU_WALK_SLOTS; ++s)
+          if (c[s] == cc) v[s] -= l * u;
+      }
+    }
+  }
+  for (int s = 0; s < STRATA_ILU_WALK_SLOTS; ++s) {
+    const int64_t q = rb + j + s * V;
+    if (q >= re) break;
+    double x = v[s];
+    if (q < d) {
+      a->out[q] = x;
+    } else {
+      if (strata_kl_f64_as_u64(x) == STRATA_ILU_UNSET) x = strata_kl_u64_as_f64(STRATA_ILU_QNAN);
+      strata_atomic_exchange_f64(a->out + q, x);
+    }
+  }
+}
+
+/* ILU's walk (strata_ilu_walk_args_t): chunks by ticket, each level by level with a team barrier
+ * between levels, as the triangular solve's WALK (sptrsv.kl.c says why it cannot deadlock). */
+STRATA_TEAM_KERNEL(strata_ilu_walk, strata_ilu_walk_args_t, a, team) {
+  const int64_t T = team->team_size;
+  for (;;) {
+    const int64_t b = strata_walk_take_chunk(team, a->ticket, a->chunk);
+    if (b >= a->n) break;
+    const int64_t e = b + a->chunk < a->n ? b + a->chunk : a->n;
+    const int64_t mine = b + team->team_rank;
+    int64_t l = strata_walk_level_of(a->bounds, a->num_levels, b);
+    for (int64_t s = b; s < e; ++l) {
+      const int64_t se = a->bounds[l + 1] < e ? a->bounds[l + 1] : e;
+      for (int64_t p = strata_walk_first_at(mine, T, s); p < se; p += T) strata_ilu_walk_row(a, team, p);
+      strata_team_barrier(team);
+      s = se;
     }
   }
 }

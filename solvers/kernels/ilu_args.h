@@ -63,4 +63,32 @@ typedef struct strata_ilu_sweep_args {
   int scale;
 } strata_ilu_sweep_args_t;
 
+/** The rows by IKJ as strata_ilu_rows does them (the same arithmetic in the same order), in one
+ *  launch that walks the lower solve's levels: teams take chunks of `chunk` positions (perm,
+ *  bounds) by a ticket and solve a chunk level by level. Row i's values start in a0; `out` starts
+ *  as STRATA_ILU_UNSET everywhere and each row's U part is written once, final, as its own flag
+ *  (rows read U(k) from `out`, waiting for each value). A row has at most vector_length ·
+ *  STRATA_ILU_WALK_SLOTS entries: lane j holds entries j, j + V, ... in registers. */
+#define STRATA_ILU_WALK_SLOTS 8
+#define STRATA_ILU_UNSET 0xFFFFFFFFFFFFFFFFull
+#define STRATA_ILU_QNAN 0x7FF8000000000000ull
+typedef struct strata_ilu_walk_args {
+  const int64_t *row_offsets;
+  const int32_t *col_indices;
+  const double *a0;
+  double *out;
+  const int64_t *diag_pos;
+  const int32_t *perm;
+  const int64_t *bounds;
+  int64_t num_levels;
+  int64_t n;
+  int64_t chunk;
+  int64_t *ticket;
+} strata_ilu_walk_args_t;
+
+/** The longest row of row_offsets [n + 1] (MAX). */
+typedef struct strata_ilu_row_max_args {
+  const int64_t *row_offsets;
+} strata_ilu_row_max_args_t;
+
 #endif

@@ -18,16 +18,10 @@
  * one atomic exchange), so no fence orders a flag against its data. */
 #include <strata/kl.h>
 
+#include "level_walk.h"
 #include "sptrsv_args.h"
 
 /* ----------------------------------------------------------------------------- analysis */
-
-/* The first index of the team's chunk: one ticket per team (every thread calls it: a broadcast). */
-STRATA_KL_TEAM_FUNC int64_t strata_sptrsv_take_chunk(const strata_team_t *team, int64_t *ticket, int64_t chunk) {
-  int64_t t = 0;
-  if (strata_team_single(team)) t = strata_atomic_fetch_add_i64(ticket, 1);
-  return strata_team_broadcast_i64(team, t) * chunk;
-}
 
 /* The largest level among the dependencies of row r that lane j of V sees (entries j, j + V, ...);
  * -1 without any. Waits for each dependency's level. */
@@ -47,7 +41,7 @@ STRATA_KL_TEAM_FUNC int32_t strata_sptrsv_lane_level(const strata_sptrsv_levels_
 }
 
 STRATA_TEAM_KERNEL(strata_sptrsv_analyse, strata_sptrsv_levels_args_t, a, team) {
-  const int64_t b = strata_sptrsv_take_chunk(team, a->ticket, a->chunk);
+  const int64_t b = strata_walk_take_chunk(team, a->ticket, a->chunk);
   const int64_t e = b + a->chunk < a->n ? b + a->chunk : a->n;
   const int64_t V = team->vector_length;
   STRATA_TEAM_THREAD_RANGE(team, q, b, e) {
@@ -222,19 +216,16 @@ STRATA_KL_TEAM_FUNC double strata_sptrsv_walk_terms(const strata_sptrsv_solve_ar
 STRATA_TEAM_KERNEL(strata_sptrsv_walk, strata_sptrsv_solve_args_t, a, team) {
   const int64_t V = team->vector_length, T = team->team_size, j = team->vector_rank;
   for (;;) {
-    const int64_t b = strata_sptrsv_take_chunk(team, a->ticket, a->chunk);
+    const int64_t b = strata_walk_take_chunk(team, a->ticket, a->chunk);
     if (b >= a->end) break;
     const int64_t e = b + a->chunk < a->end ? b + a->chunk : a->end;
     const int64_t mine = b + team->team_rank;
     strata_sptrsv_walk_row_t first;
     if (mine < e) first = strata_sptrsv_walk_load(a, mine, j);
-    /* the level of position b: the last l with bounds[l] <= b */
-    int64_t l = strata_kl_lower_bound_i64(a->bounds, 0, a->num_levels + 1, b + 1) - 1;
+    int64_t l = strata_walk_level_of(a->bounds, a->num_levels, b);
     for (int64_t s = b; s < e; ++l) {
       const int64_t se = a->bounds[l + 1] < e ? a->bounds[l + 1] : e;
-      /* this thread's positions in [s, se): mine + k T */
-      int64_t p = mine >= s ? mine : mine + (s - mine + T - 1) / T * T;
-      for (; p < se; p += T) {
+      for (int64_t p = strata_walk_first_at(mine, T, s); p < se; p += T) { /* this thread's: mine + k T */
         strata_sptrsv_walk_row_t w;
         if (p == mine)
           w = first;

@@ -24,6 +24,47 @@ int64_t strata_impl_ilu_refused_row(void) { return ilu_refused_row; }
 STRATA_KERNEL_DECLARE(strata_ilu_diag);
 STRATA_KERNEL_DECLARE(strata_ilu_init);
 STRATA_KERNEL_DECLARE(strata_ilu_rows);
+STRATA_KERNEL_DECLARE(strata_ilu_walk);
+STRATA_KERNEL_DECLARE(strata_ilu_row_max);
+
+int strata_impl_ilu_walk = 0;
+
+/* The walk's team on GPUs: threads per team (lanes per row: the longest row rounded up to a power
+ * of two, at most a warp; the rest rows), and rows in flight as a multiple of L's widest level */
+#define WALK_TEAM_THREADS 128
+#define WALK_FLIGHT 2
+
+/* Whether LEVELS runs as one walk of L's levels, and its shape: on GPUs where L's solve walks
+ * (enough levels that a launch per level would cost more), on host backends for the tests' hook
+ * only; and only where every row fits the lanes' registers (STRATA_ILU_WALK_SLOTS per lane). */
+static strata_status_t walk_shape(strata_exec_t *exec, strata_ilu_t *F) {
+  F->walk_lanes = 0;
+  const strata_sptrsv_t *Lp = F->lower;
+  const int host = strata_exec_is_host(exec);
+  if (F->n == 0 || F->opts.algorithm != STRATA_ILU_LEVELS || !Lp->bounds) return STRATA_SUCCESS;
+  if (host ? !strata_impl_ilu_walk : Lp->algorithm != STRATA_SPTRSV_WALK) return STRATA_SUCCESS;
+  strata_device_info_t info;
+  strata_status_t st = strata_exec_device_info(exec, &info);
+  if (st != STRATA_SUCCESS) return st;
+  const int warp = host || info.warp_size < 1 ? 1 : info.warp_size;
+  strata_ilu_row_max_args_t ma = {F->LU->row_offsets};
+  int64_t longest = 0;
+  st = strata_parallel_reduce(exec, "strata_ilu_row_max", strata_range(0, F->n), &strata_ilu_row_max, &ma,
+                              STRATA_REDUCE_MAX, &longest);
+  if (st != STRATA_SUCCESS) return st;
+  int lanes = 1;
+  while (lanes < warp && lanes < longest) lanes *= 2;
+  if (longest > (int64_t)lanes * STRATA_ILU_WALK_SLOTS) return STRATA_SUCCESS;
+  int64_t widest = 1;
+  for (int l = 0; l < Lp->num_levels; ++l)
+    if (Lp->level_bounds[l + 1] - Lp->level_bounds[l] > widest) widest = Lp->level_bounds[l + 1] - Lp->level_bounds[l];
+  F->walk_lanes = lanes;
+  F->walk_rows = host ? 1 : WALK_TEAM_THREADS / lanes;
+  const int64_t chunks = (F->n + F->walk_rows - 1) / F->walk_rows;
+  const int64_t flight = host ? chunks : (WALK_FLIGHT * widest + F->walk_rows - 1) / F->walk_rows;
+  F->walk_league = flight < chunks ? flight : chunks;
+  return STRATA_SUCCESS;
+}
 STRATA_KERNEL_DECLARE(strata_ilu_check);
 STRATA_KERNEL_DECLARE(strata_ilu_sweep);
 
@@ -161,17 +202,33 @@ static strata_status_t numeric(strata_exec_t *exec, strata_ilu_t *F, const strat
     F->ok = 1;
     return STRATA_SUCCESS;
   }
-  strata_ilu_init_args_t ia = {LU->row_offsets, LU->col_indices, LU->values, As->row_offsets,
+  /* the walk reads A's values from a0 and writes the factors into LU's values, set to UNSET */
+  double *a0 = NULL;
+  strata_status_t st = STRATA_SUCCESS;
+  if (F->walk_lanes > 0) st = strata_mem_alloc_async(exec, sizeof(double) * (size_t)LU->nnz, (void **)&a0);
+  if (st != STRATA_SUCCESS) return st;
+  strata_ilu_init_args_t ia = {LU->row_offsets, LU->col_indices, a0 ? a0 : LU->values, As->row_offsets,
                                As->col_indices, As->values,     F->diag_pos, F->opts.diag_shift};
   int64_t misses = 0;
-  strata_status_t st = strata_parallel_reduce(exec, "strata_ilu_init", strata_range(0, n), &strata_ilu_init, &ia,
-                                              STRATA_REDUCE_SUM, &misses);
+  st = strata_parallel_reduce(exec, "strata_ilu_init", strata_range(0, n), &strata_ilu_init, &ia, STRATA_REDUCE_SUM,
+                              &misses);
+  if (st != STRATA_SUCCESS || misses > 0) strata_mem_free_async(exec, (void **)&a0);
   if (st == STRATA_SUCCESS && misses > 0)
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
                             "%s: %lld entries of A lie outside the factored pattern (A's pattern changed since create; "
                             "make a new factorization)",
                             what, (long long)misses);
-  if (st == STRATA_SUCCESS && F->opts.algorithm == STRATA_ILU_LEVELS) {
+  if (st == STRATA_SUCCESS && a0) {
+    const strata_sptrsv_t *Lp = F->lower;
+    strata_ilu_walk_args_t wa = {LU->row_offsets, LU->col_indices, a0, LU->values, F->diag_pos,
+                                 Lp->perm,        Lp->bounds,      Lp->num_levels, n, F->walk_rows, Lp->ticket};
+    st = strata_mem_set_async(exec, LU->values, 0xFF, sizeof(double) * (size_t)LU->nnz);
+    if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, Lp->ticket, 0, sizeof(int64_t));
+    strata_team_policy_t pol = strata_team_policy(F->walk_league, F->walk_rows, F->walk_lanes);
+    if (st == STRATA_SUCCESS) st = strata_parallel_for_team(exec, "strata_ilu_walk", &pol, &strata_ilu_walk, &wa);
+    strata_status_t fs = strata_mem_free_async(exec, (void **)&a0);
+    if (st == STRATA_SUCCESS) st = fs;
+  } else if (st == STRATA_SUCCESS && F->opts.algorithm == STRATA_ILU_LEVELS) {
     const strata_sptrsv_t *Lp = F->lower;
     strata_ilu_rows_args_t ra = {LU->row_offsets, LU->col_indices, LU->values, F->diag_pos, Lp->perm, 0, 0, 1};
     for (int s = 0; s < Lp->num_steps && st == STRATA_SUCCESS; ++s) {
@@ -258,6 +315,7 @@ strata_status_t strata_ilu_create(strata_exec_t *exec, const strata_crs_matrix_t
   F->stats.symbolic_s = t1 - t0;
   strata_sptrsv_options_t so = {STRATA_LOWER, STRATA_DIAG_UNIT, 0, o.sptrsv};
   if (st == STRATA_SUCCESS) st = strata_sptrsv_create(exec, F->LU, &so, &F->lower);
+  if (st == STRATA_SUCCESS) st = walk_shape(exec, F);
   double t2 = strata_timer_now();
   if (st == STRATA_SUCCESS) st = numeric(exec, F, As, "ilu_create");
   if (st == STRATA_SUCCESS) st = strata_exec_fence(exec);

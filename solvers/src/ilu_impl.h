@@ -16,8 +16,15 @@ struct strata_ilu {
   strata_sptrsv_t *upper;   /* U (non-unit) on LU */
   double *work;             /* [n] exec: L^{-1} r */
   int ok;                   /* the last numeric phase succeeded */
+  int walk_lanes;           /* LEVELS by one walk of L's levels (ilu.c: walk_shape): lanes per row; 0: a launch per level */
+  int walk_rows;            /* the walk's team threads (a row each) per team */
+  int64_t walk_league;      /* the walk's teams */
   strata_precond_stats_t stats;
 };
+
+/* Tests: nonzero makes host backends run LEVELS by the walk too where rows fit its registers
+ * (the same arithmetic as the launches per level: the same bits). */
+extern int strata_impl_ilu_walk;
 
 /* ILU(k)'s pattern from A's (host arrays, rows sorted and unique, every diagonal present):
  * *lu_ro [n + 1] and *lu_ci [*lu_nnz] are malloc'ed host arrays, rows sorted. Errors:

@@ -152,6 +152,24 @@ __device__ __forceinline__ T strata_gpu_vector_sum(const strata_team_t *t, T v) 
   return strata_gpu_vector_reduce(t, STRATA_REDUCE_SUM, v);
 }
 
+/* The v of lane `lane` of this team thread's lane group, to every lane of it (strata/kl.h). */
+template <class T>
+__device__ __forceinline__ T strata_gpu_vector_shuffle(const strata_team_t *t, T v, int64_t lane) {
+  const int vl = t->vector_length;
+  if (vl == 1) return v;
+  const strata_gpu_mask_t mask = STRATA_GPU_GROUP_MASK(vl, strata_gpu_tid() % STRATA_GPU_WARP);
+  return STRATA_GPU_SHFL(mask, v, (int)lane, vl);
+}
+#define STRATA_KL_GPU_SHUFFLE_(s, TYPE)                                                                   \
+  static __device__ __forceinline__ TYPE strata_thread_vector_shuffle_##s(const strata_team_t *t, TYPE v, \
+                                                                          int64_t lane) {                 \
+    return strata_gpu_vector_shuffle<TYPE>(t, v, lane);                                                   \
+  }
+STRATA_KL_GPU_SHUFFLE_(i32, int32_t)
+STRATA_KL_GPU_SHUFFLE_(i64, int64_t)
+STRATA_KL_GPU_SHUFFLE_(f64, double)
+#undef STRATA_KL_GPU_SHUFFLE_
+
 /* Reserved shared memory of a team, after the user's scratch (t->internal, 16-byte aligned),
  * 8-byte slots: warp partials [0, S), warp prefixes [S, 2S), the result slot 2S, the broadcast
  * slot 2S+1, with S = 1024 / warp. Every operation writes a slot region only between barriers

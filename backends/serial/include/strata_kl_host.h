@@ -49,6 +49,18 @@ STRATA_KL_HOST_BROADCAST_(f32, float)
 STRATA_KL_HOST_BROADCAST_(f64, double)
 #undef STRATA_KL_HOST_BROADCAST_
 
+/* --- a shuffle among a thread's lanes: the thread has one lane ------------------------------ */
+#define STRATA_KL_HOST_SHUFFLE_(s, TYPE)                                                          \
+  STRATA_KL_FUNC TYPE strata_thread_vector_shuffle_##s(const strata_team_t *t, TYPE v, int64_t lane) { \
+    (void)t;                                                                                      \
+    (void)lane;                                                                                   \
+    return v;                                                                                     \
+  }
+STRATA_KL_HOST_SHUFFLE_(i32, int32_t)
+STRATA_KL_HOST_SHUFFLE_(i64, int64_t)
+STRATA_KL_HOST_SHUFFLE_(f64, double)
+#undef STRATA_KL_HOST_SHUFFLE_
+
 /* --- scan sums: integers wrap as two's complement (no signed overflow), floating point adds --- */
 STRATA_KL_FUNC int32_t strata_kl_scan_add_i32(int32_t x, int32_t y) { return (int32_t)((uint32_t)x + (uint32_t)y); }
 STRATA_KL_FUNC int64_t strata_kl_scan_add_i64(int64_t x, int64_t y) { return (int64_t)((uint64_t)x + (uint64_t)y); }

@@ -94,6 +94,10 @@
  *        strata_team_barrier or use a broadcast.
  *   strata_team_broadcast_i32 / _i64 / _f32 / _f64(team, v)
  *        every thread must call it (barriers); returns the v of team rank 0, lane 0 to all.
+ *   strata_thread_vector_shuffle_i32 / _i64 / _f64(team, v, lane)
+ *        every lane of one team thread calls it at the same point (no lane returned or waits
+ *        elsewhere); returns the v of that thread's lane `lane` (0 <= lane < vector_length) to
+ *        every lane (GPU: a shuffle inside the lane group; host: v, the thread's one lane).
  *   strata_team_barrier(team)   every thread; orders scratch (and global) writes within the team.
  *   Scratch: team->scratch (scratch_team bytes shared by the team), team->thread_scratch
  *        (scratch_thread bytes private to the team thread, shared by its lanes); 16-byte aligned:
