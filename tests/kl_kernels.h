@@ -37,7 +37,8 @@ typedef struct kl_scan_args {
 /* single and broadcast: team_count[r] counts team-single executions, thread_count[r] thread-single
  * ones, seen_team_size[r] = team->team_size; per lane k = r*P + tid: b64[3k..3k+2] = broadcasts of
  * v = r*1000 + tid + 7, of -v, and of v + 4950 after a team reduce; b32[k], bf32[k], bf64[k]
- * broadcasts of v + 1, v + 2, v + 0.5. */
+ * broadcasts of v + 1, v + 2, v + 0.5; sh64[k], sh32[k], shf64[k] the shuffles (i64, i32, f64) of
+ * u = r*1000 + team_rank*64 + vector_rank from lane (3 vector_rank + 1) mod vector_length. */
 typedef struct kl_single_args {
   int P;
   int64_t *team_count, *thread_count, *seen_team_size;
@@ -45,6 +46,9 @@ typedef struct kl_single_args {
   int32_t *b32;
   float *bf32;
   double *bf64;
+  int64_t *sh64;
+  int32_t *sh32;
+  double *shf64;
 } kl_single_args_t;
 
 /* Atomics (a FOR kernel per type), index i, slot s = i % slots:

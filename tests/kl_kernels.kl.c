@@ -130,6 +130,11 @@ STRATA_KL_TEAM_FUNC void kl_single_body(const kl_single_args_t *a, const strata_
   a->b32[k] = strata_team_broadcast_i32(team, (int32_t)v + 1);
   a->bf32[k] = strata_team_broadcast_f32(team, (float)(v + 2));
   a->bf64[k] = strata_team_broadcast_f64(team, (double)v + 0.5);
+  const int64_t u = r * 1000 + team->team_rank * 64 + team->vector_rank;
+  const int64_t src = (3 * team->vector_rank + 1) % team->vector_length;
+  a->sh64[k] = strata_thread_vector_shuffle_i64(team, u, src);
+  a->sh32[k] = strata_thread_vector_shuffle_i32(team, (int32_t)u + 1, src);
+  a->shf64[k] = strata_thread_vector_shuffle_f64(team, (double)u + 0.25, src);
 }
 STRATA_TEAM_KERNEL(kl_single, kl_single_args_t, a, team) { kl_single_body(a, team); }
 /* the same with launch bounds: teams of at most 128 threads x lanes, 4 of them a multiprocessor */

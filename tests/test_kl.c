@@ -309,6 +309,9 @@ static void check_single_kernel(const strata_kernel_t *kern, int64_t league, sha
   a.b32 = (int32_t *)t_dev_alloc((size_t)nk * sizeof(int32_t));
   a.bf32 = (float *)t_dev_alloc((size_t)nk * sizeof(float));
   a.bf64 = (double *)t_dev_alloc((size_t)nk * sizeof(double));
+  a.sh64 = (int64_t *)t_dev_alloc((size_t)nk * sizeof(int64_t));
+  a.sh32 = (int32_t *)t_dev_alloc((size_t)nk * sizeof(int32_t));
+  a.shf64 = (double *)t_dev_alloc((size_t)nk * sizeof(double));
   strata_team_policy_t p = strata_team_policy(league, s.ts, s.vl);
   T_OK(strata_parallel_for_team(T_exec, "kl single", &p, kern, &a));
   T_OK(strata_exec_fence(T_exec));
@@ -326,6 +329,26 @@ static void check_single_kernel(const strata_kernel_t *kern, int64_t league, sha
   t_to_host(b32, a.b32, (size_t)nk * sizeof(int32_t));
   t_to_host(bf32, a.bf32, (size_t)nk * sizeof(float));
   t_to_host(bf64, a.bf64, (size_t)nk * sizeof(double));
+  int64_t *sh64 = (int64_t *)t_malloc((size_t)nk * sizeof(int64_t));
+  int32_t *sh32 = (int32_t *)t_malloc((size_t)nk * sizeof(int32_t));
+  double *shf64 = (double *)t_malloc((size_t)nk * sizeof(double));
+  t_to_host(sh64, a.sh64, (size_t)nk * sizeof(int64_t));
+  t_to_host(sh32, a.sh32, (size_t)nk * sizeof(int32_t));
+  t_to_host(shf64, a.shf64, (size_t)nk * sizeof(double));
+  for (int64_t k = 0; k < nk; ++k) {
+    const int64_t q = k / P, tr = k % P / r.vector_length, vr = k % r.vector_length;
+    const int64_t u = q * 1000 + tr * 64 + (3 * vr + 1) % r.vector_length;
+    if (sh64[k] != u || sh32[k] != (int32_t)u + 1 || shf64[k] != (double)u + 0.25)
+      fail_msg("shuffle team %d vector %d: rank %lld thread %lld lane %lld: %lld %d %g, expected %lld %d %g", s.ts,
+               s.vl, (long long)q, (long long)tr, (long long)vr, (long long)sh64[k], sh32[k], shf64[k], (long long)u,
+               (int32_t)u + 1, (double)u + 0.25);
+  }
+  free(sh64);
+  free(sh32);
+  free(shf64);
+  t_dev_free(a.sh64);
+  t_dev_free(a.sh32);
+  t_dev_free(a.shf64);
   for (int64_t q = 0; q < league; ++q) {
     if (tc[q] != 1 || hc[q] != r.team_size || sts[q] != r.team_size)
       fail_msg("single team %d vector %d (resolved %d x %d): rank %lld: team single ran %lld times, "
