@@ -22,7 +22,10 @@ extern "C" {
 #endif
 
 typedef enum strata_ilu_algorithm {
-  STRATA_ILU_LEVELS = 0,     /**< exact ILU(k) arithmetic, rows in dependency levels (default) */
+  STRATA_ILU_LEVELS = 0,     /**< exact ILU(k) arithmetic, rows in dependency levels (default): a
+                                  launch per level, or on GPUs, where the lower solve walks and no
+                                  row of the factors exceeds 8 x the warp size of entries, one
+                                  launch walking the levels (the same arithmetic in the same order) */
   STRATA_ILU_CHOW_PATEL = 1  /**< fixed-point sweeps from A's values (first guess: L = A's strict
                                   lower part scaled by its diagonal, U = A's upper part), each
                                   sweep Jacobi-style (new values from the previous sweep's: the

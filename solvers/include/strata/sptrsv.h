@@ -29,8 +29,10 @@ typedef enum strata_sptrsv_algorithm {
   STRATA_SPTRSV_LEVELS = 1, /**< one launch per level (a thread per row, lanes per row for long
                                  rows on GPUs; consecutive levels of a few rows run on one thread
                                  in one launch) */
-  STRATA_SPTRSV_WALK = 2    /**< one launch: teams take chunks of rows in level order by a ticket,
-                                 each term waits for its x (atomic loads); on GPUs a warp per row */
+  STRATA_SPTRSV_WALK = 2    /**< one launch: teams take chunks of rows in level order by a ticket
+                                 and solve a chunk level by level, each term waiting for its x
+                                 (atomic loads); on GPUs lanes per row from the average row length
+                                 (at most a warp), enough teams for twice the widest level */
 } strata_sptrsv_algorithm_t;
 
 typedef struct strata_sptrsv_options {
