@@ -414,6 +414,38 @@ static void test_walk(void **state) {
   for (int m = 0; m < 4; ++m) host_crs_free(&hs[m]);
 }
 
+/* LEVELS's launches read update lists made at create (each pair's positions found once); with the
+ * lists turned off they merge rows as before. Same arithmetic in the same order: the same bits on
+ * every backend, ILU(0..2), on matrices whose rows share columns in many ways. */
+static void test_update_lists(void **state) {
+  (void)state;
+  uint64_t s = T_seed + 11;
+  host_crs_t hs[3] = {hc_poisson(12, 11, 5), gen_dd(&s, 400, 7, 60), gen_dd(&s, 250, 9, 250)};
+  for (int m = 0; m < 3; ++m)
+    for (int K = 0; K <= 2; ++K) {
+      char what[64];
+      snprintf(what, sizeof what, "update lists, matrix %d, ilu(%d)", m, K);
+      strata_ilu_options_t o = ilu_opts(K);
+      o.sptrsv = STRATA_SPTRSV_LEVELS; /* no walk: the launches are what is compared */
+      strata_impl_ilu_lists = -1;
+      host_crs_t merged = factor_on(T_exec, &hs[m], &o, NULL);
+      strata_impl_ilu_lists = m == 0 ? 0 : 1; /* Poisson's lists fit the cap; the others at any length */
+      strata_crs_matrix_t *A = hc_on(T_exec, &hs[m]);
+      strata_ilu_t *F = NULL;
+      T_OK(strata_ilu_create(T_exec, A, &o, &F));
+      if (!F->list) fail_msg("%s: no update lists were made", what);
+      T_OK(strata_ilu_destroy(&F));
+      T_OK(strata_crs_destroy(&A));
+      host_crs_t listed = factor_on(T_exec, &hs[m], &o, NULL);
+      strata_impl_ilu_lists = 0;
+      expect_factors(what, &merged, &listed, 0.0);
+      check_ilu(what, &hs[m], &o);
+      host_crs_free(&merged);
+      host_crs_free(&listed);
+    }
+  for (int m = 0; m < 3; ++m) host_crs_free(&hs[m]);
+}
+
 /* ------------------------------------------------------------------ refactor, Chow–Patel, shift */
 
 static void test_refactor(void **state) {
@@ -569,7 +601,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_s13_counts, t_setup), cmocka_unit_test_setup(test_s12_by_hand, t_setup),
       cmocka_unit_test_setup(test_s10_s11, t_setup),    cmocka_unit_test_setup(test_poisson, t_setup),
-      cmocka_unit_test_setup(test_random, t_setup),     cmocka_unit_test_setup(test_walk, t_setup),     cmocka_unit_test_setup(test_refactor, t_setup),
+      cmocka_unit_test_setup(test_random, t_setup),     cmocka_unit_test_setup(test_walk, t_setup), cmocka_unit_test_setup(test_update_lists, t_setup),     cmocka_unit_test_setup(test_refactor, t_setup),
       cmocka_unit_test_setup(test_chow_patel, t_setup), cmocka_unit_test_setup(test_diag_shift, t_setup),
       cmocka_unit_test_setup(test_empty, t_setup),      cmocka_unit_test_setup(test_bad_input, t_setup),
   };

@@ -41,6 +41,23 @@ STRATA_FOR_KERNEL(strata_ilu_rows, strata_ilu_rows_args_t, a, idx) {
   for (int64_t p = pb; p < pe; ++p) {
     const int64_t i = a->perm[p];
     const int64_t d = a->diag_pos[i], e = ro[i + 1];
+    if (a->list) { /* the update list: no search, each pair's positions known */
+      const int64_t *L = a->list + 2 * a->list_start[i];
+      for (int64_t kk = ro[i]; kk < d; ++kk) {
+        const double piv = v[L[0]];
+        const int64_t c = L[1];
+        const int64_t *u = L + 2;
+        L = u + 2 * c;
+        if (!strata_ilu_good_pivot(piv)) {
+          v[kk] = 0.0;
+          continue;
+        }
+        const double l = v[kk] / piv;
+        v[kk] = l;
+        for (int64_t t = 0; t < c; ++t) v[u[2 * t + 1]] -= l * v[u[2 * t]];
+      }
+      continue;
+    }
     for (int64_t kk = ro[i]; kk < d; ++kk) {
       const int64_t k = ci[kk];
       const double piv = v[a->diag_pos[k]];
@@ -59,6 +76,36 @@ STRATA_FOR_KERNEL(strata_ilu_rows, strata_ilu_rows_args_t, a, idx) {
       }
     }
   }
+}
+
+/* Row i's update list (strata_ilu_list_args_t): the merges of strata_ilu_rows, their hits kept. */
+STRATA_FOR_KERNEL(strata_ilu_list, strata_ilu_list_args_t, a, i) {
+  const int64_t *ro = a->row_offsets;
+  const int32_t *ci = a->col_indices;
+  const int64_t d = a->diag_pos[i], e = ro[i + 1];
+  int64_t *out = a->list ? a->list + 2 * a->list_start[i] : NULL;
+  int64_t m = 0;
+  for (int64_t kk = ro[i]; kk < d; ++kk) {
+    const int64_t k = ci[kk], dk = a->diag_pos[k], h = m++;
+    int64_t c = 0, q = kk + 1;
+    for (int64_t jj = dk + 1; jj < ro[k + 1]; ++jj) {
+      const int32_t j = ci[jj];
+      while (q < e && ci[q] < j) ++q;
+      if (q == e) break;
+      if (ci[q] == j) {
+        if (out) {
+          out[2 * m] = jj;
+          out[2 * m + 1] = q;
+        }
+        ++m, ++c;
+      }
+    }
+    if (out) {
+      out[2 * h] = dk;
+      out[2 * h + 1] = c;
+    }
+  }
+  if (!out) a->len[i] = m;
 }
 
 STRATA_REDUCE_KERNEL(strata_ilu_check, strata_ilu_check_args_t, a, i, i64, acc) {

@@ -38,7 +38,23 @@ typedef struct strata_ilu_rows_args {
   const int64_t *diag_pos;
   const int32_t *perm;
   int64_t begin, end, per;
+  const int64_t *list_start; /* NULL: U(k) merged with row i; else the update lists (below) */
+  const int64_t *list;
 } strata_ilu_rows_args_t;
+
+/** The update lists of IKJ (rows' merges done once, at create): row i's list starts at element
+ *  list_start[i] of list (an element is two int64) and holds, for each k of L's part of row i,
+ *  ascending, a header {diag_pos[k], c} and then c pairs {position of u_kj in row k, position of
+ *  (i, j) in row i}, one for each j > k of U(k) that row i's pattern holds, ascending. With list =
+ *  NULL the kernel writes each row's element count into len[i] instead. */
+typedef struct strata_ilu_list_args {
+  const int64_t *row_offsets;
+  const int32_t *col_indices;
+  const int64_t *diag_pos;
+  int64_t *len;
+  const int64_t *list_start;
+  int64_t *list;
+} strata_ilu_list_args_t;
 
 /** Rows whose pivot u_ii is zero or not finite, or that hold a non-finite entry: the first (MIN) or
  *  how many (SUM, count = 1). */

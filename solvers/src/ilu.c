@@ -26,23 +26,32 @@ STRATA_KERNEL_DECLARE(strata_ilu_init);
 STRATA_KERNEL_DECLARE(strata_ilu_rows);
 STRATA_KERNEL_DECLARE(strata_ilu_walk);
 STRATA_KERNEL_DECLARE(strata_ilu_row_max);
+STRATA_KERNEL_DECLARE(strata_ilu_list);
 
 int strata_impl_ilu_walk = 0;
+int strata_impl_ilu_lists = 0;
 
 /* The walk's team on GPUs: threads per team (lanes per row: the longest row rounded up to a power
  * of two, at most a warp; the rest rows), and rows in flight as a multiple of L's widest level */
 #define WALK_TEAM_THREADS 128
 #define WALK_FLIGHT 2
+/* On GPUs the walk where L's launches are narrow: at most this many rows per launch on average
+ * (the FEM matrix's 230 rows a level: the walk 3.1x faster than launches reading update lists;
+ * Poisson 150^3's 7,533: the launches 1.7x faster; perf/NOTES.md, session 23) */
+#define WALK_MAX_ROWS_PER_LAUNCH 2048
 
 /* Whether LEVELS runs as one walk of L's levels, and its shape: on GPUs where L's solve walks
- * (enough levels that a launch per level would cost more), on host backends for the tests' hook
+ * and its launches would be narrow (WALK_MAX_ROWS_PER_LAUNCH), on host backends for the tests' hook
  * only; and only where every row fits the lanes' registers (STRATA_ILU_WALK_SLOTS per lane). */
 static strata_status_t walk_shape(strata_exec_t *exec, strata_ilu_t *F) {
   F->walk_lanes = 0;
   const strata_sptrsv_t *Lp = F->lower;
   const int host = strata_exec_is_host(exec);
   if (F->n == 0 || F->opts.algorithm != STRATA_ILU_LEVELS || !Lp->bounds) return STRATA_SUCCESS;
-  if (host ? !strata_impl_ilu_walk : Lp->algorithm != STRATA_SPTRSV_WALK) return STRATA_SUCCESS;
+  if (host ? !strata_impl_ilu_walk
+           : Lp->algorithm != STRATA_SPTRSV_WALK || Lp->num_steps < 1 ||
+                 F->n / Lp->num_steps > WALK_MAX_ROWS_PER_LAUNCH)
+    return STRATA_SUCCESS;
   strata_device_info_t info;
   strata_status_t st = strata_exec_device_info(exec, &info);
   if (st != STRATA_SUCCESS) return st;
@@ -67,6 +76,41 @@ static strata_status_t walk_shape(strata_exec_t *exec, strata_ilu_t *F) {
 }
 STRATA_KERNEL_DECLARE(strata_ilu_check);
 STRATA_KERNEL_DECLARE(strata_ilu_sweep);
+
+/* Update lists above this many elements per entry of the factors (16 bytes each) are not kept: the
+ * launches merge instead (the same arithmetic). */
+#define LIST_PER_ENTRY 8
+
+/* The update lists of LEVELS's launches (ilu_args.h: strata_ilu_list_args_t), made once from the
+ * factors' pattern: counted, scanned, filled. None for the walk or Chow–Patel, or above the cap. */
+static strata_status_t update_lists(strata_exec_t *exec, strata_ilu_t *F) {
+  if (F->n == 0 || F->opts.algorithm != STRATA_ILU_LEVELS || F->walk_lanes > 0 || strata_impl_ilu_lists < 0)
+    return STRATA_SUCCESS;
+  const strata_crs_matrix_t *LU = F->LU;
+  strata_ilu_list_args_t la = {LU->row_offsets, LU->col_indices, F->diag_pos, NULL, NULL, NULL};
+  strata_status_t st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, sizeof(int64_t) * (size_t)F->n, (void **)&la.len);
+  if (st == STRATA_SUCCESS)
+    st = strata_parallel_for(exec, "strata_ilu_list_count", strata_range(0, F->n), &strata_ilu_list, &la);
+  int64_t total = 0;
+  if (st == STRATA_SUCCESS) st = strata_scan_exclusive_i64(exec, F->n, la.len, la.len, &total);
+  if (st != STRATA_SUCCESS || (total > LIST_PER_ENTRY * LU->nnz && strata_impl_ilu_lists == 0)) {
+    strata_mem_free(exec, STRATA_MEM_DEVICE, (void **)&la.len);
+    return st;
+  }
+  la.list_start = la.len;
+  st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, sizeof(int64_t) * 2 * (size_t)(total + 1), (void **)&la.list);
+  if (st == STRATA_SUCCESS)
+    st = strata_parallel_for(exec, "strata_ilu_list_fill", strata_range(0, F->n), &strata_ilu_list, &la);
+  if (st != STRATA_SUCCESS) {
+    strata_mem_free(exec, STRATA_MEM_DEVICE, (void **)&la.len);
+    strata_mem_free(exec, STRATA_MEM_DEVICE, (void **)&la.list);
+    return st;
+  }
+  F->list_start = la.len;
+  F->list = la.list;
+  F->list_len = total;
+  return STRATA_SUCCESS;
+}
 
 void strata_ilu_options_default(strata_ilu_options_t *opts) {
   if (!opts) return;
@@ -230,7 +274,8 @@ static strata_status_t numeric(strata_exec_t *exec, strata_ilu_t *F, const strat
     if (st == STRATA_SUCCESS) st = fs;
   } else if (st == STRATA_SUCCESS && F->opts.algorithm == STRATA_ILU_LEVELS) {
     const strata_sptrsv_t *Lp = F->lower;
-    strata_ilu_rows_args_t ra = {LU->row_offsets, LU->col_indices, LU->values, F->diag_pos, Lp->perm, 0, 0, 1};
+    strata_ilu_rows_args_t ra = {LU->row_offsets, LU->col_indices, LU->values, F->diag_pos, Lp->perm, 0, 0, 1,
+                                 F->list_start, F->list};
     for (int s = 0; s < Lp->num_steps && st == STRATA_SUCCESS; ++s) {
       const strata_impl_sptrsv_step_t *q = &Lp->steps[s];
       ra.begin = q->begin;
@@ -316,6 +361,7 @@ strata_status_t strata_ilu_create(strata_exec_t *exec, const strata_crs_matrix_t
   strata_sptrsv_options_t so = {STRATA_LOWER, STRATA_DIAG_UNIT, 0, o.sptrsv};
   if (st == STRATA_SUCCESS) st = strata_sptrsv_create(exec, F->LU, &so, &F->lower);
   if (st == STRATA_SUCCESS) st = walk_shape(exec, F);
+  if (st == STRATA_SUCCESS) st = update_lists(exec, F);
   double t2 = strata_timer_now();
   if (st == STRATA_SUCCESS) st = numeric(exec, F, As, "ilu_create");
   if (st == STRATA_SUCCESS) st = strata_exec_fence(exec);
@@ -405,6 +451,8 @@ strata_status_t strata_ilu_destroy(strata_ilu_t **Fp) {
   strata_sptrsv_destroy(&F->upper);
   strata_mem_free(F->exec, STRATA_MEM_DEVICE, (void **)&F->diag_pos);
   strata_mem_free(F->exec, STRATA_MEM_DEVICE, (void **)&F->work);
+  strata_mem_free(F->exec, STRATA_MEM_DEVICE, (void **)&F->list_start);
+  strata_mem_free(F->exec, STRATA_MEM_DEVICE, (void **)&F->list);
   strata_crs_destroy(&F->LU);
   free(F);
   *Fp = NULL;

@@ -19,12 +19,18 @@ struct strata_ilu {
   int walk_lanes;           /* LEVELS by one walk of L's levels (ilu.c: walk_shape): lanes per row; 0: a launch per level */
   int walk_rows;            /* the walk's team threads (a row each) per team */
   int64_t walk_league;      /* the walk's teams */
+  int64_t *list_start;      /* [n] exec: each row's update list (ilu_args.h); NULL: the launches merge */
+  int64_t *list;            /* [2 x list_len] exec */
+  int64_t list_len;         /* the lists' elements */
   strata_precond_stats_t stats;
 };
 
 /* Tests: nonzero makes host backends run LEVELS by the walk too where rows fit its registers
  * (the same arithmetic as the launches per level: the same bits). */
 extern int strata_impl_ilu_walk;
+/* Tests: -1 makes LEVELS's launches merge rows instead of reading update lists (the same bits), 1
+ * keeps the lists at any length (0: the lists up to their cap, ilu.c). */
+extern int strata_impl_ilu_lists;
 
 /* ILU(k)'s pattern from A's (host arrays, rows sorted and unique, every diagonal present):
  * *lu_ro [n + 1] and *lu_ci [*lu_nnz] are malloc'ed host arrays, rows sorted. Errors:
