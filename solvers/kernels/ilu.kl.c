@@ -54,7 +54,7 @@ STRATA_FOR_KERNEL(strata_ilu_rows, strata_ilu_rows_args_t, a, idx) {
         }
         const double l = v[kk] / piv;
         v[kk] = l;
-        for (int64_t t = 0; t < c; ++t) v[u[2 * t + 1]] -= l * v[u[2 * t]];
+        for (int64_t t = 0; t < c; ++t) v[ro[i] + u[2 * t + 1]] -= l * v[u[2 * t]];
       }
       continue;
     }
@@ -95,7 +95,7 @@ STRATA_FOR_KERNEL(strata_ilu_list, strata_ilu_list_args_t, a, i) {
       if (ci[q] == j) {
         if (out) {
           out[2 * m] = jj;
-          out[2 * m + 1] = q;
+          out[2 * m + 1] = q - ro[i];
         }
         ++m, ++c;
       }
@@ -149,70 +149,68 @@ STRATA_REDUCE_KERNEL(strata_ilu_row_max, strata_ilu_row_max_args_t, a, i, i64, a
   if (len > *acc) *acc = len;
 }
 
-/* ILU's walk: one row by IKJ, its entries in the lanes' registers (slot s of lane j: entry
- * rb + j + s V). For each k of L's part, ascending: the pivot and U(k) read from out (each value
- * waited for), l = a_ik / u_kk by the lane holding a_ik, then every U(k) entry shuffled to all lanes
- * and subtracted where row i has its column: the order of strata_ilu_rows, entry by entry. */
+/* ILU's walk: one row by IKJ from its update list. Lane j holds the row's entries j, j + V, ...
+ * (slot s: entry j + sV, starting as A's value) and the list's elements j, j + V, ... with their
+ * values read first, every load issued before any wait (the pivots u_kk and the u_kj, all of
+ * earlier levels); then for each k of L's part, ascending: the header's pivot and count and a_ik
+ * shuffled to all lanes, l = a_ik / u_kk, and each pair's (u_kj, position) shuffled from the lane
+ * holding it and subtracted by the lane holding (i, j): strata_ilu_rows' arithmetic, in its order. */
+#if defined(STRATA_KL_BACKEND_CUDA) || defined(STRATA_KL_BACKEND_HIP)
+#define ILU_WALK_SLOTS STRATA_ILU_WALK_SLOTS_GPU
+#else
+#define ILU_WALK_SLOTS STRATA_ILU_WALK_SLOTS_HOST
+#endif
+STRATA_KL_TEAM_FUNC double strata_ilu_slot_f64(const double *x, int64_t s) {
+  double r = 0.0;
+  for (int t = 0; t < ILU_WALK_SLOTS; ++t)
+    if (t == s) r = x[t];
+  return r;
+}
+STRATA_KL_TEAM_FUNC int32_t strata_ilu_slot_i32(const int32_t *x, int64_t s) {
+  int32_t r = 0;
+  for (int t = 0; t < ILU_WALK_SLOTS; ++t)
+    if (t == s) r = x[t];
+  return r;
+}
 STRATA_KL_TEAM_FUNC void strata_ilu_walk_row(const strata_ilu_walk_args_t *a, const strata_team_t *team, int64_t p) {
   const int64_t V = team->vector_length, j = team->vector_rank;
-  const int64_t *ro = a->row_offsets;
-  const int32_t *ci = a->col_indices;
   const int64_t i = a->perm[p];
-  const int64_t rb = ro[i], re = ro[i + 1], d = a->diag_pos[i];
-  int32_t c[STRATA_ILU_WALK_SLOTS];
-  double v[STRATA_ILU_WALK_SLOTS];
-  int64_t dk[STRATA_ILU_WALK_SLOTS], ek[STRATA_ILU_WALK_SLOTS];
-  /* what no other row writes, read before any wait: the row, and for its L part each k's U range */
-  for (int s = 0; s < STRATA_ILU_WALK_SLOTS; ++s) {
-    const int64_t q = rb + j + s * V;
-    c[s] = q < re ? ci[q] : -1;
+  const int64_t rb = a->row_offsets[i], re = a->row_offsets[i + 1], d = a->diag_pos[i];
+  const int64_t ls = a->list_start[i], len = a->list_start[i + 1] - ls;
+  const int64_t *el = a->list + 2 * ls;
+  double v[ILU_WALK_SLOTS], u[ILU_WALK_SLOTS];
+  int32_t w[ILU_WALK_SLOTS];
+  for (int s = 0; s < ILU_WALK_SLOTS; ++s) {
+    const int64_t q = rb + j + s * V, e = j + s * V;
     v[s] = q < re ? a->a0[q] : 0.0;
-    dk[s] = q < d ? a->diag_pos[c[s]] : 0;
-    ek[s] = q < d ? ro[c[s] + 1] : 0;
+    u[s] = e < len ? strata_atomic_load_f64(a->out + el[2 * e]) : 0.0;
+    w[s] = e < len ? (int32_t)el[2 * e + 1] : 0;
   }
+  for (int s = 0; s < ILU_WALK_SLOTS; ++s) {
+    const int64_t e = j + s * V;
+    if (e < len && strata_kl_f64_as_u64(u[s]) == STRATA_ILU_UNSET) u[s] = strata_walk_wait_f64(a->out + el[2 * e], STRATA_ILU_UNSET);
+  }
+  int64_t e = 0;
   for (int64_t m = 0; m < d - rb; ++m) {
-    const int64_t om = m % V, sm = m / V;
-    int64_t mydk = 0, myek = 0;
-    double mya = 0.0;
-    for (int s = 0; s < STRATA_ILU_WALK_SLOTS; ++s)
-      if (s == sm) {
-        mydk = dk[s];
-        myek = ek[s];
-        mya = v[s];
-      }
-    const int64_t kd = strata_thread_vector_shuffle_i64(team, mydk, om);
-    const int64_t ke = strata_thread_vector_shuffle_i64(team, myek, om);
-    double l = 0.0;
-    int good = 0;
-    for (int64_t base = kd; base < ke; base += V) {
-      const int64_t t = base + j;
-      int32_t uc = -1;
-      double uv = 0.0;
-      if (t < ke) {
-        uc = ci[t];
-        uv = strata_atomic_load_f64(a->out + t);
-        while (strata_kl_f64_as_u64(uv) == STRATA_ILU_UNSET) uv = strata_atomic_load_f64(a->out + t);
-      }
-      if (base == kd) { /* lane 0 holds the pivot u_kk */
-        const double piv = strata_thread_vector_shuffle_f64(team, uv, 0);
-        good = strata_ilu_good_pivot(piv);
-        l = good ? mya / piv : 0.0;
-        l = strata_thread_vector_shuffle_f64(team, l, om);
-        if (j == om)
-          for (int s = 0; s < STRATA_ILU_WALK_SLOTS; ++s)
-            if (s == sm) v[s] = l;
-      }
-      if (!good) break;
-      const int64_t cnt = ke - base < V ? ke - base : V;
-      for (int64_t tt = base == kd ? 1 : 0; tt < cnt; ++tt) {
-        const int32_t cc = strata_thread_vector_shuffle_i32(team, uc, tt);
-        const double u = strata_thread_vector_shuffle_f64(team, uv, tt);
-        for (int s = 0; s < STRATA_ILU_WALK_SLOTS; ++s)
-          if (c[s] == cc) v[s] -= l * u;
-      }
+    const double piv = strata_thread_vector_shuffle_f64(team, strata_ilu_slot_f64(u, e / V), e % V);
+    const int32_t c = strata_thread_vector_shuffle_i32(team, strata_ilu_slot_i32(w, e / V), e % V);
+    const double aik = strata_thread_vector_shuffle_f64(team, strata_ilu_slot_f64(v, m / V), m % V);
+    const int good = strata_ilu_good_pivot(piv);
+    const double l = good ? aik / piv : 0.0;
+    if (j == m % V)
+      for (int s = 0; s < ILU_WALK_SLOTS; ++s)
+        if (s == m / V) v[s] = l;
+    for (int64_t t = good ? 1 : c + 1; t <= c; ++t) {
+      const int64_t f = e + t;
+      const double ukj = strata_thread_vector_shuffle_f64(team, strata_ilu_slot_f64(u, f / V), f % V);
+      const int32_t q = strata_thread_vector_shuffle_i32(team, strata_ilu_slot_i32(w, f / V), f % V);
+      if (j == q % V)
+        for (int s = 0; s < ILU_WALK_SLOTS; ++s)
+          if (s == q / V) v[s] -= l * ukj;
     }
+    e += 1 + c;
   }
-  for (int s = 0; s < STRATA_ILU_WALK_SLOTS; ++s) {
+  for (int s = 0; s < ILU_WALK_SLOTS; ++s) {
     const int64_t q = rb + j + s * V;
     if (q >= re) break;
     double x = v[s];

@@ -45,7 +45,8 @@ typedef struct strata_ilu_rows_args {
 /** The update lists of IKJ (rows' merges done once, at create): row i's list starts at element
  *  list_start[i] of list (an element is two int64) and holds, for each k of L's part of row i,
  *  ascending, a header {diag_pos[k], c} and then c pairs {position of u_kj in row k, position of
- *  (i, j) in row i}, one for each j > k of U(k) that row i's pattern holds, ascending. With list =
+ *  (i, j) in row i, counted from the row's first}, one for each j > k of U(k) that row i's pattern
+ *  holds, ascending. With list =
  *  NULL the kernel writes each row's element count into len[i] instead. */
 typedef struct strata_ilu_list_args {
   const int64_t *row_offsets;
@@ -79,18 +80,22 @@ typedef struct strata_ilu_sweep_args {
   int scale;
 } strata_ilu_sweep_args_t;
 
-/** The rows by IKJ as strata_ilu_rows does them (the same arithmetic in the same order), in one
- *  launch that walks the lower solve's levels: teams take chunks of `chunk` positions (perm,
- *  bounds) by a ticket and solve a chunk level by level. Row i's values start in a0; `out` starts
- *  as STRATA_ILU_UNSET everywhere and each row's U part is written once, final, as its own flag
- *  (rows read U(k) from `out`, waiting for each value). A row has at most vector_length ·
- *  STRATA_ILU_WALK_SLOTS entries: lane j holds entries j, j + V, ... in registers. */
-#define STRATA_ILU_WALK_SLOTS 8
+/** The rows by IKJ as strata_ilu_rows does them from the update lists (the same arithmetic in the
+ *  same order), in one launch that walks the lower solve's levels: teams take chunks of `chunk`
+ *  positions (perm, bounds) by a ticket and solve a chunk level by level. Row i's values start in
+ *  a0; `out` starts as STRATA_ILU_UNSET everywhere and each row's U part is written once, final, as
+ *  its own flag (rows read the pivots and u_kj their list names from `out`, waiting for each
+ *  value). list_start has n + 1 entries here. A row and its list each have at most vector_length x
+ *  the slots of the backend (STRATA_ILU_WALK_SLOTS_GPU / _HOST) elements: lane j holds elements j,
+ *  j + V, ... of both in registers. */
+#define STRATA_ILU_WALK_SLOTS_GPU 8
+#define STRATA_ILU_WALK_SLOTS_HOST 32
 #define STRATA_ILU_UNSET 0xFFFFFFFFFFFFFFFFull
 #define STRATA_ILU_QNAN 0x7FF8000000000000ull
 typedef struct strata_ilu_walk_args {
   const int64_t *row_offsets;
-  const int32_t *col_indices;
+  const int64_t *list_start;
+  const int64_t *list;
   const double *a0;
   double *out;
   const int64_t *diag_pos;
@@ -102,7 +107,7 @@ typedef struct strata_ilu_walk_args {
   int64_t *ticket;
 } strata_ilu_walk_args_t;
 
-/** The longest row of row_offsets [n + 1] (MAX). */
+/** The longest row of row_offsets [n + 1] (MAX): also the longest update list, from list_start. */
 typedef struct strata_ilu_row_max_args {
   const int64_t *row_offsets;
 } strata_ilu_row_max_args_t;

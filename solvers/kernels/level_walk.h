@@ -25,4 +25,19 @@ STRATA_KL_FUNC int64_t strata_walk_first_at(int64_t mine, int64_t T, int64_t s) 
   return mine >= s ? mine : mine + (s - mine + T - 1) / T * T;
 }
 
+/* *p once it no longer holds the bits `unset` (another team's write), polled with a back-off of
+ * WALK_PAUSE_MIN doubling to WALK_PAUSE_MAX nanoseconds between loads: rows far ahead of the
+ * front do not flood the memory system with loads while the front's own values travel (device
+ * code on GPUs: a team function) */
+#define STRATA_WALK_PAUSE_MIN 32u
+#define STRATA_WALK_PAUSE_MAX 256u
+STRATA_KL_TEAM_FUNC double strata_walk_wait_f64(const double *p, uint64_t unset) {
+  double v = strata_atomic_load_f64(p);
+  for (unsigned ns = STRATA_WALK_PAUSE_MIN; strata_kl_f64_as_u64(v) == unset; ns = ns < STRATA_WALK_PAUSE_MAX ? 2 * ns : ns) {
+    strata_kl_nanosleep(ns);
+    v = strata_atomic_load_f64(p);
+  }
+  return v;
+}
+
 #endif

@@ -200,8 +200,7 @@ STRATA_KL_TEAM_FUNC double strata_sptrsv_walk_terms(const strata_sptrsv_solve_ar
   for (int64_t k = w->k; k < w->e; k += V) {
     const int32_t c = k == w->k ? w->c : a->cols[k];
     const double *xc = a->x + c;
-    double v = strata_atomic_load_f64(xc);
-    while (strata_kl_f64_as_u64(v) == STRATA_SPTRSV_UNSET) v = strata_atomic_load_f64(xc);
+    const double v = strata_walk_wait_f64(xc, STRATA_SPTRSV_UNSET);
     s += (k == w->k ? w->w : a->vals[k]) * v;
   }
   return s;

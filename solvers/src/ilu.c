@@ -42,12 +42,13 @@ int strata_impl_ilu_lists = 0;
 
 /* Whether LEVELS runs as one walk of L's levels, and its shape: on GPUs where L's solve walks
  * and its launches would be narrow (WALK_MAX_ROWS_PER_LAUNCH), on host backends for the tests' hook
- * only; and only where every row fits the lanes' registers (STRATA_ILU_WALK_SLOTS per lane). */
+ * only; and only where the update lists were made and every row and its list fit the lanes' registers
+ * (STRATA_ILU_WALK_SLOTS_GPU / _HOST per lane). */
 static strata_status_t walk_shape(strata_exec_t *exec, strata_ilu_t *F) {
   F->walk_lanes = 0;
   const strata_sptrsv_t *Lp = F->lower;
   const int host = strata_exec_is_host(exec);
-  if (F->n == 0 || F->opts.algorithm != STRATA_ILU_LEVELS || !Lp->bounds) return STRATA_SUCCESS;
+  if (F->n == 0 || F->opts.algorithm != STRATA_ILU_LEVELS || !Lp->bounds || !F->list) return STRATA_SUCCESS;
   if (host ? !strata_impl_ilu_walk
            : Lp->algorithm != STRATA_SPTRSV_WALK || Lp->num_steps < 1 ||
                  F->n / Lp->num_steps > WALK_MAX_ROWS_PER_LAUNCH)
@@ -61,9 +62,15 @@ static strata_status_t walk_shape(strata_exec_t *exec, strata_ilu_t *F) {
   st = strata_parallel_reduce(exec, "strata_ilu_row_max", strata_range(0, F->n), &strata_ilu_row_max, &ma,
                               STRATA_REDUCE_MAX, &longest);
   if (st != STRATA_SUCCESS) return st;
+  int64_t longest_list = 0;
+  ma.row_offsets = F->list_start;
+  st = strata_parallel_reduce(exec, "strata_ilu_row_max", strata_range(0, F->n), &strata_ilu_row_max, &ma,
+                              STRATA_REDUCE_MAX, &longest_list);
+  if (st != STRATA_SUCCESS) return st;
   int lanes = 1;
   while (lanes < warp && lanes < longest) lanes *= 2;
-  if (longest > (int64_t)lanes * STRATA_ILU_WALK_SLOTS) return STRATA_SUCCESS;
+  const int64_t slots = host ? STRATA_ILU_WALK_SLOTS_HOST : STRATA_ILU_WALK_SLOTS_GPU;
+  if (longest > lanes * slots || longest_list > lanes * slots) return STRATA_SUCCESS;
   int64_t widest = 1;
   for (int l = 0; l < Lp->num_levels; ++l)
     if (Lp->level_bounds[l + 1] - Lp->level_bounds[l] > widest) widest = Lp->level_bounds[l + 1] - Lp->level_bounds[l];
@@ -81,14 +88,14 @@ STRATA_KERNEL_DECLARE(strata_ilu_sweep);
  * launches merge instead (the same arithmetic). */
 #define LIST_PER_ENTRY 8
 
-/* The update lists of LEVELS's launches (ilu_args.h: strata_ilu_list_args_t), made once from the
- * factors' pattern: counted, scanned, filled. None for the walk or Chow–Patel, or above the cap. */
+/* The update lists of LEVELS (ilu_args.h: strata_ilu_list_args_t) for its launches and its walk,
+ * made once from the factors' pattern: counted, scanned, filled. None for Chow–Patel, or above the
+ * cap. */
 static strata_status_t update_lists(strata_exec_t *exec, strata_ilu_t *F) {
-  if (F->n == 0 || F->opts.algorithm != STRATA_ILU_LEVELS || F->walk_lanes > 0 || strata_impl_ilu_lists < 0)
-    return STRATA_SUCCESS;
+  if (F->n == 0 || F->opts.algorithm != STRATA_ILU_LEVELS || strata_impl_ilu_lists < 0) return STRATA_SUCCESS;
   const strata_crs_matrix_t *LU = F->LU;
   strata_ilu_list_args_t la = {LU->row_offsets, LU->col_indices, F->diag_pos, NULL, NULL, NULL};
-  strata_status_t st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, sizeof(int64_t) * (size_t)F->n, (void **)&la.len);
+  strata_status_t st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, sizeof(int64_t) * ((size_t)F->n + 1), (void **)&la.len);
   if (st == STRATA_SUCCESS)
     st = strata_parallel_for(exec, "strata_ilu_list_count", strata_range(0, F->n), &strata_ilu_list, &la);
   int64_t total = 0;
@@ -98,7 +105,9 @@ static strata_status_t update_lists(strata_exec_t *exec, strata_ilu_t *F) {
     return st;
   }
   la.list_start = la.len;
-  st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, sizeof(int64_t) * 2 * (size_t)(total + 1), (void **)&la.list);
+  st = strata_mem_copy(exec, la.len + F->n, &total, sizeof total); /* list_start[n]: the walk's last row's end */
+  if (st == STRATA_SUCCESS)
+    st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, sizeof(int64_t) * 2 * (size_t)(total + 1), (void **)&la.list);
   if (st == STRATA_SUCCESS)
     st = strata_parallel_for(exec, "strata_ilu_list_fill", strata_range(0, F->n), &strata_ilu_list, &la);
   if (st != STRATA_SUCCESS) {
@@ -264,8 +273,8 @@ static strata_status_t numeric(strata_exec_t *exec, strata_ilu_t *F, const strat
                             what, (long long)misses);
   if (st == STRATA_SUCCESS && a0) {
     const strata_sptrsv_t *Lp = F->lower;
-    strata_ilu_walk_args_t wa = {LU->row_offsets, LU->col_indices, a0, LU->values, F->diag_pos,
-                                 Lp->perm,        Lp->bounds,      Lp->num_levels, n, F->walk_rows, Lp->ticket};
+    strata_ilu_walk_args_t wa = {LU->row_offsets, F->list_start, F->list,       a0, LU->values, F->diag_pos,
+                                 Lp->perm,        Lp->bounds,    Lp->num_levels, n,  F->walk_rows, Lp->ticket};
     st = strata_mem_set_async(exec, LU->values, 0xFF, sizeof(double) * (size_t)LU->nnz);
     if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, Lp->ticket, 0, sizeof(int64_t));
     strata_team_policy_t pol = strata_team_policy(F->walk_league, F->walk_rows, F->walk_lanes);
@@ -360,8 +369,8 @@ strata_status_t strata_ilu_create(strata_exec_t *exec, const strata_crs_matrix_t
   F->stats.symbolic_s = t1 - t0;
   strata_sptrsv_options_t so = {STRATA_LOWER, STRATA_DIAG_UNIT, 0, o.sptrsv};
   if (st == STRATA_SUCCESS) st = strata_sptrsv_create(exec, F->LU, &so, &F->lower);
-  if (st == STRATA_SUCCESS) st = walk_shape(exec, F);
   if (st == STRATA_SUCCESS) st = update_lists(exec, F);
+  if (st == STRATA_SUCCESS) st = walk_shape(exec, F);
   double t2 = strata_timer_now();
   if (st == STRATA_SUCCESS) st = numeric(exec, F, As, "ilu_create");
   if (st == STRATA_SUCCESS) st = strata_exec_fence(exec);

@@ -19,7 +19,7 @@ struct strata_ilu {
   int walk_lanes;           /* LEVELS by one walk of L's levels (ilu.c: walk_shape): lanes per row; 0: a launch per level */
   int walk_rows;            /* the walk's team threads (a row each) per team */
   int64_t walk_league;      /* the walk's teams */
-  int64_t *list_start;      /* [n] exec: each row's update list (ilu_args.h); NULL: the launches merge */
+  int64_t *list_start;      /* [n + 1] exec: each row's update list (ilu_args.h); NULL: none (launches merge, no walk) */
   int64_t *list;            /* [2 x list_len] exec */
   int64_t list_len;         /* the lists' elements */
   strata_precond_stats_t stats;

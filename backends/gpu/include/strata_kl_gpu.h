@@ -749,6 +749,19 @@ STRATA_KL_GPU_LOAD_(f64, double)
 /* the fence (strata/kl.h): device scope */
 static __device__ __forceinline__ void strata_memory_fence(void) { __threadfence(); }
 
+/* a pause of about ns nanoseconds (strata/kl.h): __nanosleep (sm_70 on), s_sleep on AMD (units
+ * of 64 clocks, at most 127) */
+static __device__ __forceinline__ void strata_kl_nanosleep(unsigned ns) {
+#if defined(STRATA_KL_BACKEND_HIP)
+  const unsigned u = ns / 32 < 1 ? 1 : ns / 32 > 127 ? 127 : ns / 32;
+  for (unsigned k = 0; k < u; ++k) __builtin_amdgcn_s_sleep(1);
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  __nanosleep(ns);
+#else
+  (void)ns;
+#endif
+}
+
 static __device__ __forceinline__ int32_t strata_atomic_exchange_i32(int32_t *p, int32_t v) {
   return atomicExch(p, v);
 }

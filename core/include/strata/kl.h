@@ -133,6 +133,9 @@
  *        it lets the last of several teams read what the others wrote in the same launch:
  *        write, fence, take the ticket (fetch_add); the last one fences, then reads with
  *        strata_atomic_load_s (plain reads may come from a stale cache).
+ *   void strata_kl_nanosleep(unsigned ns)   a pause of about ns nanoseconds (a hint, for the
+ *        back-off of a loop polling another team's writes: fewer loads for the memory system to
+ *        serve); CUDA __nanosleep (sm_70 on), HIP s_sleep; host backends return at once.
  *   Bit casts: strata_kl_f64_as_u64 / _u64_as_f64, strata_kl_f32_as_u32 / _u32_as_f32.
  *   STRATA_KL_FUNC                                   qualifier of helper functions
  *   strata_kl_lower_bound_i32/_i64(a, lo, hi, key)          first p in [lo, hi) with a[p] >= key
