@@ -34,7 +34,7 @@ int strata_impl_ilu_lists = 0;
 /* The walk's team on GPUs: threads per team (lanes per row: the longest row rounded up to a power
  * of two, at most a warp; the rest rows), and rows in flight as a multiple of L's widest level */
 #define WALK_TEAM_THREADS 128
-#define WALK_FLIGHT 2
+#define WALK_FLIGHT 1
 /* On GPUs the walk where L's launches are narrow: at most this many rows per launch on average
  * (the FEM matrix's 230 rows a level: the walk 3.1x faster than launches reading update lists;
  * Poisson 150^3's 7,533: the launches 1.7x faster; perf/NOTES.md, session 23) */

@@ -44,7 +44,7 @@ STRATA_KERNEL_DECLARE(strata_sptrsv_walk);
  * power of two, at most a warp; the rest of the team's threads are rows), and the rows in flight as
  * a multiple of the widest level (teams beyond it would only wait for the levels before theirs) */
 #define WALK_TEAM_THREADS_GPU 128
-#define WALK_FLIGHT 2
+#define WALK_FLIGHT 1
 /* host WALK: rows per ticket, run in order by one thread. The host analysis is one team that walks
  * every row in order (no row ever waits: its dependencies are earlier rows of the same thread): on
  * 3D Poisson 150^3 over 2 loaded cores, chunks of 32 rows taken by several threads spent 5.4 s
