@@ -26,9 +26,10 @@ typedef enum strata_ilu_algorithm {
                                   launch per level, each row's updates read from lists made at
                                   create (up to 8 x 16 bytes per entry of the factors; rows merged
                                   above that); or on GPUs, where the lower solve walks, its levels
-                                  average at most 2,048 rows and no row of the factors exceeds 8 x
-                                  the warp size of entries, one launch walking the levels. The same
-                                  arithmetic in the same order either way (IKJ) */
+                                  average at most 2,048 rows and no row of the factors nor its list
+                                  exceeds 8 x the warp size of entries, one launch walking the
+                                  levels from the same lists. The same arithmetic in the same order
+                                  either way (IKJ) */
   STRATA_ILU_CHOW_PATEL = 1  /**< fixed-point sweeps from A's values (first guess: L = A's strict
                                   lower part scaled by its diagonal, U = A's upper part), each
                                   sweep Jacobi-style (new values from the previous sweep's: the
