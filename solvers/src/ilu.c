@@ -84,9 +84,10 @@ static strata_status_t walk_shape(strata_exec_t *exec, strata_ilu_t *F) {
 STRATA_KERNEL_DECLARE(strata_ilu_check);
 STRATA_KERNEL_DECLARE(strata_ilu_sweep);
 
-/* Update lists above this many elements per entry of the factors (16 bytes each) are not kept: the
- * launches merge instead (the same arithmetic). */
-#define LIST_PER_ENTRY 8
+/* Update lists above this many elements per entry of the factors (16 bytes each: at most 64 bytes
+ * per entry, some 5x the factors' 12) are not kept: the launches merge instead (the same
+ * arithmetic), and there is no walk. The FEM matrix's ILU(0) takes 2.5 per entry, its ILU(1) 6.5. */
+#define LIST_PER_ENTRY 4
 
 /* The update lists of LEVELS (ilu_args.h: strata_ilu_list_args_t) for its launches and its walk,
  * made once from the factors' pattern: counted, scanned, filled. None for Chow–Patel, or above the

@@ -24,7 +24,7 @@ extern "C" {
 typedef enum strata_ilu_algorithm {
   STRATA_ILU_LEVELS = 0,     /**< exact ILU(k) arithmetic, rows in dependency levels (default): a
                                   launch per level, each row's updates read from lists made at
-                                  create (up to 8 x 16 bytes per entry of the factors; rows merged
+                                  create (up to 4 x 16 bytes per entry of the factors; rows merged
                                   above that); or on GPUs, where the lower solve walks, its levels
                                   average at most 2,048 rows and no row of the factors nor its list
                                   exceeds 8 x the warp size of entries, one launch walking the
