@@ -385,9 +385,10 @@ static void test_random(void **state) {
 /* LEVELS by one walk of L's levels (GPUs where L's solve walks and its levels are narrow; host
  * backends by the hook): the walk is taken where every row and its update list fit the lanes'
  * registers, and its factors are the launches per level's, bit for bit on host backends; check_ilu
- * then holds them to the reference and to serial. ILU(2)'s fill gives lists of tens of elements. */
+ * then holds them to the reference and to serial. */
 static void test_walk(void **state) {
   (void)state;
+  strata_impl_ilu_lists = 0;
   uint64_t s = T_seed + 7;
   host_crs_t hs[4] = {hc_poisson(20, 17, 1), hc_poisson(8, 7, 6), gen_dd(&s, 500, 5, 50), gen_dd(&s, 300, 6, 300)};
   for (int m = 0; m < 4; ++m)
@@ -401,8 +402,11 @@ static void test_walk(void **state) {
       strata_crs_matrix_t *A = hc_on(T_exec, &hs[m]);
       strata_ilu_t *F = NULL;
       T_OK(strata_ilu_create(T_exec, A, &o, &F));
-      /* ILU(0) keeps A's rows (at most 7 entries): the walk must be taken on host backends */
-      if (K == 0 && strata_exec_is_host(T_exec) && F->walk_lanes == 0) fail_msg("%s: the walk was not taken", what);
+      /* on host backends (one lane, 32 slots) the walk must be taken for ILU(0) (rows of at most 7
+       * entries, lists of at most 10 elements), the 2D Poisson's ILU(1) and ILU(2) (lists of at most
+       * 10 and 16) and the 3D one's ILU(1) (28); the others' fill outgrows the slots */
+      if ((K == 0 || m == 0 || (m == 1 && K == 1)) && strata_exec_is_host(T_exec) && F->walk_lanes == 0)
+        fail_msg("%s: the walk was not taken", what);
       T_OK(strata_ilu_destroy(&F));
       T_OK(strata_crs_destroy(&A));
       host_crs_t walked = factor_on(T_exec, &hs[m], &o, NULL);
@@ -420,6 +424,7 @@ static void test_walk(void **state) {
  * every backend, ILU(0..2), on matrices whose rows share columns in many ways. */
 static void test_update_lists(void **state) {
   (void)state;
+  strata_impl_ilu_walk = 0;
   uint64_t s = T_seed + 11;
   host_crs_t hs[3] = {hc_poisson(12, 11, 5), gen_dd(&s, 400, 7, 60), gen_dd(&s, 250, 9, 250)};
   for (int m = 0; m < 3; ++m)

@@ -38,7 +38,7 @@ typedef struct strata_ilu_rows_args {
   const int64_t *diag_pos;
   const int32_t *perm;
   int64_t begin, end, per;
-  const int64_t *list_start; /* NULL: U(k) merged with row i; else the update lists (below) */
+  const int64_t *list_start; /* the update lists (below); list NULL: U(k) merged with row i */
   const int64_t *list;
 } strata_ilu_rows_args_t;
 

@@ -31,8 +31,8 @@ STRATA_KERNEL_DECLARE(strata_ilu_list);
 int strata_impl_ilu_walk = 0;
 int strata_impl_ilu_lists = 0;
 
-/* The walk's team on GPUs: threads per team (lanes per row: the longest row rounded up to a power
- * of two, at most a warp; the rest rows), and rows in flight as a multiple of L's widest level */
+/* The walk's team on GPUs: threads per team (lanes per row: the longest row, or the longest list
+ * over the slots, rounded up to a power of two, at most a warp; the rest rows), and rows in flight as a multiple of L's widest level */
 #define WALK_TEAM_THREADS 128
 #define WALK_FLIGHT 1
 /* On GPUs the walk where L's launches are narrow: at most this many rows per launch on average
@@ -67,9 +67,9 @@ static strata_status_t walk_shape(strata_exec_t *exec, strata_ilu_t *F) {
   st = strata_parallel_reduce(exec, "strata_ilu_row_max", strata_range(0, F->n), &strata_ilu_row_max, &ma,
                               STRATA_REDUCE_MAX, &longest_list);
   if (st != STRATA_SUCCESS) return st;
-  int lanes = 1;
-  while (lanes < warp && lanes < longest) lanes *= 2;
   const int64_t slots = host ? STRATA_ILU_WALK_SLOTS_HOST : STRATA_ILU_WALK_SLOTS_GPU;
+  int lanes = 1;
+  while (lanes < warp && (lanes < longest || lanes * slots < longest_list)) lanes *= 2;
   if (longest > lanes * slots || longest_list > lanes * slots) return STRATA_SUCCESS;
   int64_t widest = 1;
   for (int l = 0; l < Lp->num_levels; ++l)

@@ -749,8 +749,8 @@ STRATA_KL_GPU_LOAD_(f64, double)
 /* the fence (strata/kl.h): device scope */
 static __device__ __forceinline__ void strata_memory_fence(void) { __threadfence(); }
 
-/* a pause of about ns nanoseconds (strata/kl.h): __nanosleep (sm_70 on), s_sleep on AMD (units
- * of 64 clocks, at most 127) */
+/* a pause of about ns nanoseconds (strata/kl.h): __nanosleep (sm_70 on), on AMD s_sleep 1 (64
+ * clocks) repeated ns / 32 times, 1 to 127 */
 static __device__ __forceinline__ void strata_kl_nanosleep(unsigned ns) {
 #if defined(STRATA_KL_BACKEND_HIP)
   const unsigned u = ns / 32 < 1 ? 1 : ns / 32 > 127 ? 127 : ns / 32;

@@ -95,7 +95,7 @@ STRATA_KL_FUNC double strata_kl_scan_add_f64(double x, double y) { return x + y;
   }
 /* the fence (strata/kl.h): OpenMP flush; one serial thread has nothing to order */
 STRATA_KL_FUNC void strata_memory_fence(void) { STRATA_KL_HOST_FENCE }
-/* the pause (strata/kl.h): none on host backends (their spinning threads each own a core) */
+/* the pause (strata/kl.h): none on host backends (a spinning thread there loads from its own core's cache) */
 STRATA_KL_FUNC void strata_kl_nanosleep(unsigned ns) { (void)ns; }
 
 STRATA_KL_HOST_ATOMICS_(i32, int32_t)
