@@ -331,6 +331,9 @@ static double fe_ms(const char *name, const char *backend, const char *algo) {
 }
 
 void dist_fem_summary(FILE *f) {
+  int any = 0; /* no FE records (--no-fe, or a report of results without them): no table */
+  for (int i = 0; i < bench_nrec && !any; ++i) any = !strcmp(bench_rec[i].suite, SUITE) && !strcmp(bench_rec[i].algo, fe_algo[F_TOTAL]);
+  if (!any) return;
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   fprintf(f, "\n== dist: FE assembly on %d rank%s, ms (median of the slowest rank's; assembly = element + pack + exchange + "

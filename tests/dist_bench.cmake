@@ -39,7 +39,7 @@ if(TARGET strata_cli AND STRATA_HAVE_MPI AND MPIEXEC_EXECUTABLE)
       PASS_REGULAR_EXPRESSION "${_re}.*== dist: distributed SpMV on ${np} rank.*== dist: FE assembly on ${np} rank.*strata bench: [0-9]+ results, [0-9]+ checked and timed, 0 wrong, 0 errors, ${_skipped} skipped.*exit=0")
   endforeach()
   # --partition auto (METIS where the build has it): the rows partitioned and renumbered on rank 0
-  # (--no-fe: no FE assembly records),
+  # (--no-fe: no FE assembly records, no FE table),
   # every record checked against the renumbered matrix's reference; a weak-scaling box
   # (laplace7:MX:MY:MZ) and the HMEp-like matrix, whose three CG records are skipped (not symmetric)
   add_test(NAME cli.bench.dist_partition.np2
@@ -47,7 +47,7 @@ if(TARGET strata_cli AND STRATA_HAVE_MPI AND MPIEXEC_EXECUTABLE)
                    ${_strata_mpi_flags} ${MPIEXEC_PREFLAGS} $<TARGET_FILE:strata_cli> ${MPIEXEC_POSTFLAGS}
                    bench dist --quick --backend serial --partition auto --no-fe --matrix gen:laplace7:6:6:12 --matrix gen:hmep:3000:500)
   set_tests_properties(cli.bench.dist_partition.np2 PROPERTIES TIMEOUT 120 PROCESSORS 2
-    ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1" FAIL_REGULAR_EXPRESSION "fe_assembly"
+    ENVIRONMENT "${_strata_mpi_env};OMP_NUM_THREADS=1" FAIL_REGULAR_EXPRESSION "fe_assembly;== dist: FE assembly"
     PASS_REGULAR_EXPRESSION "\"name\": \"laplace7_6x6x12\", \"algorithm\": \"strata_vector\", \"status\": \"ok\", \"rows\": 432, \"cols\": 432, \"nnz\": 2664,[^\n]*\"partition\": \"(metis|block)\".*\"algorithm\": \"strata_task\", \"status\": \"ok\"[^\n]*\"bitwise_equal_vector\": true.*\"algorithm\": \"cg_ras\", \"status\": \"ok\".*\"name\": \"hmep_3000_seg500\", \"algorithm\": \"strata_vector\", \"status\": \"ok\".*\"algorithm\": \"cg_jacobi\", \"status\": \"skipped\"[^\n]*not stored.*partition auto.*strata bench: [0-9]+ results, [0-9]+ checked and timed, 0 wrong, 0 errors, 3 skipped.*exit=0")
   # --partition and --no-fe: the dist suite's only (refused for another suite); block, metis or auto
   add_test(NAME cli.bench.no_fe_not_for_suite COMMAND sh -c "\"$0\" \"$@\" 2>&1; echo \"exit=$?\"" $<TARGET_FILE:strata_cli>
