@@ -33,6 +33,19 @@ STRATA_REDUCE_KERNEL(strata_ilu_init, strata_ilu_init_args_t, a, i, i64, acc) {
   if (a->shift != 0.0) a->lu_vals[d] += a->shift * fabs(a->lu_vals[d]);
 }
 
+/* The next column that row k's U part (ci[*jj], *jj below kend) and row i's pattern (ci[*q], *q
+ * below e) share, both ascending: 1 with *jj and *q at it, 0 when there is none left. IKJ's merge,
+ * for the launches without lists and for making the lists. */
+STRATA_KL_FUNC int strata_ilu_next_shared(const int32_t *ci, int64_t *jj, int64_t kend, int64_t *q, int64_t e) {
+  for (; *jj < kend; ++*jj) {
+    const int32_t j = ci[*jj];
+    while (*q < e && ci[*q] < j) ++*q;
+    if (*q == e) return 0;
+    if (ci[*q] == j) return 1;
+  }
+  return 0;
+}
+
 STRATA_FOR_KERNEL(strata_ilu_rows, strata_ilu_rows_args_t, a, idx) {
   const int64_t pb = a->begin + idx * a->per, pe = pb + a->per < a->end ? pb + a->per : a->end;
   const int64_t *ro = a->row_offsets;
@@ -67,13 +80,8 @@ STRATA_FOR_KERNEL(strata_ilu_rows, strata_ilu_rows_args_t, a, idx) {
       }
       const double l = v[kk] / piv;
       v[kk] = l;
-      int64_t q = kk + 1;
-      for (int64_t jj = a->diag_pos[k] + 1; jj < ro[k + 1]; ++jj) { /* row k's U part, merged with row i */
-        const int32_t j = ci[jj];
-        while (q < e && ci[q] < j) ++q;
-        if (q == e) break;
-        if (ci[q] == j) v[q] -= l * v[jj];
-      }
+      int64_t q = kk + 1; /* row k's U part, merged with row i */
+      for (int64_t jj = a->diag_pos[k] + 1; strata_ilu_next_shared(ci, &jj, ro[k + 1], &q, e); ++jj) v[q] -= l * v[jj];
     }
   }
 }
@@ -88,18 +96,11 @@ STRATA_FOR_KERNEL(strata_ilu_list, strata_ilu_list_args_t, a, i) {
   for (int64_t kk = ro[i]; kk < d; ++kk) {
     const int64_t k = ci[kk], dk = a->diag_pos[k], h = m++;
     int64_t c = 0, q = kk + 1;
-    for (int64_t jj = dk + 1; jj < ro[k + 1]; ++jj) {
-      const int32_t j = ci[jj];
-      while (q < e && ci[q] < j) ++q;
-      if (q == e) break;
-      if (ci[q] == j) {
-        if (out) {
-          out[2 * m] = jj;
-          out[2 * m + 1] = q - ro[i];
-        }
-        ++m, ++c;
+    for (int64_t jj = dk + 1; strata_ilu_next_shared(ci, &jj, ro[k + 1], &q, e); ++jj, ++m, ++c)
+      if (out) {
+        out[2 * m] = jj;
+        out[2 * m + 1] = q - ro[i];
       }
-    }
     if (out) {
       out[2 * h] = dk;
       out[2 * h + 1] = c;
@@ -155,11 +156,7 @@ STRATA_REDUCE_KERNEL(strata_ilu_row_max, strata_ilu_row_max_args_t, a, i, i64, a
  * earlier levels); then for each k of L's part, ascending: the header's pivot and count and a_ik
  * shuffled to all lanes, l = a_ik / u_kk, and each pair's (u_kj, position) shuffled from the lane
  * holding it and subtracted by the lane holding (i, j): strata_ilu_rows' arithmetic, in its order. */
-#if defined(STRATA_KL_BACKEND_CUDA) || defined(STRATA_KL_BACKEND_HIP)
-#define ILU_WALK_SLOTS STRATA_ILU_WALK_SLOTS_GPU
-#else
-#define ILU_WALK_SLOTS STRATA_ILU_WALK_SLOTS_HOST
-#endif
+#define ILU_WALK_SLOTS (STRATA_KL_VECTOR_MAX > 1 ? STRATA_ILU_WALK_SLOTS_GPU : STRATA_ILU_WALK_SLOTS_HOST)
 STRATA_KL_TEAM_FUNC double strata_ilu_slot_f64(const double *x, int64_t s) {
   double r = 0.0;
   for (int t = 0; t < ILU_WALK_SLOTS; ++t)

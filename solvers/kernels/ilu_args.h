@@ -86,8 +86,9 @@ typedef struct strata_ilu_sweep_args {
  *  a0; `out` starts as STRATA_ILU_UNSET everywhere and each row's U part is written once, final, as
  *  its own flag (rows read the pivots and u_kj their list names from `out`, waiting for each
  *  value). list_start has n + 1 entries here. A row and its list each have at most vector_length x
- *  the slots of the backend (STRATA_ILU_WALK_SLOTS_GPU / _HOST) elements: lane j holds elements j,
- *  j + V, ... of both in registers. */
+ *  the slots elements (STRATA_ILU_WALK_SLOTS_GPU where lanes exist, STRATA_KL_VECTOR_MAX > 1;
+ *  _HOST for the one lane of host backends): lane j holds elements j, j + V, ... of both in
+ *  registers. */
 #define STRATA_ILU_WALK_SLOTS_GPU 8
 #define STRATA_ILU_WALK_SLOTS_HOST 32
 #define STRATA_ILU_UNSET 0xFFFFFFFFFFFFFFFFull

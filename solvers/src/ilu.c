@@ -32,7 +32,8 @@ int strata_impl_ilu_walk = 0;
 int strata_impl_ilu_lists = 0;
 
 /* The walk's team on GPUs: threads per team (lanes per row: the longest row, or the longest list
- * over the slots, rounded up to a power of two, at most a warp; the rest rows), and rows in flight as a multiple of L's widest level */
+ * over the slots, rounded up to a power of two, at most a warp; the rest rows), and rows in flight
+ * as a multiple of L's widest level */
 #define WALK_TEAM_THREADS 128
 #define WALK_FLIGHT 1
 /* On GPUs the walk where L's launches are narrow: at most this many rows per launch on average
@@ -118,7 +119,6 @@ static strata_status_t update_lists(strata_exec_t *exec, strata_ilu_t *F) {
   }
   F->list_start = la.len;
   F->list = la.list;
-  F->list_len = total;
   return STRATA_SUCCESS;
 }
 

@@ -20,8 +20,7 @@ struct strata_ilu {
   int walk_rows;            /* the walk's team threads (a row each) per team */
   int64_t walk_league;      /* the walk's teams */
   int64_t *list_start;      /* [n + 1] exec: each row's update list (ilu_args.h); NULL: none (launches merge, no walk) */
-  int64_t *list;            /* [2 x list_len] exec */
-  int64_t list_len;         /* the lists' elements */
+  int64_t *list;            /* [2 x list_start[n]] exec */
   strata_precond_stats_t stats;
 };
 

@@ -749,6 +749,9 @@ STRATA_KL_GPU_LOAD_(f64, double)
 /* the fence (strata/kl.h): device scope */
 static __device__ __forceinline__ void strata_memory_fence(void) { __threadfence(); }
 
+/* the most lanes a team thread can have (strata/kl.h): the warp */
+#define STRATA_KL_VECTOR_MAX STRATA_GPU_WARP
+
 /* a pause of about ns nanoseconds (strata/kl.h): __nanosleep (sm_70 on), on AMD s_sleep 1 (64
  * clocks) repeated ns / 32 times, 1 to 127 */
 static __device__ __forceinline__ void strata_kl_nanosleep(unsigned ns) {

@@ -95,6 +95,8 @@ STRATA_KL_FUNC double strata_kl_scan_add_f64(double x, double y) { return x + y;
   }
 /* the fence (strata/kl.h): OpenMP flush; one serial thread has nothing to order */
 STRATA_KL_FUNC void strata_memory_fence(void) { STRATA_KL_HOST_FENCE }
+/* the most lanes a team thread can have (strata/kl.h): one on host backends */
+#define STRATA_KL_VECTOR_MAX 1
 /* the pause (strata/kl.h): none on host backends (a spinning thread there loads from its own core's cache) */
 STRATA_KL_FUNC void strata_kl_nanosleep(unsigned ns) { (void)ns; }
 

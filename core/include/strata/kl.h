@@ -133,6 +133,8 @@
  *        it lets the last of several teams read what the others wrote in the same launch:
  *        write, fence, take the ticket (fetch_add); the last one fences, then reads with
  *        strata_atomic_load_s (plain reads may come from a stale cache).
+ *   STRATA_KL_VECTOR_MAX   a constant expression: the most lanes a team thread can have on this
+ *        backend (the warp on GPUs, 1 on host backends), for sizing per-lane register arrays.
  *   void strata_kl_nanosleep(unsigned ns)   a pause of about ns nanoseconds (a hint, for the
  *        back-off of a loop polling another team's writes: fewer loads for the memory system to
  *        serve); CUDA __nanosleep (sm_70 on), HIP s_sleep; host backends return at once.
