@@ -308,6 +308,79 @@ static void test_random_gather(void **state) {
   strata_impl_spgemm_gather = 0;
 }
 
+/* The medium classes' NUMERIC by buckets (strata_spgemm_medium_numeric): rows of A with more than
+ * STRATA_SPGEMM_GATHER_A entries (so the gathering NUMERIC never takes them, even when forced), of
+ * 66-416 products (medium-small) and 660-1976 (medium-large) landing on 40 columns (buckets of up
+ * to ~50 products, past the insertion sort's 32), B with and without repeated columns; one row of
+ * A all -0.0 times positive B rows (every entry -0.0: the sums start from -0.0). Bit for bit
+ * against the host's product-order sums on host backends, under the GPU thresholds and with every
+ * row medium-large; both medium classes must hold rows. */
+static void test_medium_buckets(void **state) {
+  (void)state;
+  const int32_t m = 48, k = 300, n = 40;
+  static const int kinds[2] = {SORTED, DUPS};
+  for (int c = 0; c < 2; ++c) {
+    const int kind = kinds[c];
+    host_crs_t A, B;
+    A.nr = m, A.nc = k, B.nr = k, B.nc = n;
+    A.ro = (int64_t *)t_malloc(sizeof(int64_t) * ((size_t)m + 1));
+    B.ro = (int64_t *)t_malloc(sizeof(int64_t) * ((size_t)k + 1));
+    A.ci = (int32_t *)t_malloc(sizeof(int32_t) * (size_t)m * 52);
+    A.v = (double *)t_malloc(sizeof(double) * (size_t)m * 52);
+    B.ci = (int32_t *)t_malloc(sizeof(int32_t) * (size_t)k * 38);
+    B.v = (double *)t_malloc(sizeof(double) * (size_t)k * 38);
+    /* B's rows [0, 150) of 2-8 entries, [150, 300) of 20-38 */
+    B.ro[0] = 0;
+    for (int32_t j = 0; j < k; ++j) {
+      const int64_t len = j < 150 ? 2 + (int64_t)(t_rand(&T_rng) % 7) : 20 + (int64_t)(t_rand(&T_rng) % 19);
+      int32_t *ci = B.ci + B.ro[j];
+      for (int64_t q = 0; q < len; ++q) {
+        ci[q] = (int32_t)(t_rand(&T_rng) % (uint64_t)n);
+        if (kind == DUPS) continue;
+        for (int64_t u = 0; u < q; ++u)
+          if (ci[u] == ci[q]) ci[q] = (ci[q] + 1) % n, u = -1; /* unique in the row */
+      }
+      for (int64_t q = 0; q < len; ++q) /* rows 151, 155, ... (A's row 3) positive */
+        B.v[B.ro[j] + q] = j >= 150 && j % 4 == 3 ? t_uniform(&T_rng) + 0.5 : t_uniform(&T_rng) * 2.0 - 1.0;
+      if (kind == SORTED) sort_row(ci, B.v + B.ro[j], len);
+      B.ro[j + 1] = B.ro[j] + len;
+    }
+    B.nnz = B.ro[k];
+    /* A's row i: 33-52 unique columns, in B's short rows (i even) or long ones (i odd), shuffled;
+     * row 3: 33-37 entries of -0.0 in B's positive rows, so each entry of C's row 3 is -0.0 (a sum
+     * started from +0.0 would give +0.0) */
+    A.ro[0] = 0;
+    for (int32_t i = 0; i < m; ++i) {
+      const int64_t len = 33 + (int64_t)(t_rand(&T_rng) % (i == 3 ? 5 : 20));
+      int32_t *ci = A.ci + A.ro[i];
+      const int32_t base = i % 2 ? 150 : 0;
+      for (int64_t p = 0; p < len; ++p)
+        ci[p] = i == 3 ? 151 + (int32_t)p * 4 : base + (int32_t)p * 2 + (int32_t)(t_rand(&T_rng) % 2);
+      for (int64_t p = len - 1; p > 0; --p) { /* shuffled: storage order is not column order */
+        const int64_t u = (int64_t)(t_rand(&T_rng) % (uint64_t)(p + 1));
+        const int32_t t = ci[p];
+        ci[p] = ci[u], ci[u] = t;
+      }
+      for (int64_t p = 0; p < len; ++p) A.v[A.ro[i] + p] = i == 3 ? -0.0 : t_uniform(&T_rng) * 2.0 - 1.0;
+      A.ro[i + 1] = A.ro[i] + len;
+    }
+    A.nnz = A.ro[m];
+    for (int g = 0; g < 2; ++g) { /* the defaults, then the gathering NUMERIC forced */
+      strata_impl_spgemm_gather = g;
+      int64_t rows[4];
+      check_product_th("medium buckets", &A, &B, T_MAX_GPU, rows);
+      if (rows[0] || !rows[1] || !rows[2] || rows[3])
+        fail_msg("medium buckets: rows per class %lld %lld %lld %lld, expected all medium (seed %llu)",
+                 (long long)rows[0], (long long)rows[1], (long long)rows[2], (long long)rows[3],
+                 (unsigned long long)T_seed);
+      check_product_th("medium buckets, all medium-large", &A, &B, T_MAX_MEDL, rows);
+      if (rows[2] != m) fail_msg("medium buckets: %lld medium-large rows, expected %d", (long long)rows[2], (int)m);
+    }
+    strata_impl_spgemm_gather = 0;
+    host_crs_free(&A), host_crs_free(&B);
+  }
+}
+
 /* 0 x k, m x 0 inner, m x k times k x 0, nnz = 0 with rows */
 static void test_empty(void **state) {
   (void)state;
@@ -623,6 +696,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_random, t_setup),
       cmocka_unit_test_setup(test_random_gather, t_setup),
+      cmocka_unit_test_setup(test_medium_buckets, t_setup),
       cmocka_unit_test_setup(test_empty, t_setup),
       cmocka_unit_test_setup(test_shared, t_setup),
       cmocka_unit_test_setup(test_reuse_determinism, t_setup),

@@ -3,10 +3,11 @@
  * The products of row r are numbered in a fixed order: A's row entries p in storage order, and for
  * each B's row col[p] entries in storage order (product t). Every entry of C is the sum of its
  * products in that order, starting from -0.0 (the identity of IEEE addition, so a lone product
- * keeps its sign): the short class adds in product order as it walks the row, the medium classes
- * sort the (column, t) keys and sum each column's run in key order, the long class walks A's
- * entries one after another (lanes over one B row touch distinct columns when B's rows are
- * unique; one lane walks the row otherwise). So the values are the same on every run, thread
+ * keeps its sign): the short class adds in product order as it walks the row, the medium classes'
+ * NUMERIC puts each product's number t in its C entry's bucket and sums each bucket sorted by t
+ * (their COUNT / FILL sort the (column, t) keys), the long class walks A's entries one after
+ * another (lanes over one B row touch distinct columns when B's rows are unique; one lane walks
+ * the row otherwise). So the values are the same on every run, thread
  * count and backend (up to a compiler's contraction of a·b + s into an FMA on GPUs). */
 #include <strata/kl.h>
 
@@ -120,12 +121,15 @@ STRATA_TEAM_KERNEL(strata_spgemm_short_gather, strata_spgemm_args_t, a, team) {
 
 /* ----------------------------------------------------------------------------- medium rows */
 
-/* Row r's products into keys[t] = col · cap + t (and, when vals is given, vals[t] = a · b), t the
- * product's number: A's entries are taken CHUNK at a time, a team scan of their B row lengths
- * gives each its first t (start, team scratch), then the team's threads take A's entries and
- * their lanes the B row. Returns the row's product count. Every thread of the team calls it. */
+/* Row r's products, t the product's number: keys[t] = col · cap + t, or, when C's row columns
+ * ccol[0, nc) are given (NUMERIC), pos[t] = the product's place in them (-1 for a column not in
+ * C's row: such a product is dropped, as the sorted runs dropped it); when vals is given, vals[t]
+ * = a · b. A's entries are taken CHUNK at a time, a team scan of their B row lengths gives each its
+ * first t (start, team scratch), then the team's threads take A's entries and their lanes the B
+ * row. Returns the row's product count; ends with a barrier. Every thread of the team calls it. */
 STRATA_KL_TEAM_FUNC int64_t strata_spgemm_gather(const strata_team_t *team, const strata_spgemm_args_t *a, int32_t r,
-                                                 int64_t *keys, double *vals, int64_t *start) {
+                                                 int64_t *keys, double *vals, int64_t *start, const int32_t *ccol,
+                                                 int64_t nc, int32_t *pos) {
   const int64_t ab = a->a_off[r], ae = a->a_off[r + 1], cap = a->cap;
   int64_t base = 0;
   for (int64_t c0 = ab; c0 < ae; c0 += STRATA_SPGEMM_CHUNK) {
@@ -143,7 +147,13 @@ STRATA_KL_TEAM_FUNC int64_t strata_spgemm_gather(const strata_team_t *team, cons
       const int64_t bb = a->b_off[k], be = a->b_off[k + 1], t0 = start[p - c0] - bb;
       const double av = vals ? a->a_val[p] : 0.0;
       STRATA_THREAD_VECTOR_RANGE(team, q, bb, be) {
-        keys[t0 + q] = (int64_t)a->b_col[q] * cap + (t0 + q);
+        const int32_t col = a->b_col[q];
+        if (ccol) {
+          const int64_t e = strata_kl_lower_bound_i32(ccol, 0, nc, col);
+          pos[t0 + q] = e < nc && ccol[e] == col ? (int32_t)e : -1;
+        } else {
+          keys[t0 + q] = (int64_t)col * cap + (t0 + q);
+        }
         if (vals) vals[t0 + q] = av * a->b_val[q];
       }
     }
@@ -153,33 +163,129 @@ STRATA_KL_TEAM_FUNC int64_t strata_spgemm_gather(const strata_team_t *team, cons
   return base;
 }
 
-/* A team per row: the products' (col · cap + t, a · b) pairs sorted in team scratch. COUNT /
- * FILL: a team scan over the sorted keys marks each column's first key (its size, its columns);
- * NUMERIC: each entry of C's row sums its column's run of products in key order (product order). */
+/* Sorts x[0, n) ascending in one lane by heapsort: O(n log n) compares. */
+STRATA_KL_FUNC void strata_spgemm_heapsort_i32(int32_t *x, int64_t n) {
+  for (int64_t end = n, start = n / 2; end > 1;) {
+    if (start > 0) {
+      --start; /* heap building: sift x[start] down */
+    } else {
+      --end; /* the largest to the end, then sift the new root down */
+      const int32_t t = x[end];
+      x[end] = x[0];
+      x[0] = t;
+    }
+    int64_t r = start;
+    const int32_t v = x[r];
+    for (int64_t c = 2 * r + 1; c < end; c = 2 * r + 1) {
+      if (c + 1 < end && x[c + 1] > x[c]) ++c;
+      if (x[c] <= v) break;
+      x[r] = x[c];
+      r = c;
+    }
+    x[r] = v;
+  }
+}
+
+/* Sorts x[0, n) ascending in one lane: insertion for short runs and for runs already in order (a
+ * team of one fills its buckets in t order, so there this is a check), heapsort otherwise
+ * (O(n log n) compares, whatever the order). */
+STRATA_KL_FUNC void strata_spgemm_sort_lane_i32(int32_t *x, int64_t n) {
+  if (n > STRATA_SPGEMM_INSERTION_MAX) {
+    int64_t i = 1;
+    while (i < n && x[i - 1] <= x[i]) ++i;
+    if (i < n) strata_spgemm_heapsort_i32(x, n);
+    return;
+  }
+  for (int64_t i = 1; i < n; ++i) {
+    const int32_t v = x[i];
+    int64_t j = i;
+    for (; j > 0 && x[j - 1] > v; --j) x[j] = x[j - 1];
+    x[j] = v;
+  }
+}
+
+/* NUMERIC of a medium row by buckets (C's row pattern is known; team scratch as
+ * STRATA_SPGEMM_MED_NUMERIC_SCRATCH): C's columns copied to scratch; each product t finds its
+ * entry's place pos[t] there by binary search and keeps val[t] = a · b; each entry counts its
+ * products (cnt); a team scan turns the counts into bucket offsets; each product takes a slot in
+ * its entry's bucket (a scratch fetch_add: any order inside a bucket on GPUs, t order for a team
+ * of one) and leaves its t there; a lane per entry sorts its bucket by t and sums val in that order
+ * from -0.0 — the same terms in the same order as the product-order walk. O(P log nC) work and
+ * four barriers beyond the products' walk (against the bitonic sort's O(P log² P) and
+ * log2 P (log2 P + 1) / 2). The loops whose writes can meet (the counts, the slots) stride by hand
+ * over threads x lanes: plain loops on host backends, where a team is one participant and plain
+ * increments serve (a vectorized loop would not allow them). Every thread of the team calls it. */
+STRATA_KL_TEAM_FUNC void strata_spgemm_medium_numeric(const strata_team_t *team, const strata_spgemm_args_t *a,
+                                                      int32_t r) {
+  const int64_t cap = a->cap;
+  double *val = (double *)team->scratch;                    /* [cap] a · b by t */
+  int64_t *start = (int64_t *)(val + cap);                  /* [CHUNK] the walk's first t per A entry */
+  int32_t *ccol = (int32_t *)(start + STRATA_SPGEMM_CHUNK); /* [cap] C's columns, then the buckets' t */
+  int32_t *pos = ccol + cap;                                /* [cap] each product's entry in C's row */
+  int32_t *cnt = pos + cap; /* [cap] per entry: its count, then its bucket's start, then its end */
+  const int64_t cb = a->c_off[r], nc = a->c_off[r + 1] - cb;
+  const int one = team->team_size * team->vector_length == 1;
+  const int64_t w = (int64_t)team->team_size * team->vector_length;
+  const int64_t me = (int64_t)team->team_rank * team->vector_length + team->vector_rank;
+  STRATA_TEAM_VECTOR_RANGE(team, q, 0, nc) {
+    ccol[q] = a->c_col[cb + q];
+    cnt[q] = 0;
+  }
+  strata_team_barrier(team);
+  const int64_t np = strata_spgemm_gather(team, a, r, NULL, val, start, ccol, nc, pos);
+  for (int64_t t = me; t < np; t += w) {
+    const int32_t e = pos[t];
+    if (e < 0) continue;
+    if (one)
+      ++cnt[e];
+    else
+      strata_atomic_add_i32(&cnt[e], 1);
+  }
+  strata_team_barrier(team);
+  int64_t s;
+  STRATA_TEAM_VECTOR_SCAN(team, q, 0, nc, s, final) {
+    const int32_t v = cnt[q]; /* the same participant reads index q in both passes before it writes it */
+    if (final) cnt[q] = (int32_t)s;
+    s += v;
+  }
+  strata_team_barrier(team);
+  for (int64_t t = me; t < np; t += w) {
+    const int32_t e = pos[t];
+    if (e < 0) continue;
+    const int32_t slot = one ? cnt[e]++ : strata_atomic_fetch_add_i32(&cnt[e], 1);
+    ccol[slot] = (int32_t)t;
+  }
+  strata_team_barrier(team);
+  STRATA_TEAM_VECTOR_RANGE(team, q, 0, nc) { /* bucket q: [cnt[q - 1], cnt[q]) after the slots */
+    const int32_t b = q > 0 ? cnt[q - 1] : 0, e = cnt[q];
+    strata_spgemm_sort_lane_i32(ccol + b, e - b);
+    double sum = -0.0;
+    for (int32_t j = b; j < e; ++j) sum += val[ccol[j]];
+    a->c_val[cb + q] = sum;
+  }
+}
+
+/* A team per row. NUMERIC: by gathering (a->gather: lanes over C's entries) where A's row has few
+ * entries, else by buckets (strata_spgemm_medium_numeric). COUNT / FILL: the products' (col · cap +
+ * t, a · b) pairs sorted in team scratch, then a team scan over the sorted keys marks each column's
+ * first key (its size, its columns). */
 STRATA_TEAM_KERNEL(strata_spgemm_medium, strata_spgemm_args_t, a, team) {
   const int64_t cap = a->cap;
   int64_t *keys = (int64_t *)team->scratch;
   double *vals = (double *)(keys + cap);
   int64_t *start = (int64_t *)(vals + cap);
   const int32_t r = a->rows[a->begin + team->league_rank];
-  const int numeric = a->mode == STRATA_SPGEMM_NUMERIC;
-  if (numeric && a->gather && a->a_off[r + 1] - a->a_off[r] <= STRATA_SPGEMM_GATHER_A) {
-    const int64_t ab = a->a_off[r], ae = a->a_off[r + 1];
-    STRATA_TEAM_VECTOR_RANGE(team, q, a->c_off[r], a->c_off[r + 1]) { strata_spgemm_gather_entry(a, ab, ae, q); }
-    return;
-  }
-  const int64_t np = strata_spgemm_gather(team, a, r, keys, numeric ? vals : NULL, start);
-  strata_team_sort_i64_f64(team, keys, vals, np);
-  if (numeric) {
-    STRATA_TEAM_VECTOR_RANGE(team, q, a->c_off[r], a->c_off[r + 1]) {
-      const int64_t col = a->c_col[q];
-      double s = -0.0;
-      for (int64_t t = strata_kl_lower_bound_i64(keys, 0, np, col * cap); t < np && keys[t] / cap == col; ++t)
-        s += vals[t];
-      a->c_val[q] = s;
+  if (a->mode == STRATA_SPGEMM_NUMERIC) {
+    if (a->gather && a->a_off[r + 1] - a->a_off[r] <= STRATA_SPGEMM_GATHER_A) {
+      const int64_t ab = a->a_off[r], ae = a->a_off[r + 1];
+      STRATA_TEAM_VECTOR_RANGE(team, q, a->c_off[r], a->c_off[r + 1]) { strata_spgemm_gather_entry(a, ab, ae, q); }
+      return;
     }
+    strata_spgemm_medium_numeric(team, a, r);
     return;
   }
+  const int64_t np = strata_spgemm_gather(team, a, r, keys, NULL, start, NULL, 0, NULL);
+  strata_team_sort_i64_f64(team, keys, vals, np);
   const int fill = a->mode == STRATA_SPGEMM_FILL;
   int32_t *out = fill ? a->c_col + a->c_off[r] : NULL;
   int64_t s;
@@ -201,25 +307,7 @@ STRATA_KL_TEAM_FUNC void strata_spgemm_sort_cols(const strata_team_t *team, int3
     strata_team_sort_i32_f64(team, cols, vals, n);
     return;
   }
-  for (int64_t end = n, start = n / 2; end > 1;) {
-    if (start > 0) {
-      --start; /* heap building: sift cols[start] down */
-    } else {
-      --end; /* the largest to the end, then sift the new root down */
-      const int32_t t = cols[end];
-      cols[end] = cols[0];
-      cols[0] = t;
-    }
-    int64_t r = start;
-    const int32_t v = cols[r];
-    for (int64_t c = 2 * r + 1; c < end; c = 2 * r + 1) {
-      if (c + 1 < end && cols[c + 1] > cols[c]) ++c;
-      if (cols[c] <= v) break;
-      cols[r] = cols[c];
-      r = c;
-    }
-    cols[r] = v;
-  }
+  strata_spgemm_heapsort_i32(cols, n);
   strata_team_barrier(team);
 }
 

@@ -7,7 +7,8 @@
 
 /* Row classes by the row's intermediate products (Σ over A's row of B's row lengths), each its
  * own launch: SHORT a team thread per row, a sorted list in thread scratch; MED_S / MED_L a team
- * per row, the (column, product) pairs sorted in team scratch; LONG a team per row with a dense
+ * per row, the (column, product) pairs sorted in team scratch (COUNT / FILL) or the products put
+ * in buckets by C entry in team scratch (NUMERIC); LONG a team per row with a dense
  * accumulator of n columns per team in device memory. */
 #define STRATA_SPGEMM_SHORT 0
 #define STRATA_SPGEMM_MED_S 1
@@ -23,9 +24,18 @@
 /* the most intermediate products of one row, and of the whole product */
 #define STRATA_SPGEMM_LIMIT ((int64_t)1 << 62)
 
-/* team scratch of a medium class of capacity cap: keys and products [cap], the chunk's offsets */
+/* team scratch of a medium class of capacity cap. COUNT / FILL: keys and products [cap], the
+ * chunk's offsets; NUMERIC (strata_spgemm_medium_numeric): products [cap], the chunk's offsets,
+ * C's columns (then the buckets' product numbers), each product's entry and each entry's count
+ * [cap] (int32 each; 20 bytes per product: 42 KiB at cap 2048, under the 48 KiB GPUs give without
+ * opting in) */
 #define STRATA_SPGEMM_MED_SCRATCH(cap) ((size_t)(cap) * (sizeof(int64_t) + sizeof(double)) + \
                                         (size_t)STRATA_SPGEMM_CHUNK * sizeof(int64_t))
+#define STRATA_SPGEMM_MED_NUMERIC_SCRATCH(cap) ((size_t)(cap) * (sizeof(double) + 3 * sizeof(int32_t)) + \
+                                                (size_t)STRATA_SPGEMM_CHUNK * sizeof(int64_t))
+/* a medium NUMERIC bucket of at most this many products is sorted by insertion in its lane, a
+ * longer one by heapsort unless it is in order already */
+#define STRATA_SPGEMM_INSERTION_MAX 32
 
 /* what a class launch does */
 #define STRATA_SPGEMM_COUNT 0   /* row sizes into c_off[r] */
@@ -55,7 +65,7 @@ typedef struct strata_spgemm_args {
   int mode;             /* STRATA_SPGEMM_COUNT / FILL / NUMERIC */
   int b_unique;         /* B's rows hold unique columns (long rows: lanes over a B row never collide) */
   int gather;           /* medium, NUMERIC, b_unique: rows of at most STRATA_SPGEMM_GATHER_A entries of A
-                           gather each C entry's products (strata_spgemm_gather_row) instead of sorting */
+                           gather each C entry's products (strata_spgemm_gather_entry) instead of buckets */
   int64_t *c_off;       /* COUNT: sizes [m]; FILL, NUMERIC: C's row offsets [m + 1] */
   int32_t *c_col;
   double *c_val;

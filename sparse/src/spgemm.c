@@ -6,8 +6,9 @@
  * grouped by class on the device (strata_sparse_impl_group_by_class), a COUNT launch per class
  * (exact row sizes), a device scan to C's row offsets, a FILL launch per class (sorted columns).
  * Numeric: one launch per class (on GPUs with B's rows unique, short rows (C's rows averaging >= 8
- * entries) and medium rows of <= 32 A entries gather: lanes over C's entries). The plan keeps the
- * grouped rows, the class bounds and the long class's accumulators, so numeric is that one pass. */
+ * entries) and medium rows of <= 32 A entries gather: lanes over C's entries; other medium rows put
+ * their products in buckets by C entry). The plan keeps the grouped rows, the class bounds and the
+ * long class's accumulators, so numeric is that one pass. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,7 +137,8 @@ static strata_status_t launch_class(strata_exec_t *exec, const strata_spgemm_t *
     return strata_parallel_for_team(exec, lb, &pol, &strata_spgemm_long, a);
   }
   pol = strata_team_policy(count, host ? 1 : c == STRATA_SPGEMM_MED_S ? MED_S_TEAM : MED_L_TEAM, host ? 1 : GPU_LANES);
-  pol.scratch_team = STRATA_SPGEMM_MED_SCRATCH(a->cap);
+  pol.scratch_team = mode == STRATA_SPGEMM_NUMERIC ? STRATA_SPGEMM_MED_NUMERIC_SCRATCH(a->cap)
+                                                   : STRATA_SPGEMM_MED_SCRATCH(a->cap);
   return strata_parallel_for_team(exec, lb, &pol, &strata_spgemm_medium, a);
 }
 
