@@ -38,20 +38,24 @@ typedef struct strata_h2_gather_args {
   double *xp;
 } strata_h2_gather_args_t;
 
-/** One team per leaf (global first + league rank): x̂ = Uᵀ x. */
+/** Nodes in batches (this and the next two structs): a team takes the per_team nodes
+ *  first + league rank·per_team + [0, per_team) of a level, at most count in all (first + count
+ *  is the level's end); the team's threads (or lanes) share the batch's outputs. */
+
+/** Leaves (global first ..): x̂ = Uᵀ x. */
 typedef struct strata_h2_upleaf_args {
-  int64_t first, n;
-  int32_t k, nv;
+  int64_t first, n, count;
+  int32_t k, nv, per_team;
   const int64_t *node_begin, *node_end;
   const double *U, *xp;
   double *xhat;
 } strata_h2_upleaf_args_t;
 
-/** Upsweep: one team per parent node g = first + league rank: x̂_g = Σ_c E_cᵀ x̂_c.
- *  Downsweep: one team per child node g = first + league rank: ŷ_g += E_g ŷ_parent. */
+/** Upsweep: parent nodes g (first ..): x̂_g = Σ_c E_cᵀ x̂_c.
+ *  Downsweep: child nodes g (first ..): ŷ_g += E_g ŷ_parent. */
 typedef struct strata_h2_transfer_args {
-  int64_t first;
-  int32_t k, nv;
+  int64_t first, count;
+  int32_t k, nv, per_team;
   const double *E;
   double *v;
 } strata_h2_transfer_args_t;
@@ -65,13 +69,15 @@ typedef struct strata_h2_coupling_mv_args {
   double *yhat;
 } strata_h2_coupling_mv_args_t;
 
-/** One team per leaf (global first + league rank). strata_h2_leaf_basis: yp = U ŷ (tree order,
- *  n x nv); strata_h2_leaf_product, mode 0: y = yp (when lowrank) + Σ_b D_b x_s, then
+/** Leaves (global first ..). strata_h2_leaf_basis, per_team leaves to a team: yp = U ŷ (tree
+ *  order, n x nv); strata_h2_leaf_product, one leaf to a team (league rank), mode 0: y = yp (when lowrank) + Σ_b D_b x_s, then
  *  Y[index_map[pos] + v·ldy] = α·y + β·Y (β == 0: Y not read); mode 1: yd = Σ_b D_b x_s only (tree
  *  order, n x nv); strata_h2_combine (a range kernel over n·nv): mode 0's last step from yd. */
 typedef struct strata_h2_leaf_args {
   int64_t first, n, ldy, leaf_max; /* leaf_max: the most points of a leaf */
   int32_t k, nv, lowrank, mode;
+  int64_t count; /* the leaves */
+  int32_t per_team;
   double *yd;
   const int64_t *node_begin, *node_end, *index_map;
   const int64_t *dense_row_ptr, *dense_cols, *dense_offsets;

@@ -1,6 +1,7 @@
 /* strata hmatrix — the phases of the H² matrix-vector product (strata_h2_matvec), each a batched
- * kernel over one level's nodes or blocks: one team per output node, its threads (or lanes) over the
- * (index, vector) outputs, the lanes over the sum; no atomics (every output has one writer). */
+ * kernel over one level's nodes or blocks: a team takes one node, or a batch of a level's nodes (its
+ * threads or lanes over the batch's (index, vector) outputs), the lanes over the sum; no atomics
+ * (every output has one writer). */
 #include <strata/kl.h>
 
 #include "h2_args.h"
@@ -10,31 +11,43 @@ STRATA_FOR_KERNEL(strata_h2_gather, strata_h2_gather_args_t, a, e) {
   a->xp[e] = a->X[a->index_map[i] + v * a->ldx];
 }
 
+/* the node of a batch's output o (outs outputs a node): -1 past the level's end */
+STRATA_KL_FUNC int64_t strata_h2_batch_node(const strata_team_t *team, int64_t first, int64_t count, int32_t per_team,
+                                            int64_t o, int64_t outs) {
+  const int64_t li = (int64_t)team->league_rank * per_team + o / outs;
+  return li < count ? first + li : -1;
+}
+
+/* one output (α, v) per team thread, its lanes over the leaf's points */
 STRATA_TEAM_KERNEL(strata_h2_upsweep_leaf, strata_h2_upleaf_args_t, a, team) {
-  const int64_t g = a->first + team->league_rank, b = a->node_begin[g], m = a->node_end[g] - b;
-  const int64_t k = a->k;
-  const double *U = a->U + b * k;
-  STRATA_TEAM_THREAD_RANGE(team, o, 0, k * a->nv) {
-    const int64_t al = o % k, v = o / k;
-    const double *x = a->xp + v * a->n + b;
-    double s;
-    STRATA_THREAD_VECTOR_REDUCE(team, i, 0, m, SUM, f64, s) { s += U[al * m + i] * x[i]; }
-    if (strata_thread_single(team)) a->xhat[(g * a->nv + v) * k + al] = s;
+  const int64_t k = a->k, outs = k * a->nv;
+  STRATA_TEAM_THREAD_RANGE(team, o, 0, a->per_team * outs) {
+    const int64_t g = strata_h2_batch_node(team, a->first, a->count, a->per_team, o, outs);
+    if (g >= 0) {
+      const int64_t b = a->node_begin[g], m = a->node_end[g] - b, al = o % k, v = (o % outs) / k;
+      const double *U = a->U + b * k + al * m, *x = a->xp + v * a->n + b;
+      double s;
+      STRATA_THREAD_VECTOR_REDUCE(team, i, 0, m, SUM, f64, s) { s += U[i] * x[i]; }
+      if (strata_thread_single(team)) a->xhat[(g * a->nv + v) * k + al] = s;
+    }
   }
 }
 
 /* one output per lane, the sum over α in the lane: consecutive lanes read consecutive E entries */
 STRATA_TEAM_KERNEL(strata_h2_upsweep_transfer, strata_h2_transfer_args_t, a, team) {
-  const int64_t g = a->first + team->league_rank, k = a->k, kk = k * k;
-  STRATA_TEAM_VECTOR_RANGE(team, o, 0, k * a->nv) {
-    const int64_t be = o % k, v = o / k;
-    double t = 0.0;
-    for (int64_t c = 2 * g + 1; c <= 2 * g + 2; ++c) {
-      const double *E = a->E + (c - 1) * kk + be;
-      const double *x = a->v + (c * a->nv + v) * k;
-      for (int64_t al = 0; al < k; ++al) t += E[al * k] * x[al];
+  const int64_t k = a->k, kk = k * k, outs = k * a->nv;
+  STRATA_TEAM_VECTOR_RANGE(team, o, 0, a->per_team * outs) {
+    const int64_t g = strata_h2_batch_node(team, a->first, a->count, a->per_team, o, outs);
+    if (g >= 0) {
+      const int64_t be = o % k, v = (o % outs) / k;
+      double t = 0.0;
+      for (int64_t c = 2 * g + 1; c <= 2 * g + 2; ++c) {
+        const double *E = a->E + (c - 1) * kk + be;
+        const double *x = a->v + (c * a->nv + v) * k;
+        for (int64_t al = 0; al < k; ++al) t += E[al * k] * x[al];
+      }
+      a->v[(g * a->nv + v) * k + be] = t;
     }
-    a->v[(g * a->nv + v) * k + be] = t;
   }
 }
 
@@ -61,27 +74,35 @@ STRATA_TEAM_KERNEL(strata_h2_coupling_mv, strata_h2_coupling_mv_args_t, a, team)
   }
 }
 
+/* one output (α, v) per team thread, its lanes over β */
 STRATA_TEAM_KERNEL(strata_h2_downsweep, strata_h2_transfer_args_t, a, team) {
-  const int64_t g = a->first + team->league_rank, P = (g - 1) / 2, k = a->k;
-  const double *E = a->E + (g - 1) * k * k;
-  STRATA_TEAM_THREAD_RANGE(team, o, 0, k * a->nv) {
-    const int64_t al = o % k, v = o / k;
-    const double *y = a->v + (P * a->nv + v) * k;
-    double s;
-    STRATA_THREAD_VECTOR_REDUCE(team, be, 0, k, SUM, f64, s) { s += E[al * k + be] * y[be]; }
-    if (strata_thread_single(team)) a->v[(g * a->nv + v) * k + al] += s;
+  const int64_t k = a->k, outs = k * a->nv;
+  STRATA_TEAM_THREAD_RANGE(team, o, 0, a->per_team * outs) {
+    const int64_t g = strata_h2_batch_node(team, a->first, a->count, a->per_team, o, outs);
+    if (g >= 0) {
+      const int64_t al = o % k, v = (o % outs) / k;
+      const double *E = a->E + (g - 1) * k * k + al * k, *y = a->v + (((g - 1) / 2) * a->nv + v) * k;
+      double s;
+      STRATA_THREAD_VECTOR_REDUCE(team, be, 0, k, SUM, f64, s) { s += E[be] * y[be]; }
+      if (strata_thread_single(team)) a->v[(g * a->nv + v) * k + al] += s;
+    }
   }
 }
 
-/* yp = U ŷ per leaf, one output per lane (consecutive lanes read consecutive U entries) */
+/* yp = U ŷ per leaf, one output per lane (consecutive lanes read consecutive U entries); a leaf's
+ * outputs are leaf_max x nv slots, those past its m points idle */
 STRATA_TEAM_KERNEL(strata_h2_leaf_basis, strata_h2_leaf_args_t, a, team) {
-  const int64_t g = a->first + team->league_rank, b = a->node_begin[g], m = a->node_end[g] - b, k = a->k;
-  STRATA_TEAM_VECTOR_RANGE(team, o, 0, m * a->nv) {
-    const int64_t i = o % m, v = o / m;
-    const double *U = a->U + b * k + i, *y = a->yhat + (g * a->nv + v) * k;
-    double t = 0.0;
-    for (int64_t al = 0; al < k; ++al) t += U[al * m] * y[al];
-    a->yp[b + i + v * a->n] = t;
+  const int64_t k = a->k, outs = a->leaf_max * a->nv;
+  STRATA_TEAM_VECTOR_RANGE(team, o, 0, a->per_team * outs) {
+    const int64_t g = strata_h2_batch_node(team, a->first, a->count, a->per_team, o, outs);
+    const int64_t i = o % a->leaf_max, v = (o % outs) / a->leaf_max;
+    if (g >= 0 && i < a->node_end[g] - a->node_begin[g]) {
+      const int64_t b = a->node_begin[g], m = a->node_end[g] - b;
+      const double *U = a->U + b * k + i, *y = a->yhat + (g * a->nv + v) * k;
+      double t = 0.0;
+      for (int64_t al = 0; al < k; ++al) t += U[al * m] * y[al];
+      a->yp[b + i + v * a->n] = t;
+    }
   }
 }
 

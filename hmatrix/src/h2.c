@@ -38,6 +38,25 @@ static strata_team_policy_t team_policy(const strata_h2_matrix_t *A, int64_t lea
   return strata_team_policy(league, A->host ? 1 : STRATA_AUTO, A->host ? 1 : A->warp);
 }
 
+/* The matvec's batched phases on GPUs: teams of H2_TEAM_LANES lanes taking several nodes of a level
+ * each, so that a node's few outputs (k x nv) do not leave most of a team idle. group: the lanes of
+ * a team thread that share one output's sum (H2_GROUP: 8 lanes read 64 contiguous bytes of a row),
+ * or 1 for one output per lane (then the warp's lanes are one thread's). Host backends: one node a
+ * team of one. Sets *per_team, the nodes of one team. */
+#define H2_TEAM_LANES 256
+#define H2_GROUP 8
+static strata_team_policy_t batch_policy(const strata_h2_matrix_t *A, int64_t nodes, int64_t outs, int group,
+                                         int32_t *per_team) {
+  if (A->host) {
+    *per_team = 1;
+    return strata_team_policy(nodes, 1, 1);
+  }
+  const int vl = group == 1 || group > A->warp ? A->warp : group, ts = H2_TEAM_LANES / vl > 0 ? H2_TEAM_LANES / vl : 1;
+  const int64_t slots = group == 1 ? (int64_t)ts * vl : ts, pt = slots / outs > 1 ? slots / outs : 1;
+  *per_team = (int32_t)pt;
+  return strata_team_policy((nodes + pt - 1) / pt, ts, vl);
+}
+
 strata_status_t strata_h2_options_default(int32_t dim, strata_h2_options_t *opts) {
   if (!opts) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "strata_h2_options_default: NULL opts");
   memset(opts, 0, sizeof *opts);
@@ -312,9 +331,10 @@ strata_status_t strata_h2_matvec(strata_exec_t *exec, const strata_h2_matrix_t *
   strata_h2_gather_args_t ga = {n, ldx, A->index_map, X, xp};
   CHECK(strata_parallel_for(exec, "strata_h2_gather", strata_range(0, n * nv), &strata_h2_gather, &ga));
   strata_team_policy_t lpol = team_policy(A, T->num_leaves);
-  strata_h2_leaf_args_t la = {T->num_leaves - 1, n, ldy, A->leaf_max, A->k, nv, lowrank, 0, NULL, A->node_begin, A->node_end,
-                              A->index_map, A->dense_row_ptr, A->dense_cols, A->dense_offsets, A->U, NULL, A->D, xp, NULL,
-                              alpha, beta, Y};
+  strata_h2_leaf_args_t la = {T->num_leaves - 1, n, ldy, A->leaf_max, A->k, nv, lowrank, 0, 0, 1, NULL, A->node_begin,
+                              A->node_end, A->index_map, A->dense_row_ptr, A->dense_cols, A->dense_offsets, A->U, NULL,
+                              A->D, xp, NULL, alpha, beta, Y};
+  la.count = T->num_leaves;
   if (de) { /* yd = Σ D x on de, after the gather (and yd's allocation) on exec */
     CHECK(strata_mem_alloc_async(exec, vec, (void **)&yd));
     CHECK(strata_event_record(exec, A->ev_ready));
@@ -333,13 +353,14 @@ strata_status_t strata_h2_matvec(strata_exec_t *exec, const strata_h2_matrix_t *
     CHECK(strata_mem_set_async(exec, yhat, 0, hat));
     int32_t lmin = 0; /* the coarsest level with coupling blocks: nothing above it is needed */
     while (T->coupling_row_ptr[((int64_t)2 << lmin) - 1] == 0) ++lmin;
-    strata_team_policy_t pol = team_policy(A, T->num_leaves);
-    strata_h2_upleaf_args_t ua = {T->num_leaves - 1, n, A->k, nv, A->node_begin, A->node_end, A->U, xp, xhat};
+    int32_t per = 1;
+    strata_team_policy_t pol = batch_policy(A, T->num_leaves, k * nv, H2_GROUP, &per);
+    strata_h2_upleaf_args_t ua = {T->num_leaves - 1, n, T->num_leaves, A->k, nv, per, A->node_begin, A->node_end, A->U, xp, xhat};
     CHECK(strata_parallel_for_team(exec, "strata_h2_upsweep_leaf", &pol, &strata_h2_upsweep_leaf, &ua));
     for (int32_t l = T->depth; l > lmin; --l) { /* parents of level l - 1 from children of level l */
       const int64_t first = ((int64_t)1 << (l - 1)) - 1;
-      pol = team_policy(A, (int64_t)1 << (l - 1));
-      strata_h2_transfer_args_t ta = {first, A->k, nv, A->E, xhat};
+      pol = batch_policy(A, first + 1, k * nv, 1, &per);
+      strata_h2_transfer_args_t ta = {first, first + 1, A->k, nv, per, A->E, xhat};
       CHECK(strata_parallel_for_team(exec, "strata_h2_upsweep_transfer", &pol, &strata_h2_upsweep_transfer, &ta));
     }
     for (int32_t l = lmin; l <= T->depth; ++l) {
@@ -350,15 +371,19 @@ strata_status_t strata_h2_matvec(strata_exec_t *exec, const strata_h2_matrix_t *
       CHECK(strata_parallel_for_team(exec, "strata_h2_coupling", &pol, &strata_h2_coupling_mv, &ca));
     }
     for (int32_t l = lmin + 1; l <= T->depth; ++l) {
-      pol = team_policy(A, (int64_t)1 << l);
-      strata_h2_transfer_args_t ta = {((int64_t)1 << l) - 1, A->k, nv, A->E, yhat};
+      const int64_t first = ((int64_t)1 << l) - 1;
+      pol = batch_policy(A, first + 1, k * nv, H2_GROUP, &per);
+      strata_h2_transfer_args_t ta = {first, first + 1, A->k, nv, per, A->E, yhat};
       CHECK(strata_parallel_for_team(exec, "strata_h2_downsweep", &pol, &strata_h2_downsweep, &ta));
     }
   }
   la.yhat = yhat;
   la.yp = yp;
   la.yd = yd;
-  if (lowrank) CHECK(strata_parallel_for_team(exec, "strata_h2_leaf_basis", &lpol, &strata_h2_leaf_basis, &la));
+  if (lowrank) {
+    strata_team_policy_t bpol = batch_policy(A, T->num_leaves, A->leaf_max * nv, 1, &la.per_team);
+    CHECK(strata_parallel_for_team(exec, "strata_h2_leaf_basis", &bpol, &strata_h2_leaf_basis, &la));
+  }
   if (de) { /* Y = α (yd + yp) + β Y once the dense sums are done */
     CHECK(strata_exec_wait_event(exec, A->ev_dense));
     dense_started = 0; /* exec's later work, the frees included, is ordered after de's */
