@@ -308,9 +308,8 @@ static void test_random_gather(void **state) {
   strata_impl_spgemm_gather = 0;
 }
 
-/* The medium classes' NUMERIC by buckets (strata_spgemm_medium_numeric): rows of A with more than
- * STRATA_SPGEMM_GATHER_A entries (so the gathering NUMERIC never takes them, even when forced), of
- * 66-416 products (medium-small) and 660-1976 (medium-large) landing on 40 columns (buckets of up
+/* The medium classes' NUMERIC by buckets (strata_spgemm_medium_numeric): rows of A with 33-52
+ * entries, of 66-416 products (medium-small) and 660-1976 (medium-large) landing on 40 columns (buckets of up
  * to ~50 products, past the insertion sort's 32), B with and without repeated columns; one row of
  * A all -0.0 times positive B rows (every entry -0.0: the sums start from -0.0). Bit for bit
  * against the host's product-order sums on host backends, under the GPU thresholds and with every
@@ -365,18 +364,14 @@ static void test_medium_buckets(void **state) {
       A.ro[i + 1] = A.ro[i] + len;
     }
     A.nnz = A.ro[m];
-    for (int g = 0; g < 2; ++g) { /* the defaults, then the gathering NUMERIC forced */
-      strata_impl_spgemm_gather = g;
-      int64_t rows[4];
-      check_product_th("medium buckets", &A, &B, T_MAX_GPU, rows);
-      if (rows[0] || !rows[1] || !rows[2] || rows[3])
-        fail_msg("medium buckets: rows per class %lld %lld %lld %lld, expected all medium (seed %llu)",
-                 (long long)rows[0], (long long)rows[1], (long long)rows[2], (long long)rows[3],
-                 (unsigned long long)T_seed);
-      check_product_th("medium buckets, all medium-large", &A, &B, T_MAX_MEDL, rows);
-      if (rows[2] != m) fail_msg("medium buckets: %lld medium-large rows, expected %d", (long long)rows[2], (int)m);
-    }
-    strata_impl_spgemm_gather = 0;
+    int64_t rows[4];
+    check_product_th("medium buckets", &A, &B, T_MAX_GPU, rows);
+    if (rows[0] || !rows[1] || !rows[2] || rows[3])
+      fail_msg("medium buckets: rows per class %lld %lld %lld %lld, expected all medium (seed %llu)",
+               (long long)rows[0], (long long)rows[1], (long long)rows[2], (long long)rows[3],
+               (unsigned long long)T_seed);
+    check_product_th("medium buckets, all medium-large", &A, &B, T_MAX_MEDL, rows);
+    if (rows[2] != m) fail_msg("medium buckets: %lld medium-large rows, expected %d", (long long)rows[2], (int)m);
     host_crs_free(&A), host_crs_free(&B);
   }
 }

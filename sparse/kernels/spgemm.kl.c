@@ -265,8 +265,7 @@ STRATA_KL_TEAM_FUNC void strata_spgemm_medium_numeric(const strata_team_t *team,
   }
 }
 
-/* A team per row. NUMERIC: by gathering (a->gather: lanes over C's entries) where A's row has few
- * entries, else by buckets (strata_spgemm_medium_numeric). COUNT / FILL: the products' (col · cap +
+/* A team per row. NUMERIC: by buckets (strata_spgemm_medium_numeric). COUNT / FILL: the products' (col · cap +
  * t, a · b) pairs sorted in team scratch, then a team scan over the sorted keys marks each column's
  * first key (its size, its columns). */
 STRATA_TEAM_KERNEL(strata_spgemm_medium, strata_spgemm_args_t, a, team) {
@@ -276,11 +275,6 @@ STRATA_TEAM_KERNEL(strata_spgemm_medium, strata_spgemm_args_t, a, team) {
   int64_t *start = (int64_t *)(vals + cap);
   const int32_t r = a->rows[a->begin + team->league_rank];
   if (a->mode == STRATA_SPGEMM_NUMERIC) {
-    if (a->gather && a->a_off[r + 1] - a->a_off[r] <= STRATA_SPGEMM_GATHER_A) {
-      const int64_t ab = a->a_off[r], ae = a->a_off[r + 1];
-      STRATA_TEAM_VECTOR_RANGE(team, q, a->c_off[r], a->c_off[r + 1]) { strata_spgemm_gather_entry(a, ab, ae, q); }
-      return;
-    }
     strata_spgemm_medium_numeric(team, a, r);
     return;
   }

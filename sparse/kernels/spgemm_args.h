@@ -42,9 +42,6 @@
 #define STRATA_SPGEMM_FILL 1    /* sorted columns into c_col at offsets c_off */
 #define STRATA_SPGEMM_NUMERIC 2 /* values into c_val */
 
-/** medium rows' NUMERIC gathers where A's row has at most this many entries (args.gather) */
-#define STRATA_SPGEMM_GATHER_A 32
-
 typedef struct strata_spgemm_args {
   const int64_t *a_off; /* A [m x k] */
   const int32_t *a_col;
@@ -64,8 +61,8 @@ typedef struct strata_spgemm_args {
   int64_t cap;          /* the class's most products per row (medium: scratch capacity and key stride) */
   int mode;             /* STRATA_SPGEMM_COUNT / FILL / NUMERIC */
   int b_unique;         /* B's rows hold unique columns (long rows: lanes over a B row never collide) */
-  int gather;           /* medium, NUMERIC, b_unique: rows of at most STRATA_SPGEMM_GATHER_A entries of A
-                           gather each C entry's products (strata_spgemm_gather_entry) instead of buckets */
+  int gather;           /* short, NUMERIC, b_unique: lanes gather each C entry's products
+                           (strata_spgemm_gather_entry) instead of a thread's row merge */
   int64_t *c_off;       /* COUNT: sizes [m]; FILL, NUMERIC: C's row offsets [m + 1] */
   int32_t *c_col;
   double *c_val;

@@ -6,8 +6,7 @@
  * grouped by class on the device (strata_sparse_impl_group_by_class), a COUNT launch per class
  * (exact row sizes), a device scan to C's row offsets, a FILL launch per class (sorted columns).
  * Numeric: one launch per class (on GPUs with B's rows unique, short rows (C's rows averaging >= 8
- * entries) and medium rows of <= 32 A entries gather: lanes over C's entries; other medium rows put
- * their products in buckets by C entry). The plan keeps the grouped rows, the class bounds and the
+ * entries) gather: lanes over C's entries; medium rows put their products in buckets by C entry). The plan keeps the grouped rows, the class bounds and the
  * long class's accumulators, so numeric is that one pass. */
 #include <stdlib.h>
 #include <string.h>
@@ -107,11 +106,11 @@ static strata_status_t launch_class(strata_exec_t *exec, const strata_spgemm_t *
   a->mode = mode;
   a->b_unique = p->b_unique;
   /* NUMERIC by gathering (B's rows unique): on GPUs, short rows where C's rows average at least
-   * SHORT_GATHER_MIN_AVG entries and medium rows (the kernel takes those of few A entries); on host
-   * backends only when a test forces it */
-  a->gather = mode == STRATA_SPGEMM_NUMERIC && p->b_unique &&
-              (strata_impl_spgemm_gather ||
-               (!host && (c != STRATA_SPGEMM_SHORT || p->nnz_c >= SHORT_GATHER_MIN_AVG * (int64_t)p->m)));
+   * SHORT_GATHER_MIN_AVG entries; on host backends only when a test forces it. Medium rows never:
+   * buckets search C's row once per product, gathering once per (C entry, A entry) pair, at least
+   * as many (perf/NOTES.md) */
+  a->gather = mode == STRATA_SPGEMM_NUMERIC && p->b_unique && c == STRATA_SPGEMM_SHORT &&
+              (strata_impl_spgemm_gather || (!host && p->nnz_c >= SHORT_GATHER_MIN_AVG * (int64_t)p->m));
   a->acc = p->acc;
   static const char *const label[STRATA_SPGEMM_NUM_CLASSES][3] = {
       {"strata_spgemm_short_count", "strata_spgemm_short_fill", "strata_spgemm_short_numeric"},
