@@ -546,6 +546,39 @@ static void test_all_dense(void **state) {
   strata_points_destroy(&P);
 }
 
+/* the dense product by columns mapped in scratch (the GPUs' path, forced on host backends): a leaf's
+ * blocks of fewer than leaf_max columns (2D random), all blocks of a row at once (everything dense,
+ * 1,500 columns a leaf), against the dense product and serial; past H2_DENSE_MAP_MAX (2,048)
+ * columns a leaf the block-by-block loop on every backend */
+static void test_dense_map(void **state) {
+  strata_impl_h2_dense_map = 1;
+  strata_points_t *P;
+  T_OK(strata_points_create_random(2, 4000, T_seed + 20, &P));
+  strata_h2_options_t o = opts_of(2, 64, 8, 1.0, STRATA_H2_EXP, 0.3);
+  strata_h2_matrix_t *A = NULL;
+  T_OK(strata_h2_create(T_exec, P, &o, &A));
+  if (A->dense_width < 64 || A->dense_width > 2048) fail_msg("dense map: width %lld, expected 64..2048", (long long)A->dense_width);
+  T_OK(strata_h2_destroy(&A));
+  EXPECT_ERR_BELOW(h2_error(P, &o, STRATA_H2_EXP, 0.3), 2e-4, "dense map, 2D random");
+  strata_points_destroy(&P);
+  T_OK(strata_points_create_random(2, 1500, T_seed + 21, &P));
+  o = opts_of(2, 32, 4, 1e-9, STRATA_H2_EXP, 0.3);
+  T_OK(strata_h2_create(T_exec, P, &o, &A));
+  assert_int_equal(A->dense_width, 1500);
+  T_OK(strata_h2_destroy(&A));
+  EXPECT_ERR_BELOW(h2_error(P, &o, STRATA_H2_EXP, 0.3), 1e-14, "dense map, all dense");
+  strata_points_destroy(&P);
+  test_backend_equals_serial(state);
+  T_OK(strata_points_create_random(2, 2500, T_seed + 22, &P));
+  o = opts_of(2, 32, 4, 1e-9, STRATA_H2_EXP, 0.3);
+  T_OK(strata_h2_create(T_exec, P, &o, &A));
+  assert_int_equal(A->dense_width, 0);
+  T_OK(strata_h2_destroy(&A));
+  EXPECT_ERR_BELOW(h2_error(P, &o, STRATA_H2_EXP, 0.3), 1e-14, "all dense, 2,500 columns a leaf");
+  strata_points_destroy(&P);
+  strata_impl_h2_dense_map = 0;
+}
+
 /* the labels of the launches one call makes (Q5: everything dense launches no low-rank phase) */
 static char t_labels[4096];
 static void t_label_hook(const char *label, strata_backend_t b, strata_pattern_t k, uint64_t id, void *u) {
@@ -1183,6 +1216,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_dense_grids, t_setup),
       cmocka_unit_test_setup(test_error_falls_with_p, t_setup),
       cmocka_unit_test_setup(test_backend_equals_serial, t_setup),
+      cmocka_unit_test_setup(test_dense_map, t_setup),
       cmocka_unit_test_setup(test_multivector, t_setup),
       cmocka_unit_test_setup(test_overlap_same_bits, t_setup),
       cmocka_unit_test_setup(test_symmetric, t_setup),

@@ -73,6 +73,9 @@ typedef struct strata_h2_coupling_mv_args {
  *  order, n x nv); strata_h2_leaf_product, one leaf to a team (league rank), mode 0: y = yp (when lowrank) + Σ_b D_b x_s, then
  *  Y[index_map[pos] + v·ldy] = α·y + β·Y (β == 0: Y not read); mode 1: yd = Σ_b D_b x_s only (tree
  *  order, n x nv); strata_h2_combine (a range kernel over n·nv): mode 0's last step from yd. */
+/** team scratch of strata_h2_leaf_product per mapped column: its block's first entry of the row
+ *  (from the leaf's first block), the block's row stride, its position in x (int32 each) */
+#define STRATA_H2_DENSE_MAP_BYTES 12
 typedef struct strata_h2_leaf_args {
   int64_t first, n, ldy, leaf_max; /* leaf_max: the most points of a leaf */
   int32_t k, nv, lowrank, mode;
@@ -85,6 +88,8 @@ typedef struct strata_h2_leaf_args {
   double *yp;
   double alpha, beta;
   double *Y;
+  int64_t width; /* leaf_product: > 0 maps the leaf's dense columns (at most width) in team scratch,
+                    STRATA_H2_DENSE_MAP_BYTES each, and lanes run over all of them; 0 block by block */
 } strata_h2_leaf_args_t;
 
 #ifdef __cplusplus

@@ -114,15 +114,35 @@ STRATA_KL_FUNC void strata_h2_combine_one(double s, double yp, double alpha, dou
 }
 
 /* mode 0: Y = α (yp + Σ D x) + β Y per leaf; mode 1: yd = Σ D x (tree order) only, for the combine
- * below. GPUs: the lanes share the columns j < leaf_max of every dense block of the row, each lane
- * summing over all blocks before the one reduction */
+ * below. GPUs with a->width > 0: the team first maps the leaf's dense columns (all its blocks', in
+ * order) in scratch, then a row's lanes run over all of them at once (no lane idles where a block
+ * has fewer than leaf_max columns); otherwise the lanes share the columns j < leaf_max of every
+ * block, each lane summing over all blocks before the one reduction */
 STRATA_TEAM_KERNEL(strata_h2_leaf_product, strata_h2_leaf_args_t, a, team) {
   const int64_t li = team->league_rank, g = a->first + li, b = a->node_begin[g], m = a->node_end[g] - b;
   const int64_t d0 = a->dense_row_ptr[li], d1 = a->dense_row_ptr[li + 1];
+  int64_t w = 0; /* a->width > 0: the leaf's w dense columns mapped in scratch (every block's, in order) */
+  int32_t *first = (int32_t *)team->scratch, *stride = first + a->width, *xpos = stride + a->width;
+  if (a->width > 0) {
+    for (int64_t q = d0; q < d1; ++q) {
+      const int64_t c = a->dense_cols[q], bs = a->node_begin[c], ns = a->node_end[c] - bs, off = a->dense_offsets[q] - a->dense_offsets[d0];
+      STRATA_TEAM_VECTOR_RANGE(team, j, 0, ns) {
+        first[w + j] = (int32_t)(off + j);
+        stride[w + j] = (int32_t)ns;
+        xpos[w + j] = (int32_t)(bs + j);
+      }
+      w += ns;
+    }
+    strata_team_barrier(team);
+  }
+  const double *Dl = a->D + a->dense_offsets[d0];
   STRATA_TEAM_THREAD_RANGE(team, o, 0, m * a->nv) {
     const int64_t i = o % m, v = o / m;
     double s = 0.0;
-    if (team->vector_length > 1) {
+    if (a->width > 0) { /* lanes over all the row's columns: each block's row is contiguous in D */
+      const double *x = a->xp + v * a->n;
+      STRATA_THREAD_VECTOR_REDUCE(team, t, 0, w, SUM, f64, s) { s += Dl[first[t] + i * stride[t]] * x[xpos[t]]; }
+    } else if (team->vector_length > 1) {
       STRATA_THREAD_VECTOR_REDUCE(team, j, 0, a->leaf_max, SUM, f64, s) {
         for (int64_t q = d0; q < d1; ++q) {
           const int64_t c = a->dense_cols[q], bs = a->node_begin[c], ns = a->node_end[c] - bs;

@@ -30,6 +30,8 @@ static strata_status_t upload(strata_h2_matrix_t *A, const void *host, size_t by
   return st;
 }
 
+int strata_impl_h2_dense_map = 0;
+
 static strata_status_t dev_alloc(strata_h2_matrix_t *A, size_t count, double **d) {
   return strata_mem_alloc(A->exec, STRATA_MEM_DEVICE, count * sizeof(double), (void **)d);
 }
@@ -45,6 +47,9 @@ static strata_team_policy_t team_policy(const strata_h2_matrix_t *A, int64_t lea
  * team of one. Sets *per_team, the nodes of one team. */
 #define H2_TEAM_LANES 256
 #define H2_GROUP 8
+/* GPUs: the dense product maps a leaf's blocks' columns in team scratch (12 bytes each) up to this
+ * many columns (24 KiB), above it loops block by block */
+#define H2_DENSE_MAP_MAX 2048
 static strata_team_policy_t batch_policy(const strata_h2_matrix_t *A, int64_t nodes, int64_t outs, int group,
                                          int32_t *per_team) {
   if (A->host) {
@@ -149,7 +154,13 @@ strata_status_t strata_h2_create(strata_exec_t *exec, const strata_points_t *pts
   for (int64_t l = 0; l < T->num_leaves; ++l) {
     const int64_t g = T->num_leaves - 1 + l;
     if (T->node_end[g] - T->node_begin[g] > A->leaf_max) A->leaf_max = T->node_end[g] - T->node_begin[g];
+    int64_t w = 0;
+    for (int64_t q = T->dense_row_ptr[l]; q < T->dense_row_ptr[l + 1]; ++q)
+      w += T->node_end[T->dense_cols[q]] - T->node_begin[T->dense_cols[q]];
+    if (w > A->dense_width) A->dense_width = w;
   }
+  /* the map's entries are int32: positions in a leaf's blocks (< leaf_max x width) and in x (< n) */
+  if ((A->host && !strata_impl_h2_dense_map) || A->dense_width > H2_DENSE_MAP_MAX || n > INT32_MAX) A->dense_width = 0;
   for (int64_t m = 0; m < p; ++m) hc[m] = cos((2.0 * (double)m + 1.0) * 3.14159265358979323846 / (2.0 * (double)p));
   for (int64_t g = 0; g < nn; ++g)
     for (int64_t q = T->coupling_row_ptr[g]; q < T->coupling_row_ptr[g + 1]; ++q) crow[q] = g;
@@ -333,8 +344,10 @@ strata_status_t strata_h2_matvec(strata_exec_t *exec, const strata_h2_matrix_t *
   strata_team_policy_t lpol = team_policy(A, T->num_leaves);
   strata_h2_leaf_args_t la = {T->num_leaves - 1, n, ldy, A->leaf_max, A->k, nv, lowrank, 0, 0, 1, NULL, A->node_begin,
                               A->node_end, A->index_map, A->dense_row_ptr, A->dense_cols, A->dense_offsets, A->U, NULL,
-                              A->D, xp, NULL, alpha, beta, Y};
+                              A->D, xp, NULL, alpha, beta, Y, 0};
   la.count = T->num_leaves;
+  la.width = A->dense_width;
+  lpol.scratch_team = (size_t)la.width * STRATA_H2_DENSE_MAP_BYTES;
   if (de) { /* yd = Σ D x on de, after the gather (and yd's allocation) on exec */
     CHECK(strata_mem_alloc_async(exec, vec, (void **)&yd));
     CHECK(strata_event_record(exec, A->ev_ready));

@@ -25,6 +25,8 @@ struct strata_h2_matrix {
   int host;
   int warp;
   int64_t leaf_max; /* the most points of a leaf */
+  int64_t dense_width; /* GPUs: the most columns of a leaf's dense blocks together (Σ n_s) where the
+                          dense product maps them in team scratch (H2_DENSE_MAP_MAX), else 0 */
   size_t bytes_index;
   /* the matvec's dense phase on a second instance (strata_h2_set_overlap): NULL when off */
   strata_exec_t *dense_exec;
@@ -36,5 +38,9 @@ struct strata_h2_matrix {
   int64_t *dense_row_ptr, *dense_cols, *dense_rows, *dense_offsets;
   strata_h2_compress_info_t compressed; /* the last strata_h2_compress (all zero: none yet) */
 };
+
+/* tests: nonzero maps the dense product's columns in scratch on host backends too (the GPUs' path;
+ * read by strata_h2_create) */
+extern int strata_impl_h2_dense_map;
 
 #endif
