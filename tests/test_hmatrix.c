@@ -550,30 +550,32 @@ static void test_all_dense(void **state) {
  * blocks of fewer than leaf_max columns (2D random), all blocks of a row at once (everything dense,
  * 1,500 columns a leaf), against the dense product and serial; past H2_DENSE_MAP_MAX (2,048)
  * columns a leaf the block-by-block loop on every backend */
+static int64_t dense_width_of(const strata_points_t *P, const strata_h2_options_t *o) {
+  strata_h2_matrix_t *A = NULL;
+  T_OK(strata_h2_create(T_exec, P, o, &A));
+  const int64_t w = A->dense_width;
+  T_OK(strata_h2_destroy(&A));
+  return w;
+}
+
 static void test_dense_map(void **state) {
   strata_impl_h2_dense_map = 1;
   strata_points_t *P;
   T_OK(strata_points_create_random(2, 4000, T_seed + 20, &P));
   strata_h2_options_t o = opts_of(2, 64, 8, 1.0, STRATA_H2_EXP, 0.3);
-  strata_h2_matrix_t *A = NULL;
-  T_OK(strata_h2_create(T_exec, P, &o, &A));
-  if (A->dense_width < 64 || A->dense_width > 2048) fail_msg("dense map: width %lld, expected 64..2048", (long long)A->dense_width);
-  T_OK(strata_h2_destroy(&A));
+  const int64_t w = dense_width_of(P, &o);
+  if (w < 64 || w > 2048) fail_msg("dense map: width %lld, expected 64..2048", (long long)w);
   EXPECT_ERR_BELOW(h2_error(P, &o, STRATA_H2_EXP, 0.3), 2e-4, "dense map, 2D random");
   strata_points_destroy(&P);
   T_OK(strata_points_create_random(2, 1500, T_seed + 21, &P));
   o = opts_of(2, 32, 4, 1e-9, STRATA_H2_EXP, 0.3);
-  T_OK(strata_h2_create(T_exec, P, &o, &A));
-  assert_int_equal(A->dense_width, 1500);
-  T_OK(strata_h2_destroy(&A));
+  assert_int_equal(dense_width_of(P, &o), 1500);
   EXPECT_ERR_BELOW(h2_error(P, &o, STRATA_H2_EXP, 0.3), 1e-14, "dense map, all dense");
   strata_points_destroy(&P);
   test_backend_equals_serial(state);
   T_OK(strata_points_create_random(2, 2500, T_seed + 22, &P));
   o = opts_of(2, 32, 4, 1e-9, STRATA_H2_EXP, 0.3);
-  T_OK(strata_h2_create(T_exec, P, &o, &A));
-  assert_int_equal(A->dense_width, 0);
-  T_OK(strata_h2_destroy(&A));
+  assert_int_equal(dense_width_of(P, &o), 0);
   EXPECT_ERR_BELOW(h2_error(P, &o, STRATA_H2_EXP, 0.3), 1e-14, "all dense, 2,500 columns a leaf");
   strata_points_destroy(&P);
   strata_impl_h2_dense_map = 0;

@@ -344,9 +344,8 @@ strata_status_t strata_h2_matvec(strata_exec_t *exec, const strata_h2_matrix_t *
   strata_team_policy_t lpol = team_policy(A, T->num_leaves);
   strata_h2_leaf_args_t la = {T->num_leaves - 1, n, ldy, A->leaf_max, A->k, nv, lowrank, 0, 0, 1, NULL, A->node_begin,
                               A->node_end, A->index_map, A->dense_row_ptr, A->dense_cols, A->dense_offsets, A->U, NULL,
-                              A->D, xp, NULL, alpha, beta, Y, 0};
+                              A->D, xp, NULL, alpha, beta, Y, A->dense_width};
   la.count = T->num_leaves;
-  la.width = A->dense_width;
   lpol.scratch_team = (size_t)la.width * STRATA_H2_DENSE_MAP_BYTES;
   if (de) { /* yd = Σ D x on de, after the gather (and yd's allocation) on exec */
     CHECK(strata_mem_alloc_async(exec, vec, (void **)&yd));

@@ -6,8 +6,9 @@
  * grouped by class on the device (strata_sparse_impl_group_by_class), a COUNT launch per class
  * (exact row sizes), a device scan to C's row offsets, a FILL launch per class (sorted columns).
  * Numeric: one launch per class (on GPUs with B's rows unique, short rows (C's rows averaging >= 8
- * entries) gather: lanes over C's entries; medium rows put their products in buckets by C entry). The plan keeps the grouped rows, the class bounds and the
- * long class's accumulators, so numeric is that one pass. */
+ * entries) gather: lanes over C's entries; medium rows put their products in buckets by C entry).
+ * The plan keeps the grouped rows, the class bounds and the long class's accumulators, so numeric
+ * is that one pass. */
 #include <stdlib.h>
 #include <string.h>
 
