@@ -42,11 +42,11 @@ static strata_team_policy_t team_policy(const strata_h2_matrix_t *A, int64_t lea
 
 /* The matvec's batched phases on GPUs: teams of H2_TEAM_LANES lanes taking several nodes of a level
  * each, so that a node's few outputs (k x nv) do not leave most of a team idle. group: the lanes of
- * a team thread that share one output's sum (H2_GROUP: 8 lanes read 64 contiguous bytes of a row),
- * or 1 for one output per lane (then the warp's lanes are one thread's). Host backends: one node a
- * team of one. Sets *per_team, the nodes of one team. */
+ * a team thread that share one output's sum (H2_GROUP: 2 lanes, each over every other entry of a
+ * row; 2, 4 and 8 measured in perf/NOTES.md), or 1 for one output per lane (then the warp's lanes
+ * are one thread's). Host backends: one node a team of one. Sets *per_team, the nodes of one team. */
 #define H2_TEAM_LANES 256
-#define H2_GROUP 8
+#define H2_GROUP 2
 /* GPUs: the dense product maps a leaf's blocks' columns in team scratch (12 bytes each) up to this
  * many columns (24 KiB), above it loops block by block */
 #define H2_DENSE_MAP_MAX 2048
