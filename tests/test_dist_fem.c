@@ -257,97 +257,162 @@ static void test_packets_exchange(void **state) {
   packets_check(1);
 }
 
-/* D7 + D8: every rank adds 1 to (g, g) and (g, g+1) of every row g of a tridiagonal pattern
- * (summed: p each); the last rank also assembles into row n + 99 (owned by none: 2 entries) and
- * (0, 3), outside row 0's pattern: 3 invalid entries reported on every rank, the valid ones
- * combined all the same, in every round of zero-and-assemble. */
-static void test_export_rows(void **state) {
-  (void)state;
-  const int64_t n = 4 * td_size + 1;
-  strata_dist_map_t *map = NULL;
-  T_OK(strata_dist_map_create_block(W, n, &map));
+/* The export tests' fixture: a block map of n = 4p + 1 rows; A, the owner's tridiagonal pattern
+ * (global columns, values 0); L, on every rank, rows g = 0..n-1 holding 1 at (g, g) and 2 at (g, g+1),
+ * listed in reverse order; with bad, the last rank also lists a row for n + 99 (owned by none: 2
+ * entries) and one more for row 0 at column 3, outside its pattern: 3 invalid entries. */
+typedef struct export_case {
+  int64_t n;
+  strata_dist_map_t *map;
   strata_dist_map_info_t mi;
-  strata_dist_map_info(map, &mi);
-  const int32_t nl = mi.num_local;
-  /* the owner's target: its rows, global columns, tridiagonal pattern */
-  td_coo_t t = {0};
+  td_coo_t t, e;
+  strata_crs_matrix_t *A, *L;
+  int32_t lr, *rows, *dtr, *dtc, *der, *dec;
+  int64_t *gid_r;
+  double *dev;
+} export_case_t;
+
+static void export_case_make(export_case_t *x, int bad) {
+  memset(x, 0, sizeof *x);
+  const int64_t n = x->n = 4 * td_size + 1;
+  T_OK(strata_dist_map_create_block(W, n, &x->map));
+  strata_dist_map_info(x->map, &x->mi);
+  const int32_t nl = x->mi.num_local;
   for (int32_t l = 0; l < nl; ++l) {
-    const int64_t g = mi.first_gid + l;
+    const int64_t g = x->mi.first_gid + l;
     for (int64_t c = g - 1; c <= g + 1; ++c)
-      if (c >= 0 && c < n) td_push(&t, l, c, 0.0);
+      if (c >= 0 && c < n) td_push(&x->t, l, c, 0.0);
   }
-  int32_t *tr = (int32_t *)t_malloc(((size_t)t.n + 1) * 4), *tc = (int32_t *)t_malloc(((size_t)t.n + 1) * 4);
-  for (int64_t k = 0; k < t.n; ++k) tr[k] = (int32_t)t.r[k], tc[k] = (int32_t)t.c[k];
-  int32_t *dtr = (int32_t *)t_to_dev(tr, (size_t)t.n * 4), *dtc = (int32_t *)t_to_dev(tc, (size_t)t.n * 4);
-  strata_crs_matrix_t *A = NULL;
-  T_OK(strata_crs_create_from_coo(T_exec, nl, (int32_t)n, t.n, dtr, dtc, NULL, &A));
-  /* this rank's L: row g (g < n), plus on the last rank rows for n + 99 and an extra (0, 3) row */
-  const int last = td_rank == td_size - 1;
-  const int32_t lr = (int32_t)n + (last ? 2 : 0);
-  td_coo_t e = {0};
+  int32_t *tr = (int32_t *)t_malloc(((size_t)x->t.n + 1) * 4), *tc = (int32_t *)t_malloc(((size_t)x->t.n + 1) * 4);
+  for (int64_t k = 0; k < x->t.n; ++k) tr[k] = (int32_t)x->t.r[k], tc[k] = (int32_t)x->t.c[k];
+  x->dtr = (int32_t *)t_to_dev(tr, (size_t)x->t.n * 4);
+  x->dtc = (int32_t *)t_to_dev(tc, (size_t)x->t.n * 4);
+  T_OK(strata_crs_create_from_coo(T_exec, nl, (int32_t)n, x->t.n, x->dtr, x->dtc, NULL, &x->A));
+  const int extra = bad && td_rank == td_size - 1;
+  const int32_t lr = x->lr = (int32_t)n + (extra ? 2 : 0);
   int64_t *gid = (int64_t *)t_malloc((size_t)lr * sizeof(int64_t));
-  int32_t *rows = (int32_t *)t_malloc((size_t)lr * sizeof(int32_t));
+  x->rows = (int32_t *)t_malloc((size_t)lr * sizeof(int32_t));
   for (int32_t k = 0; k < (int32_t)n; ++k) {
-    td_push(&e, k, k, 1.0);
-    if (k + 1 < n) td_push(&e, k, k + 1, 1.0);
+    td_push(&x->e, k, k, 1.0);
+    if (k + 1 < n) td_push(&x->e, k, k + 1, 2.0);
     gid[k] = k;
   }
-  if (last) {
-    td_push(&e, n, 0, 5.0);
-    td_push(&e, n, 1, 5.0);
+  if (extra) {
+    td_push(&x->e, n, 0, 5.0);
+    td_push(&x->e, n, 1, 5.0);
     gid[n] = n + 99;
-    td_push(&e, n + 1, 3, 7.0);
+    td_push(&x->e, n + 1, 3, 7.0);
     gid[n + 1] = 0;
   }
-  for (int32_t k = 0; k < lr; ++k) rows[k] = lr - 1 - k; /* any order */
-  int64_t *gid_r = (int64_t *)t_malloc((size_t)lr * sizeof(int64_t));
-  for (int32_t k = 0; k < lr; ++k) gid_r[k] = gid[rows[k]];
-  int32_t *er = (int32_t *)t_malloc(((size_t)e.n + 1) * 4), *ec = (int32_t *)t_malloc(((size_t)e.n + 1) * 4);
-  for (int64_t k = 0; k < e.n; ++k) er[k] = (int32_t)e.r[k], ec[k] = (int32_t)e.c[k];
-  int32_t *der = (int32_t *)t_to_dev(er, (size_t)e.n * 4), *dec = (int32_t *)t_to_dev(ec, (size_t)e.n * 4);
-  double *dev = (double *)t_to_dev(e.v, (size_t)e.n * 8);
-  strata_crs_matrix_t *L = NULL;
-  T_OK(strata_crs_create_from_coo(T_exec, lr, (int32_t)n, e.n, der, dec, dev, &L));
+  for (int32_t k = 0; k < lr; ++k) x->rows[k] = lr - 1 - k; /* any order */
+  x->gid_r = (int64_t *)t_malloc((size_t)lr * sizeof(int64_t));
+  for (int32_t k = 0; k < lr; ++k) x->gid_r[k] = gid[x->rows[k]];
+  int32_t *er = (int32_t *)t_malloc(((size_t)x->e.n + 1) * 4), *ec = (int32_t *)t_malloc(((size_t)x->e.n + 1) * 4);
+  for (int64_t k = 0; k < x->e.n; ++k) er[k] = (int32_t)x->e.r[k], ec[k] = (int32_t)x->e.c[k];
+  x->der = (int32_t *)t_to_dev(er, (size_t)x->e.n * 4);
+  x->dec = (int32_t *)t_to_dev(ec, (size_t)x->e.n * 4);
+  x->dev = (double *)t_to_dev(x->e.v, (size_t)x->e.n * 8);
+  T_OK(strata_crs_create_from_coo(T_exec, lr, (int32_t)n, x->e.n, x->der, x->dec, x->dev, &x->L));
+  free(er);
+  free(ec);
+  free(tr);
+  free(tc);
+  free(gid);
+}
+
+/* A's values against `times` x p on (g, g), 2 `times` x p on (g, g + 1), 0 on (g, g - 1) */
+static int export_case_values_ok(const export_case_t *x, double times) {
+  double *v = (double *)t_malloc(((size_t)x->A->nnz + 1) * 8);
+  if (x->A->nnz) T_OK(strata_mem_copy(T_exec, v, x->A->values, (size_t)x->A->nnz * 8));
+  int ok = 1;
+  for (int64_t k = 0; k < x->t.n; ++k) { /* A's entries in COO order (sorted rows and columns) */
+    const int64_t g = x->mi.first_gid + x->t.r[k];
+    const double w = x->t.c[k] == g ? times * (double)td_size : x->t.c[k] == g + 1 ? 2.0 * times * (double)td_size : 0.0;
+    ok &= v[k] == w;
+  }
+  free(v);
+  return ok;
+}
+
+static void export_case_free(export_case_t *x) {
+  strata_crs_destroy(&x->L);
+  strata_crs_destroy(&x->A);
+  t_dev_free(x->der);
+  t_dev_free(x->dec);
+  t_dev_free(x->dev);
+  t_dev_free(x->dtr);
+  t_dev_free(x->dtc);
+  free(x->gid_r);
+  free(x->rows);
+  td_coo_free(&x->e);
+  td_coo_free(&x->t);
+  strata_dist_map_destroy(&x->map);
+}
+
+/* D7 + D8: every rank adds 1 to (g, g) and 2 to (g, g+1) of every row g (summed: p and 2p), and the last
+ * rank's 3 invalid entries are reported on every rank, the valid ones combined all the same, in
+ * every round of zero-and-assemble. */
+static void test_export_rows(void **state) {
+  (void)state;
+  export_case_t x;
+  export_case_make(&x, 1);
+  const int64_t n = x.n;
   for (int round = 0; round < 3; ++round) {
-    if (A->nnz) T_OK(strata_mem_set_async(T_exec, A->values, 0, (size_t)A->nnz * 8));
+    if (x.A->nnz) T_OK(strata_mem_set_async(T_exec, x.A->values, 0, (size_t)x.A->nnz * 8));
     strata_dist_export_report_t rep;
     strata_dist_packets_options_t po = {round == 1};
-    const strata_status_t st =
-        strata_dist_export_rows(T_exec, map, L, lr, rows, gid_r, NULL, A, NULL, n, STRATA_COMBINE_ADD, &po, &rep);
+    const strata_status_t st = strata_dist_export_rows(T_exec, x.map, x.L, x.lr, x.rows, x.gid_r, NULL, x.A, NULL, n,
+                                                       STRATA_COMBINE_ADD, &po, &rep);
     td_expect(st, STRATA_ERR_INVALID_DATA, "3 entries not combined", "the first: global row");
     TD_CHECK(rep.rows_unowned == 1 && rep.invalid_entries == 3 && rep.first_unowned == n + 99 &&
                  rep.rows_given == (int64_t)n * td_size + 2 && rep.entries_combined == (2 * n - 1) * td_size,
              "report: unowned %lld invalid %lld first %lld given %lld combined %lld", (long long)rep.rows_unowned,
              (long long)rep.invalid_entries, (long long)rep.first_unowned, (long long)rep.rows_given,
              (long long)rep.entries_combined);
-    double *v = (double *)t_malloc(((size_t)A->nnz + 1) * 8);
-    if (A->nnz) T_OK(strata_mem_copy(T_exec, v, A->values, (size_t)A->nnz * 8));
-    int ok = 1;
-    for (int64_t k = 0; k < t.n; ++k) { /* A's entries in COO order (sorted rows and columns) */
-      const int64_t g = mi.first_gid + t.r[k];
-      const double w = t.c[k] == g || t.c[k] == g + 1 ? (double)td_size : 0.0;
-      ok &= v[k] == w;
-    }
-    TD_CHECK(ok, "round %d: the combined values are not p on (g, g) and (g, g+1)", round);
-    free(v);
+    TD_CHECK(export_case_values_ok(&x, 1.0), "round %d: the combined values are not p on (g, g) and 2p on (g, g+1)", round);
   }
-  strata_crs_destroy(&L);
-  strata_crs_destroy(&A);
-  t_dev_free(der);
-  t_dev_free(dec);
-  t_dev_free(dev);
-  t_dev_free(dtr);
-  t_dev_free(dtc);
-  free(er);
-  free(ec);
-  free(tr);
-  free(tc);
-  free(gid);
-  free(gid_r);
-  free(rows);
-  td_coo_free(&e);
-  td_coo_free(&t);
-  strata_dist_map_destroy(&map);
+  export_case_free(&x);
+}
+
+/* The reusable row export on the same rows: applied twice with ADD (2p, the same as two
+ * export_rows), ZERO (nothing), INSERT refused on every rank (nothing combined), staged and not;
+ * made from the invalid rows it is refused on every rank with the same counts, and no export. */
+static void test_row_export(void **state) {
+  (void)state;
+  for (int staged = 0; staged < 2; ++staged) {
+    export_case_t x;
+    export_case_make(&x, 0);
+    strata_dist_packets_options_t po = {staged};
+    strata_dist_row_export_t *X = NULL;
+    strata_dist_export_report_t rep;
+    T_OK(strata_dist_row_export_create(T_exec, x.map, x.L, x.lr, x.rows, x.gid_r, NULL, x.A, NULL, x.n, &po, &X, &rep));
+    TD_CHECK(X && rep.invalid_entries == 0 && rep.entries_combined == (2 * x.n - 1) * td_size, "create: invalid %lld, entries %lld",
+             (long long)rep.invalid_entries, (long long)rep.entries_combined);
+    if (x.A->nnz) T_OK(strata_mem_set_async(T_exec, x.A->values, 0, (size_t)x.A->nnz * 8));
+    for (int round = 1; round <= 2; ++round) {
+      T_OK(strata_dist_row_export_apply(X, T_exec, x.L->values, STRATA_COMBINE_ADD, x.A->values, &rep));
+      TD_CHECK(rep.entries_combined == (2 * x.n - 1) * td_size, "apply %d: %lld entries", round, (long long)rep.entries_combined);
+      TD_CHECK(export_case_values_ok(&x, (double)round), "apply %d (staged %d): the values are not %d p", round, staged, round);
+    }
+    T_OK(strata_dist_row_export_apply(X, NULL, x.L->values, STRATA_COMBINE_ZERO, x.A->values, NULL));
+    const strata_status_t st = strata_dist_row_export_apply(X, T_exec, x.L->values, STRATA_COMBINE_INSERT, x.A->values, NULL);
+    td_expect(st, STRATA_ERR_INVALID_ARGUMENT, "combine mode", "INSERT");
+    TD_CHECK(export_case_values_ok(&x, 2.0), "ZERO or a refused INSERT changed the values");
+    T_OK(strata_dist_row_export_destroy(&X));
+    T_OK(strata_dist_row_export_destroy(&X)); /* NULL-safe */
+    export_case_free(&x);
+  }
+  export_case_t x;
+  export_case_make(&x, 1);
+  strata_dist_row_export_t *X = NULL;
+  strata_dist_export_report_t rep;
+  const strata_status_t st =
+      strata_dist_row_export_create(T_exec, x.map, x.L, x.lr, x.rows, x.gid_r, NULL, x.A, NULL, x.n, NULL, &X, &rep);
+  td_expect(st, STRATA_ERR_INVALID_DATA, "3 entries not combined", "no row export was made");
+  TD_CHECK(X == NULL && rep.rows_unowned == 1 && rep.invalid_entries == 3 && rep.first_unowned == x.n + 99,
+           "invalid create: export %p, unowned %lld, invalid %lld, first %lld", (void *)X, (long long)rep.rows_unowned,
+           (long long)rep.invalid_entries, (long long)rep.first_unowned);
+  export_case_free(&x);
 }
 
 /* ------------------------------------------------------------------ the FEM job's assembly */
@@ -462,6 +527,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_partition_refused, t_setup),
       cmocka_unit_test_setup(test_packets_exchange, t_setup),
       cmocka_unit_test_setup(test_export_rows, t_setup),
+      cmocka_unit_test_setup(test_row_export, t_setup),
       cmocka_unit_test_setup(test_fem_assembly, t_setup),
       cmocka_unit_test_setup(test_fem_bulk_nodes, t_setup),
       cmocka_unit_test_setup(test_fem_rank_without_nodes, t_setup),

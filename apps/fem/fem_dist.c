@@ -130,6 +130,7 @@ strata_status_t fem_dist_assemble(const fem_dist_options_t *o, strata_exec_t *e,
   int64_t *er = NULL, *ec = NULL;
   double *hd = NULL;
   strata_dist_crs_t *Ad = NULL;
+  strata_dist_row_export_t *X = NULL;
   strata_dist_packets_options_t po;
   memset(&po, 0, sizeof po);
   po.staging = o->staging;
@@ -215,10 +216,13 @@ strata_status_t fem_dist_assemble(const fem_dist_options_t *o, strata_exec_t *e,
   if (st) goto done;
   if (A->nnz > 0) st = strata_mem_set_async(e, A->values, 0, (size_t)A->nnz * sizeof(double));
   if (!st) st = strata_exec_fence(e);
-  res->seconds[FEM_PHASE_GRAPH] += strata_timer_now() - t0;
   AGREE(st);
-  st = strata_dist_export_rows(e, map, &E, ner, erows, row_gids, NULL, A, NULL, n, STRATA_COMBINE_ADD, &po, &rep);
+  /* the ADD pass's export made once with the final pattern (the graph phase): values only then */
+  st = strata_dist_row_export_create(e, map, &E, ner, erows, row_gids, NULL, A, NULL, n, &po, &X, &rep);
   res->dist_invalid = rep.invalid_entries;
+  if (st) goto done;
+  res->seconds[FEM_PHASE_GRAPH] += strata_timer_now() - t0;
+  st = strata_dist_row_export_apply(X, e, E.values, STRATA_COMBINE_ADD, A->values, &rep);
   if (st) goto done;
   res->unpack_invalid = rep.invalid_entries;
   res->entries_combined = rep.entries_combined;
@@ -360,6 +364,7 @@ strata_status_t fem_dist_assemble(const fem_dist_options_t *o, strata_exec_t *e,
   Ad = NULL;
   map = NULL;
 done:
+  strata_dist_row_export_destroy(&X);
   fem_element_rows_free(e, &E, &imp);
   fem_dist_local_free(e, &L);
   strata_mem_free(e, STRATA_MEM_DEVICE, &gr_d);

@@ -83,6 +83,7 @@ struct strata_dist_plan {
   int rank, size;
   strata_exec_t *exec;
   int staged, cuda_aware;
+  double wait_s;           /* the last end's MPI_Waitall, seconds (strata_dist_row_export's report) */
   int64_t num_ghosts, num_owned, num_sends;
   /* import receives: segments of the ghost buffer, by owner rank ascending (self included) */
   int nrecv;

@@ -450,10 +450,13 @@ strata_status_t strata_dist_plan_end(strata_dist_plan_t *P) {
     return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "dist plan end: no exchange in flight on this plan");
   strata_exec_t *ex = P->cur_exec;
   const int importing = P->state == STRATA_IMPL_IMPORTING;
+  P->wait_s = 0.0;
   if (importing) {
     strata_impl_plan_import_wait(P);
   } else if (P->exp_nrecv + P->exp_nsend) {
+    const double t0 = strata_timer_now();
     MPI_Waitall(P->exp_nrecv + P->exp_nsend, P->exp_req, MPI_STATUSES_IGNORE);
+    P->wait_s = strata_timer_now() - t0;
   }
   P->state = STRATA_IMPL_IDLE;
   strata_status_t st = strata_impl_agree_end(&P->agree);

@@ -500,6 +500,33 @@ STRATA_KL_TEAM_FUNC void strata_sparse_unpack_chunk_lane(const strata_sparse_unp
   strata_sparse_unpack_lanes(a, pkts ? pkts[begin + i] : begin + i, b, b + a->chunk, lane, width, 1);
 }
 
+/* Where each entry of packet k would be combined (strata_sparse_unpack_positions): a team per
+ * packet, its lanes over the entries, the same probe and search as the combine. The packet's first
+ * entry is entry (offsets[k] - 8 k) / 16 of all packets (each packet 8 + 16 c bytes, from byte 0:
+ * exact while every packet before k is well formed; the call refuses any malformed one). */
+STRATA_TEAM_KERNEL(strata_sparse_unpack_locate, strata_sparse_unpack_args_t, a, team) {
+  const int64_t k = team->league_rank;
+  int64_t row, count;
+  const int64_t *gids = NULL;
+  const double *vals = NULL;
+  const int st = STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals);
+  (void)vals;
+  if (st != 0) {
+    if (strata_team_single(team)) strata_sparse_unpack_bad_packet(a->report, st, count);
+    return;
+  }
+  const int64_t base = (a->offsets[k] - 8 * k) / 16, rb = a->row_offsets[row], re = a->row_offsets[row + 1];
+  const double scale = strata_sparse_unpack_scale(rb, re, count);
+  int64_t bad;
+  STRATA_TEAM_VECTOR_REDUCE(team, j, 0, count, SUM, i64, bad) {
+    const int64_t p = strata_sparse_unpack_pos(a, rb, re, strata_sparse_unpack_guess(rb, scale, j),
+                                               strata_sparse_unpack_lid(a, gids[j]));
+    a->positions[base + j] = p;
+    if (p < 0) bad += 1;
+  }
+  if (bad && strata_team_single(team)) strata_atomic_add_i64(a->report + STRATA_SPARSE_REP_BAD_ENTRY, bad);
+}
+
 /* short (one-level): a thread per packet. Also every packet whose offsets are inconsistent and
  * every packet with a target row out of range lands here (one whose stored count alone is wrong
  * lands in the class of its span, whose kernel reports it). */

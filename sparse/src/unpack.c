@@ -25,6 +25,7 @@ STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_count);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_fill);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_insert_copy);
 STRATA_KERNEL_DECLARE(strata_sparse_unpack_first_descent);
+STRATA_KERNEL_DECLARE(strata_sparse_unpack_locate);
 
 /* unpack, GPUs: medium packets up to this many entries get 8 lanes, longer ones a warp */
 #define STRATA_SPARSE_UNPACK_NARROW_MAX 32
@@ -754,4 +755,63 @@ report:;
       mode == STRATA_COMBINE_ZERO ? "ZERO: nothing was combined (the packets were only validated)"
       : o.strict                  ? "strict: nothing was combined, the matrix is unchanged"
                                   : "the valid entries were combined all the same");
+}
+
+strata_status_t strata_sparse_unpack_positions(strata_exec_t *exec, const strata_crs_matrix_t *A,
+                                               const int32_t *import_rows, const strata_packets_t *packets,
+                                               const int32_t *col_lids, int64_t num_global, int64_t *positions,
+                                               int64_t *num_invalid) {
+  if (num_invalid) *num_invalid = 0;
+  if (!num_invalid)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "sparse_unpack_positions: NULL num_invalid");
+  strata_status_t st = unpack_check(&exec, (strata_crs_matrix_t *)A, import_rows, packets, col_lids, num_global,
+                                    STRATA_COMBINE_ZERO, NULL);
+  if (st != STRATA_SUCCESS) return st;
+  const int64_t np = packets->num_rows;
+  if (np == 0) return STRATA_SUCCESS;
+  if (packets->num_bytes < 8 * np || (packets->num_bytes - 8 * np) % 16 != 0)
+    return strata_error_set(STRATA_ERR_INVALID_DATA,
+                            "sparse_unpack_positions: %lld bytes do not hold %lld packets of 8 + 16 c bytes",
+                            (long long)packets->num_bytes, (long long)np);
+  if ((packets->num_bytes - 8 * np) / 16 > 0 && !positions)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "sparse_unpack_positions: NULL positions with %lld entries",
+                            (long long)((packets->num_bytes - 8 * np) / 16));
+  int64_t *drep = NULL, rep[STRATA_SPARSE_REP_LEN];
+  memset(rep, 0, sizeof rep);
+  st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, sizeof rep, (void **)&drep);
+  if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, drep, 0, sizeof rep);
+  strata_sparse_unpack_args_t a;
+  memset(&a, 0, sizeof a);
+  a.row_offsets = A->row_offsets;
+  a.col_indices = A->col_indices;
+  a.num_rows = A->num_rows;
+  a.num_cols = A->num_cols;
+  a.import_rows = import_rows;
+  a.offsets = packets->offsets;
+  a.data = packets->data;
+  a.num_bytes = packets->num_bytes;
+  a.num_packets = np;
+  a.col_lids = col_lids;
+  a.num_global = num_global;
+  a.mode = (int)STRATA_COMBINE_ZERO;
+  a.report = drep;
+  a.positions = positions;
+  strata_device_info_t info;
+  if (st == STRATA_SUCCESS) st = strata_exec_device_info(exec, &info);
+  if (st == STRATA_SUCCESS) { /* GPUs: a warp per packet; host: a thread per packet */
+    const int lanes = strata_exec_is_host(exec) ? 1 : info.warp_size;
+    strata_team_policy_t pol = strata_team_policy(np, 1, lanes);
+    st = strata_parallel_for_team(exec, "strata_sparse_unpack_locate", &pol, &strata_sparse_unpack_locate, &a);
+  }
+  if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, rep, drep, sizeof rep);
+  strata_mem_free(exec, STRATA_MEM_DEVICE, (void **)&drep);
+  if (st != STRATA_SUCCESS) return st;
+  if (rep[STRATA_SPARSE_REP_MALFORMED] + rep[STRATA_SPARSE_REP_BAD_ROW] > 0)
+    return strata_error_set(STRATA_ERR_INVALID_DATA,
+                            "sparse_unpack_positions: %lld malformed packets and %lld with a target row outside [0, %d) "
+                            "(of %lld packets): no positions",
+                            (long long)rep[STRATA_SPARSE_REP_MALFORMED], (long long)rep[STRATA_SPARSE_REP_BAD_ROW],
+                            (int)A->num_rows, (long long)np);
+  *num_invalid = rep[STRATA_SPARSE_REP_BAD_ENTRY];
+  return STRATA_SUCCESS;
 }

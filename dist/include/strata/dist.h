@@ -534,6 +534,52 @@ strata_status_t strata_dist_export_rows(strata_exec_t *exec, const strata_dist_m
                                         const strata_dist_packets_options_t *opts,
                                         strata_dist_export_report_t *report);
 
+/** A row export made once and applied many times: the rows of L given to
+ *  strata_dist_export_rows (the same arguments: rows [num_rows] with repeats allowed, row_gids,
+ *  col_gids, col_lids, num_global, opts) are routed, packed and exchanged once, each owner finds
+ *  the position in A (fill-complete, its pattern final: e.g. after an INSERT export) of every
+ *  entry it receives or keeps (strata_sparse_unpack_positions) and sends the positions back. The
+ *  entries of rows owned elsewhere become the ghosts of a plan (strata_dist_plan_create) over the
+ *  owners' value slots (rank r owns A's nnz slots on r); those of the own rows are grouped by slot.
+ *  Each apply then moves values only (8 bytes an entry to other ranks; nothing is copied for the
+ *  own rows) and combines into each value slot of A, in a fixed order, first what other ranks sent
+ *  (the plan's export: by sender rank, then their listed order), then the own entries in listed
+ *  order (a kernel over the slots; no atomics: the same bits on every run and backend thread
+ *  count). Nothing is dropped silently:
+ *  rows no rank owns and entries outside the owner's pattern are counted over all ranks in
+ *  *report (may be NULL) and the call returns INVALID_DATA on every rank, *out NULL (a row export
+ *  exists only for fully valid input); report.entries_combined = the listed entries over all ranks.
+ *  Errors (agreed): INVALID_ARGUMENT (NULL out; those of strata_dist_export_rows; more than 2^31 - 1
+ *  listed entries on a rank or entries between two ranks), INVALID_DATA (above), OUT_OF_MEMORY,
+ *  those of the plan. This rank only: NULL row_map. Collective. Synchronous. A, L and the maps
+ *  are not kept: A's pattern (its nnz and order) and L's must not change while X is applied.
+ *  Source: Tpetra FECrsMatrix (endAssembly's Export reused, ADD) and CrsMatrix's cached local
+ *  offsets; PETSc MatSetOption(MAT_SUBSET_OFF_PROC_ENTRIES) reusing an assembly's communication. */
+typedef struct strata_dist_row_export strata_dist_row_export_t;
+strata_status_t strata_dist_row_export_create(strata_exec_t *exec, const strata_dist_map_t *row_map,
+                                              const strata_crs_matrix_t *L, int64_t num_rows, const int32_t *rows,
+                                              const int64_t *row_gids, const int64_t *col_gids,
+                                              const strata_crs_matrix_t *A, const int32_t *col_lids, int64_t num_global,
+                                              const strata_dist_packets_options_t *opts, strata_dist_row_export_t **out,
+                                              strata_dist_export_report_t *report);
+
+/** Combines L_values [L's nnz] (exec memory, L's entry order; the rows listed at create) into
+ *  A_values [A's nnz at create] (exec memory) on the owners by `mode`: ADD (an assembly), REPLACE,
+ *  ABSMAX or ZERO (strata_dist_plan_export_begin's modes; INSERT refused: the pattern is fixed).
+ *  exec NULL: create's (else one of its backend). report (may be NULL): entries_combined,
+ *  rows_given, the bytes moved (exchange: bytes_sent / received, neighbours, staged), pack_s (the
+ *  gather and the sends started), exchange_s (the wait for the messages), unpack_s (the combine);
+ *  no packets. Errors
+ *  (agreed, from the plan): INVALID_ARGUMENT (NULL L_values with entries, NULL A_values with
+ *  slots, an unknown mode or INSERT, exec of another backend); nothing is combined then. This
+ *  rank only: NULL X. Collective. Synchronous (A_values complete on return). */
+strata_status_t strata_dist_row_export_apply(strata_dist_row_export_t *X, strata_exec_t *exec, const double *L_values,
+                                             strata_combine_mode_t mode, double *A_values,
+                                             strata_dist_export_report_t *report);
+
+/** Frees X (its plan and slot map: collective). NULL-safe; sets *X to NULL. */
+strata_status_t strata_dist_row_export_destroy(strata_dist_row_export_t **X);
+
 /* ================================================================== end of partitioning, row packets */
 
 /* ================================================================== distributed solvers

@@ -394,6 +394,23 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
                                                   const strata_unpack_options_t *opts,
                                                   strata_unpack_report_t *report);
 
+/** Where unpack_combine would combine each packet entry, without combining: positions [E]
+ *  (exec memory, E = (packets->num_bytes - 8 num_rows) / 16 = the entries of all packets, in
+ *  packet order) receives each entry's position in A->values (an index in [0, A->nnz)), or -1
+ *  when its column has no local id or is not in the row's pattern; *num_invalid (host) counts the
+ *  -1s (not an error: the caller decides). Arguments as strata_sparse_unpack_combine's (A
+ *  fill-complete; col_lids NULL = identity). With the positions a caller combines the same values
+ *  again and again without the packets (strata_dist_row_export). A GPU team of one warp per
+ *  packet, the same probe and search as the combine. Errors: those of unpack_combine's argument
+ *  checks; INVALID_ARGUMENT (NULL num_invalid; NULL positions with E > 0); INVALID_DATA (a packet
+ *  malformed or with a target row outside A's rows: no position is usable then; the counts
+ *  named). Synchronous. Source: Tpetra's cached local offsets (CrsMatrix::getLocalRowView +
+ *  sumIntoLocalValues with known offsets; the FE assembly's element-to-matrix map). */
+strata_status_t strata_sparse_unpack_positions(strata_exec_t *exec, const strata_crs_matrix_t *A,
+                                               const int32_t *import_rows, const strata_packets_t *packets,
+                                               const int32_t *col_lids, int64_t num_global, int64_t *positions,
+                                               int64_t *num_invalid);
+
 #ifdef __cplusplus
 }
 #endif
