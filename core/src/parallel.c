@@ -81,8 +81,7 @@ static strata_status_t run(const strata_launch_t *L, strata_pattern_t kind, stra
     /* a launcher that fails without a message of its own must not leave an earlier error's text
      * as the message of this failure */
     const unsigned serial = strata_impl_error_serial();
-    static int nosolo = -1; if (nosolo < 0) nosolo = getenv("NOSOLO") != NULL;
-    strata_kl_solo_launch = !nosolo && L->exec->backend == STRATA_BACKEND_OPENMP && L->host_threads == 1;
+    strata_kl_solo_launch = L->exec->backend == STRATA_BACKEND_OPENMP && L->host_threads == 1;
     st = fn(L, args);
     strata_kl_solo_launch = 0;
     if (st != STRATA_SUCCESS && strata_impl_error_serial() == serial)
