@@ -607,6 +607,56 @@ static void test_invalid_counted(void **state) {
   host_crs_free(&H);
 }
 
+/* strata_sparse_unpack_positions: every entry's position in A's values against a host search
+ * (entries of every class, the entries of each packet permuted, plus two entries of unknown
+ * columns: -1 and counted); a packet with a wrong count or a row out of range refuses the call;
+ * no packets is valid. */
+static void test_positions(void **state) {
+  (void)state;
+  uint64_t s = T_seed + 29;
+  unpack_case_t u = case_make(&s, 60, 600, 300, 0);
+  shuffle_entries(&s, &u.P);
+  pk_begin(&u.P, 3);
+  pk_add(&u.P, -5, 1.0);
+  pk_add(&u.P, u.ng + 7, 1.0);
+  strata_crs_matrix_t *A = dev_target(&u.H);
+  dpk_t d;
+  dpk_make(&u.P, -1, u.lids, u.ng, &d);
+  int64_t *dp = (int64_t *)t_dev_alloc(sizeof(int64_t) * (size_t)u.P.ne), *hp = (int64_t *)t_malloc(sizeof(int64_t) * (size_t)u.P.ne);
+  int64_t bad = -1;
+  T_OK(strata_sparse_unpack_positions(T_exec, A, d.rows, &d.pk, d.lids, u.ng, dp, &bad));
+  t_to_host(hp, dp, sizeof(int64_t) * (size_t)u.P.ne);
+  int64_t want_bad = 0;
+  for (int64_t k = 0; k < u.P.np; ++k)
+    for (int64_t j = u.P.first[k]; j < u.P.first[k + 1]; ++j) {
+      const int64_t lid = ref_lid(&u.H, u.lids, u.ng, u.P.gid[j]);
+      int64_t want = -1;
+      for (int64_t q = u.H.ro[u.P.rows[k]]; lid >= 0 && q < u.H.ro[u.P.rows[k] + 1]; ++q)
+        if (u.H.ci[q] == lid) want = q;
+      want_bad += want < 0;
+      if (hp[j] != want) fail_msg("packet %lld entry %lld: position %lld, expected %lld", (long long)k, (long long)j, (long long)hp[j], (long long)want);
+    }
+  assert_true(want_bad >= 2);
+  assert_int_equal(bad, want_bad);
+  dpk_free(&d);
+  for (int what = 0; what < 2; ++what) { /* a wrong stored count, then a row out of range */
+    const int32_t row = u.P.rows[5];
+    if (what) u.P.rows[5] = u.H.nr;
+    dpk_make(&u.P, what ? -1 : 5, u.lids, u.ng, &d);
+    const strata_status_t st = strata_sparse_unpack_positions(T_exec, A, d.rows, &d.pk, d.lids, u.ng, dp, &bad);
+    t_expect_msg(st, STRATA_ERR_INVALID_DATA, what ? "1 with a target row outside" : "1 malformed packets", "no positions");
+    u.P.rows[5] = row;
+    dpk_free(&d);
+  }
+  strata_packets_t none = {T_exec, 0, NULL, NULL, 0, 0};
+  T_OK(strata_sparse_unpack_positions(T_exec, A, NULL, &none, NULL, 0, NULL, &bad));
+  assert_int_equal(bad, 0);
+  t_dev_free(dp);
+  free(hp);
+  strata_crs_destroy(&A);
+  case_free(&u);
+}
+
 /* Strict: bad input leaves A bitwise unchanged, with the counts of the validation pass; good
  * input is applied as without strict. */
 static void test_strict(void **state) {
@@ -1745,6 +1795,7 @@ static void test_listed_limit(void **state) {
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_classes_add, t_setup),
+      cmocka_unit_test_setup(test_positions, t_setup),
       cmocka_unit_test_setup(test_many_tiles, t_setup),
       cmocka_unit_test_setup(test_dominant_class, t_setup),
       cmocka_unit_test_setup(test_dominant_very_long, t_setup),
