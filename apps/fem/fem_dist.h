@@ -64,8 +64,10 @@ typedef struct fem_dist_system {
  *     (tets[4e]), a spring to the owner of its boundary node (so that the owner of the bulk nodes
  *     receives their nearly dense rows from every rank): every element once over all ranks.
  *  3. Its element rows go to their nodes' owners (strata_dist_export_rows): once with INSERT into
- *     an empty matrix (the graph: the owner's pattern is the union of what it receives), then,
- *     values zeroed, with ADD — the timed pass (element, pack, exchange, unpack_combine).
+ *     an empty matrix (the graph: the owner's pattern is the union of what it receives); then, on
+ *     that pattern, values zeroed, a row export is made (strata_dist_row_export_create, counted in
+ *     the graph phase) and applied with ADD — the timed pass (element; pack: the shared rows'
+ *     values gathered and sent; exchange: the wait; unpack_combine: the owners' combine).
  *  4. The Dirichlet rows are applied to the owned rows (fem_dirichlet's rule, fem_laplace_diagonal's
  *     values: the single-rank job's bits) and sys->A made of them (strata_dist_crs_create_from_entries,
  *     every entry on its owner): sys (every rank) is what fem_dist_solve needs.
