@@ -66,10 +66,6 @@ static strata_status_t check_range(const char *name, strata_range_t r) {
   return STRATA_SUCCESS;
 }
 
-/* 1 while this OS thread runs an OpenMP launch of one thread (host_threads 1): its atomics are then
- * plain read-modify-writes (backends/openmp/include/strata_kl_openmp.h); 0 otherwise. */
-__thread int strata_kl_solo_launch __attribute__((tls_model("initial-exec"))) = 0;
-
 /* The one place every launch goes through: profiling ranges and hooks around the backend's
  * launcher (profiling.c). fn NULL: an empty range or league — a launch that runs nothing, still
  * seen by the hooks (Kokkos calls its tools for empty dispatches too). */
@@ -81,9 +77,7 @@ static strata_status_t run(const strata_launch_t *L, strata_pattern_t kind, stra
     /* a launcher that fails without a message of its own must not leave an earlier error's text
      * as the message of this failure */
     const unsigned serial = strata_impl_error_serial();
-    strata_kl_solo_launch = L->exec->backend == STRATA_BACKEND_OPENMP && L->host_threads == 1;
     st = fn(L, args);
-    strata_kl_solo_launch = 0;
     if (st != STRATA_SUCCESS && strata_impl_error_serial() == serial)
       strata_impl_error(st, "launch '%s' on '%s' failed: %s (%s)", L->label, strata_backend_name(L->exec->backend),
                         strata_status_name(st), strata_status_string(st));

@@ -159,12 +159,7 @@ static inline void strata_kl_omp_chunk(int64_t b, int64_t e, int t, int nth, int
 
 /* reductions, scans, broadcasts, atomics (strata_kl_host.h): vector reduce loops are
  * `omp simd reduction(op: acc)` (DESIGN §2: a plain `omp simd` over an accumulator is a race and
- * stays scalar); atomics are `omp atomic` (update, capture, 5.1 compare), except in a launch of one
- * thread (host_threads 1: OMP_NUM_THREADS=1, one rank a core), where no other thread of the launch
- * exists and they are plain read-modify-writes (Kokkos does the same in builds without a parallel
- * host space). strata_kl_solo_launch: set by the launch path (core/src/parallel.c) for the running
- * launch on this OS thread, 0 outside launches. */
-extern __thread int strata_kl_solo_launch __attribute__((tls_model("initial-exec")));
+ * stays scalar); atomics are `omp atomic` (update, capture, 5.1 compare). */
 #define STRATA_KL_OMP_OP_SUM +
 #define STRATA_KL_OMP_OP_MIN min
 #define STRATA_KL_OMP_OP_MAX max
@@ -173,7 +168,6 @@ extern __thread int strata_kl_solo_launch __attribute__((tls_model("initial-exec
   STRATA_KL_PRAGMA_X(omp simd reduction(STRATA_KL_OMP_OP_##OP : ACC))
 #define STRATA_KL_HOST_ATOMIC(clauses) STRATA_KL_PRAGMA(omp atomic clauses)
 #define STRATA_KL_HOST_FENCE STRATA_KL_PRAGMA(omp flush)
-#define STRATA_KL_HOST_SOLO strata_kl_solo_launch
 #include "strata_kl_host.h"
 #include "strata/kl_team_sort.h"
 

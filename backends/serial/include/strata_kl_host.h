@@ -6,16 +6,11 @@
  *   STRATA_KL_HOST_ATOMIC(clauses)       what makes the next statement atomic (OpenMP: `omp atomic
  *                                        clauses`; serial: nothing)
  *   STRATA_KL_HOST_FENCE                 a memory fence statement (OpenMP: `omp flush`; serial:
- *                                        nothing)
- *   STRATA_KL_HOST_SOLO                  nonzero where the running launch has one thread, so that
- *                                        no other thread of it can touch the same memory: the
- *                                        atomics are then plain read-modify-writes (OpenMP: the
- *                                        launch's flag, strata_kl_solo_launch; serial: 1) */
+ *                                        nothing) */
 #ifndef STRATA_KL_HOST_H
 #define STRATA_KL_HOST_H
 
-#if !defined(STRATA_KL_HOST_SIMD_REDUCE) || !defined(STRATA_KL_HOST_ATOMIC) || !defined(STRATA_KL_HOST_FENCE) || \
-    !defined(STRATA_KL_HOST_SOLO)
+#if !defined(STRATA_KL_HOST_SIMD_REDUCE) || !defined(STRATA_KL_HOST_ATOMIC) || !defined(STRATA_KL_HOST_FENCE)
 #error "include strata_kl_serial.h or strata_kl_openmp.h, not strata_kl_host.h"
 #endif
 
@@ -77,31 +72,17 @@ STRATA_KL_FUNC double strata_kl_scan_add_f64(double x, double y) { return x + y;
  * inside an atomic compare: gcc 12 warns "set but not used" otherwise. */
 #define STRATA_KL_HOST_ATOMICS_(s, TYPE)                                                   \
   STRATA_KL_FUNC void strata_atomic_add_##s(TYPE *p, TYPE v) {                             \
-    if (STRATA_KL_HOST_SOLO) {                                                             \
-      *p += v;                                                                             \
-      return;                                                                              \
-    }                                                                                      \
     STRATA_KL_HOST_ATOMIC(update)                                                          \
     *p += v;                                                                               \
   }                                                                                        \
   STRATA_KL_FUNC TYPE strata_atomic_fetch_add_##s(TYPE *p, TYPE v) {                       \
     TYPE old;                                                                              \
-    if (STRATA_KL_HOST_SOLO) {                                                             \
-      old = *p;                                                                            \
-      *p += v;                                                                             \
-      return old;                                                                          \
-    }                                                                                      \
     STRATA_KL_HOST_ATOMIC(capture)                                                         \
     { old = *p; *p += v; }                                                                 \
     return old;                                                                            \
   }                                                                                        \
   STRATA_KL_FUNC TYPE strata_atomic_exchange_##s(TYPE *p, TYPE v) {                        \
     TYPE old;                                                                              \
-    if (STRATA_KL_HOST_SOLO) {                                                             \
-      old = *p;                                                                            \
-      *p = v;                                                                              \
-      return old;                                                                          \
-    }                                                                                      \
     STRATA_KL_HOST_ATOMIC(capture)                                                         \
     { old = *p; *p = v; }                                                                  \
     return old;                                                                            \
@@ -130,11 +111,6 @@ STRATA_KL_HOST_ATOMICS_(f64, double)
   STRATA_KL_FUNC TYPE strata_atomic_min_##s(TYPE *p, TYPE v) {                             \
     TYPE old;                                                                              \
     (void)v;                                                                               \
-    if (STRATA_KL_HOST_SOLO) {                                                             \
-      old = *p;                                                                            \
-      if (v < old) *p = v;                                                                 \
-      return old;                                                                          \
-    }                                                                                      \
     STRATA_KL_HOST_ATOMIC(compare capture)                                                 \
     { old = *p; if (v < *p) { *p = v; } }                                                  \
     return old;                                                                            \
@@ -142,11 +118,6 @@ STRATA_KL_HOST_ATOMICS_(f64, double)
   STRATA_KL_FUNC TYPE strata_atomic_max_##s(TYPE *p, TYPE v) {                             \
     TYPE old;                                                                              \
     (void)v;                                                                               \
-    if (STRATA_KL_HOST_SOLO) {                                                             \
-      old = *p;                                                                            \
-      if (v > old) *p = v;                                                                 \
-      return old;                                                                          \
-    }                                                                                      \
     STRATA_KL_HOST_ATOMIC(compare capture)                                                 \
     { old = *p; if (v > *p) { *p = v; } }                                                  \
     return old;                                                                            \
@@ -162,11 +133,6 @@ typedef uint64_t __attribute__((__may_alias__)) strata_kl_u64_alias;
   STRATA_KL_FUNC U strata_kl_host_cas_##u(U *p, U expected, U desired) {                        \
     U old;                                                                                      \
     (void)desired;                                                                              \
-    if (STRATA_KL_HOST_SOLO) {                                                                  \
-      old = *p;                                                                                 \
-      if (old == expected) *p = desired;                                                        \
-      return old;                                                                               \
-    }                                                                                           \
     STRATA_KL_HOST_ATOMIC(compare capture)                                                      \
     { old = *p; if (*p == expected) { *p = desired; } }                                         \
     return old;                                                                                 \

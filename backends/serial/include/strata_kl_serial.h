@@ -123,7 +123,6 @@ strata_status_t strata_impl_host_scratch(const strata_launch_t *L, int threads, 
 #define STRATA_KL_HOST_SIMD_REDUCE(OP, ACC)
 #define STRATA_KL_HOST_ATOMIC(clauses)
 #define STRATA_KL_HOST_FENCE
-#define STRATA_KL_HOST_SOLO 1
 #include "strata_kl_host.h"
 #include "strata/kl_team_sort.h"
 
