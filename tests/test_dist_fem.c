@@ -320,14 +320,14 @@ static void export_case_make(export_case_t *x, int bad) {
   free(gid);
 }
 
-/* A's values against `times` x p on (g, g), 2 `times` x p on (g, g + 1), 0 on (g, g - 1) */
-static int export_case_values_ok(const export_case_t *x, double times) {
+/* A's values against w on (g, g), 2 w on (g, g + 1), 0 on (g, g - 1) */
+static int export_case_values_ok(const export_case_t *x, double w0) {
   double *v = (double *)t_malloc(((size_t)x->A->nnz + 1) * 8);
   if (x->A->nnz) T_OK(strata_mem_copy(T_exec, v, x->A->values, (size_t)x->A->nnz * 8));
   int ok = 1;
   for (int64_t k = 0; k < x->t.n; ++k) { /* A's entries in COO order (sorted rows and columns) */
     const int64_t g = x->mi.first_gid + x->t.r[k];
-    const double w = x->t.c[k] == g ? times * (double)td_size : x->t.c[k] == g + 1 ? 2.0 * times * (double)td_size : 0.0;
+    const double w = x->t.c[k] == g ? w0 : x->t.c[k] == g + 1 ? 2.0 * w0 : 0.0;
     ok &= v[k] == w;
   }
   free(v);
@@ -369,7 +369,7 @@ static void test_export_rows(void **state) {
              "report: unowned %lld invalid %lld first %lld given %lld combined %lld", (long long)rep.rows_unowned,
              (long long)rep.invalid_entries, (long long)rep.first_unowned, (long long)rep.rows_given,
              (long long)rep.entries_combined);
-    TD_CHECK(export_case_values_ok(&x, 1.0), "round %d: the combined values are not p on (g, g) and 2p on (g, g+1)", round);
+    TD_CHECK(export_case_values_ok(&x, (double)td_size), "round %d: the combined values are not p on (g, g) and 2p on (g, g+1)", round);
   }
   export_case_free(&x);
 }
@@ -392,14 +392,41 @@ static void test_row_export(void **state) {
     for (int round = 1; round <= 2; ++round) {
       T_OK(strata_dist_row_export_apply(X, T_exec, x.L->values, STRATA_COMBINE_ADD, x.A->values, &rep));
       TD_CHECK(rep.entries_combined == (2 * x.n - 1) * td_size, "apply %d: %lld entries", round, (long long)rep.entries_combined);
-      TD_CHECK(export_case_values_ok(&x, (double)round), "apply %d (staged %d): the values are not %d p", round, staged, round);
+      TD_CHECK(export_case_values_ok(&x, (double)(round * td_size)), "apply %d (staged %d): the values are not %d p", round, staged, round);
     }
     T_OK(strata_dist_row_export_apply(X, NULL, x.L->values, STRATA_COMBINE_ZERO, x.A->values, NULL));
     const strata_status_t st = strata_dist_row_export_apply(X, T_exec, x.L->values, STRATA_COMBINE_INSERT, x.A->values, NULL);
     td_expect(st, STRATA_ERR_INVALID_ARGUMENT, "combine mode", "INSERT");
-    TD_CHECK(export_case_values_ok(&x, 2.0), "ZERO or a refused INSERT changed the values");
+    TD_CHECK(export_case_values_ok(&x, 2.0 * td_size), "ZERO or a refused INSERT changed the values");
     T_OK(strata_dist_row_export_destroy(&X));
     T_OK(strata_dist_row_export_destroy(&X)); /* NULL-safe */
+    export_case_free(&x);
+  }
+  { /* each rank lists its own rows only, each twice (no value crosses ranks: 2 w per apply); a NULL
+       L_values on the last rank alone is refused on every rank and nothing is combined anywhere */
+    export_case_t x;
+    export_case_make(&x, 0);
+    int32_t *rows = (int32_t *)t_malloc(2 * (size_t)x.lr * sizeof(int32_t));
+    int64_t *gids = (int64_t *)t_malloc(2 * (size_t)x.lr * sizeof(int64_t));
+    int32_t m = 0;
+    for (int rep2 = 0; rep2 < 2; ++rep2)
+      for (int32_t k = 0; k < x.lr; ++k)
+        if (x.gid_r[k] >= x.mi.first_gid && x.gid_r[k] < x.mi.first_gid + x.mi.num_local)
+          rows[m] = x.rows[k], gids[m++] = x.gid_r[k];
+    strata_dist_row_export_t *X = NULL;
+    T_OK(strata_dist_row_export_create(T_exec, x.map, x.L, m, rows, gids, NULL, x.A, NULL, x.n, NULL, &X, NULL));
+    if (x.A->nnz) T_OK(strata_mem_set_async(T_exec, x.A->values, 0, (size_t)x.A->nnz * 8));
+    T_OK(strata_dist_row_export_apply(X, T_exec, x.L->values, STRATA_COMBINE_ADD, x.A->values, NULL));
+    TD_CHECK(export_case_values_ok(&x, 2.0), "own rows twice: the values are not 2 and 4");
+    const int last = td_rank == td_size - 1;
+    strata_status_t st = strata_dist_row_export_apply(X, T_exec, last ? NULL : x.L->values, STRATA_COMBINE_ADD, x.A->values, NULL);
+    td_expect(st, STRATA_ERR_INVALID_ARGUMENT, "NULL L_values", NULL);
+    st = strata_dist_row_export_apply(X, T_exec, x.L->values, STRATA_COMBINE_ADD, last ? NULL : x.A->values, NULL);
+    td_expect(st, STRATA_ERR_INVALID_ARGUMENT, x.A->nnz ? "NULL A_values" : NULL, NULL);
+    TD_CHECK(export_case_values_ok(&x, 2.0), "a refused apply changed the values");
+    T_OK(strata_dist_row_export_destroy(&X));
+    free(rows);
+    free(gids);
     export_case_free(&x);
   }
   export_case_t x;

@@ -648,6 +648,23 @@ static void test_positions(void **state) {
     u.P.rows[5] = row;
     dpk_free(&d);
   }
+  { /* a packet of 3 entries, then two of 0 bytes (malformed): the buffer holds E = (56 - 24) / 16 = 2
+       entries, fewer than the first packet's 3; refused, and nothing written at or past positions[E] */
+    int64_t off[4] = {0, 56, 56, 56}, pk[7] = {3, 0, 1, 2, 0, 0, 0};
+    int32_t rows3[3] = {0, 0, 0};
+    strata_packets_t bp = {T_exec, 3, (int64_t *)t_to_dev(off, sizeof off), (unsigned char *)t_to_dev(pk, sizeof pk), 56, 0};
+    int32_t *drows = (int32_t *)t_to_dev(rows3, sizeof rows3);
+    int64_t guard[3] = {-7, -7, -7}, back[3];
+    int64_t *dg = (int64_t *)t_to_dev(guard, sizeof guard);
+    const strata_status_t st = strata_sparse_unpack_positions(T_exec, A, drows, &bp, NULL, 0, dg, &bad);
+    t_expect_msg(st, STRATA_ERR_INVALID_DATA, "malformed packets", "no positions");
+    t_to_host(back, dg, sizeof back);
+    assert_true(back[2] == -7);
+    t_dev_free(bp.offsets);
+    t_dev_free(bp.data);
+    t_dev_free(drows);
+    t_dev_free(dg);
+  }
   strata_packets_t none = {T_exec, 0, NULL, NULL, 0, 0};
   T_OK(strata_sparse_unpack_positions(T_exec, A, NULL, &none, NULL, 0, NULL, &bad));
   assert_int_equal(bad, 0);

@@ -428,18 +428,14 @@ static strata_status_t report_sums(const char *what, const strata_dist_map_t *ro
   rep->rows_unowned = sum[1];
   rep->invalid_entries = sum[2] + sum[3];
   rep->entries_combined = sum[4];
-  int64_t *firsts = (int64_t *)malloc((size_t)size * sizeof(int64_t));
-  int64_t mine = local[1] ? rep->first_unowned : -1;
-  if (firsts) {
-    MPI_Allgather(&mine, 1, MPI_INT64_T, firsts, 1, MPI_INT64_T, comm);
-    rep->first_unowned = -1;
-    for (int r = 0; r < size; ++r)
-      if (firsts[r] >= 0) {
-        rep->first_unowned = firsts[r];
-        break;
-      }
-    free(firsts);
-  }
+  /* the first unowned row on the lowest rank with one: that rank (a MIN), then its row (a MAX over
+   * the others' -1): no buffer that one rank may fail to allocate before a collective */
+  int64_t who = local[1] ? row_map->rank : INT64_MAX, lowest, row = -1;
+  MPI_Allreduce(&who, &lowest, 1, MPI_INT64_T, MPI_MIN, comm);
+  const int64_t mine = lowest == row_map->rank ? rep->first_unowned : -1;
+  MPI_Allreduce(&mine, &row, 1, MPI_INT64_T, MPI_MAX, comm);
+  rep->first_unowned = row;
+  (void)size;
   if (rep->invalid_entries > 0 && rep->rows_unowned > 0)
     return strata_error_set(STRATA_ERR_INVALID_DATA,
                             "%s: %lld entries not combined over all ranks: %lld of them in %lld rows that no rank owns in the "
@@ -584,7 +580,7 @@ strata_status_t strata_dist_row_export_create(strata_exec_t *exec, const strata_
                             "%s: %lld entries received in packets, %lld announced; %lld to send back (MPI displacements: at "
                             "most %d)",
                             what, (long long)er, (long long)tr, (long long)ts, INT32_MAX);
-    for (int r = 0; r < size; ++r) sd[r + 1] = sd[r] + sc[r], rd[r + 1] = rd[r] + rc[r];
+    for (int r = 0; !st && r < size; ++r) sd[r + 1] = sd[r] + sc[r], rd[r + 1] = rd[r] + rc[r];
   }
   back = (int64_t *)strata_impl_alloc(eo, sizeof(int64_t));
   if (!st && !back) st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "%s: %lld positions", what, (long long)eo);
@@ -602,9 +598,10 @@ strata_status_t strata_dist_row_export_create(strata_exec_t *exec, const strata_
   const int64_t T = loff[num_rows];
   ghost = (int64_t *)strata_impl_alloc(T, sizeof(int64_t));
   if (!ghost) st = strata_error_set(STRATA_ERR_OUT_OF_MEMORY, "%s: %lld entries", what, (long long)T);
-  if (!st && T > INT32_MAX)
-    st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: %lld entries listed on rank %d (the limit is %d)", what, (long long)T,
-                          rank, INT32_MAX);
+  if (!st && (T > INT32_MAX || (L && L->nnz > INT32_MAX) || (A && A->nnz > INT32_MAX)))
+    st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                          "%s: %lld entries listed, L with %lld entries, A with %lld on rank %d (the limit of each is %d)", what,
+                          (long long)T, (long long)(L ? L->nnz : 0), (long long)(A ? A->nnz : 0), rank, INT32_MAX);
   if (!st) {
     for (int64_t j = 0; j < T; ++j) ghost[j] = -1; /* unowned rows' entries stay -1 (counted) */
     int64_t c = 0, cs = er;
@@ -619,6 +616,11 @@ strata_status_t strata_dist_row_export_create(strata_exec_t *exec, const strata_
   local[4] = T - R.local[2];
   if ((st = strata_impl_agree(comm, st))) goto done;
   st = report_sums(what, row_map, local, "no row export was made", &rep);
+  if (!st && rep.rows_unowned > 0) /* rows of no entries that no rank owns: refused all the same */
+    st = strata_error_set(STRATA_ERR_INVALID_DATA,
+                          "%s: %lld rows that no rank owns in the map of %lld ids (the first: global row %lld), all of them "
+                          "empty; no row export was made",
+                          what, (long long)rep.rows_unowned, (long long)row_map->num_global, (long long)rep.first_unowned);
   if (st) goto done; /* agreed: the same sums on every rank */
   /* 4. the plan of the slots: the listed entries are its ghosts, each combined into its slot by
    *    the export (values only from now on) */
@@ -734,9 +736,22 @@ strata_status_t strata_dist_row_export_apply(strata_dist_row_export_t *X, strata
   if (!X) return strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL export", what);
   strata_exec_t *ex = exec ? exec : X->exec;
   strata_status_t st = STRATA_SUCCESS;
-  if (!L_values && X->entries > 0)
+  if (strata_exec_backend(ex) != strata_exec_backend(X->exec))
+    st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: exec of backend %s, the export's is %s", what,
+                          strata_backend_name(strata_exec_backend(ex)), strata_backend_name(strata_exec_backend(X->exec)));
+  else if (mode != STRATA_COMBINE_ADD && mode != STRATA_COMBINE_REPLACE && mode != STRATA_COMBINE_ABSMAX &&
+           mode != STRATA_COMBINE_ZERO)
+    st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                          "%s: combine mode %d (ADD, REPLACE, ABSMAX or ZERO; INSERT needs a pattern that can grow)", what,
+                          (int)mode);
+  else if (!L_values && X->entries > 0)
     st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL L_values with %lld entries listed", what,
                           (long long)X->entries);
+  else if (!A_values && X->a_nnz > 0)
+    st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT, "%s: NULL A_values with %lld value slots", what, (long long)X->a_nnz);
+  /* agreed before anything moves: a rank with nothing to send or receive would not meet an error
+   * of another rank in the plan's agreement */
+  if ((st = strata_impl_agree(X->slots->comm, st))) return st;
   double t0 = strata_timer_now();
   if (!st && X->sent > 0) { /* the values owned elsewhere, in the plan's ghost order */
     strata_dist_gather_args_t a = {X->src, L_values, X->buf};
@@ -761,7 +776,7 @@ strata_status_t strata_dist_row_export_apply(strata_dist_row_export_t *X, strata
     memset(&pi, 0, sizeof pi);
     strata_dist_plan_info(X->plan, &pi);
     report->rows_given = X->rows_given;
-    report->entries_combined = st ? 0 : X->entries_total;
+    report->entries_combined = st || mode == STRATA_COMBINE_ZERO ? 0 : X->entries_total;
     report->first_unowned = -1;
     report->exchange.bytes_sent = pi.recv_bytes; /* the plan's import direction, reversed */
     report->exchange.bytes_received = pi.send_bytes;

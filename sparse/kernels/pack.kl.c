@@ -503,19 +503,22 @@ STRATA_KL_TEAM_FUNC void strata_sparse_unpack_chunk_lane(const strata_sparse_unp
 /* Where each entry of packet k would be combined (strata_sparse_unpack_positions): a team per
  * packet, its lanes over the entries, the same probe and search as the combine. The packet's first
  * entry is entry (offsets[k] - 8 k) / 16 of all packets (each packet 8 + 16 c bytes, from byte 0:
- * exact while every packet before k is well formed; the call refuses any malformed one). */
+ * exact while every packet before k is well formed; the call refuses any malformed one, and a
+ * packet whose entries would fall outside the E the buffer holds writes nothing). */
 STRATA_TEAM_KERNEL(strata_sparse_unpack_locate, strata_sparse_unpack_args_t, a, team) {
   const int64_t k = team->league_rank;
   int64_t row, count;
   const int64_t *gids = NULL;
   const double *vals = NULL;
-  const int st = STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals);
+  int st = STRATA_SPARSE_UNPACK_PACKET(a, k, row, count, gids, vals);
   (void)vals;
+  const int64_t base = (a->offsets[k] - 8 * k) / 16;
+  if (st == 0 && (base < 0 || base + count > a->num_entries)) st = 1; /* after malformed packets: no slot of its own */
   if (st != 0) {
     if (strata_team_single(team)) strata_sparse_unpack_bad_packet(a->report, st, count);
     return;
   }
-  const int64_t base = (a->offsets[k] - 8 * k) / 16, rb = a->row_offsets[row], re = a->row_offsets[row + 1];
+  const int64_t rb = a->row_offsets[row], re = a->row_offsets[row + 1];
   const double scale = strata_sparse_unpack_scale(rb, re, count);
   int64_t bad;
   STRATA_TEAM_VECTOR_REDUCE(team, j, 0, count, SUM, i64, bad) {

@@ -188,7 +188,8 @@ typedef struct strata_sparse_unpack_args {
   int64_t map_mask;
   int mode; /* strata_combine_mode_t: ADD, REPLACE, ABSMAX or ZERO */
   int64_t *report;
-  int64_t *positions; /* strata_sparse_unpack_positions: [entries] each entry's position in values, or -1 */
+  int64_t *positions; /* strata_sparse_unpack_positions: [num_entries] each entry's position in values, or -1 */
+  int64_t num_entries;
   /* classes */
   const int64_t *pkts;     /* packet ids grouped by class */
   int64_t begin, count;    /* the launched class: pkts[begin .. begin + count) */

@@ -796,6 +796,7 @@ strata_status_t strata_sparse_unpack_positions(strata_exec_t *exec, const strata
   a.mode = (int)STRATA_COMBINE_ZERO;
   a.report = drep;
   a.positions = positions;
+  a.num_entries = (packets->num_bytes - 8 * np) / 16;
   strata_device_info_t info;
   if (st == STRATA_SUCCESS) st = strata_exec_device_info(exec, &info);
   if (st == STRATA_SUCCESS) { /* GPUs: a warp per packet; host: a thread per packet */

@@ -550,7 +550,8 @@ strata_status_t strata_dist_export_rows(strata_exec_t *exec, const strata_dist_m
  *  *report (may be NULL) and the call returns INVALID_DATA on every rank, *out NULL (a row export
  *  exists only for fully valid input); report.entries_combined = the listed entries over all ranks.
  *  Errors (agreed): INVALID_ARGUMENT (NULL out; those of strata_dist_export_rows; more than 2^31 - 1
- *  listed entries on a rank or entries between two ranks), INVALID_DATA (above), OUT_OF_MEMORY,
+ *  listed entries, entries of L or of A on a rank, or entries between two ranks), INVALID_DATA
+ *  (above; also rows no rank owns that hold no entries), OUT_OF_MEMORY,
  *  those of the plan. This rank only: NULL row_map. Collective. Synchronous. A, L and the maps
  *  are not kept: A's pattern (its nnz and order) and L's must not change while X is applied.
  *  Source: Tpetra FECrsMatrix (endAssembly's Export reused, ADD) and CrsMatrix's cached local
@@ -569,8 +570,8 @@ strata_status_t strata_dist_row_export_create(strata_exec_t *exec, const strata_
  *  exec NULL: create's (else one of its backend). report (may be NULL): entries_combined,
  *  rows_given, the bytes moved (exchange: bytes_sent / received, neighbours, staged), pack_s (the
  *  gather and the sends started), exchange_s (the wait for the messages), unpack_s (the combine);
- *  no packets. Errors
- *  (agreed, from the plan): INVALID_ARGUMENT (NULL L_values with entries, NULL A_values with
+ *  no packets; entries_combined 0 for ZERO. Errors (agreed by one MPI_Allreduce of the status
+ *  before anything moves): INVALID_ARGUMENT (NULL L_values with entries, NULL A_values with
  *  slots, an unknown mode or INSERT, exec of another backend); nothing is combined then. This
  *  rank only: NULL X. Collective. Synchronous (A_values complete on return). */
 strata_status_t strata_dist_row_export_apply(strata_dist_row_export_t *X, strata_exec_t *exec, const double *L_values,
