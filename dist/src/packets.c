@@ -504,7 +504,7 @@ struct strata_dist_row_export {
   int64_t *own_src;            /* exec: L's entries of each slot, in listed order */
   int64_t own_targets;
   int64_t entries;             /* listed entries on this rank */
-  int64_t l_nnz, a_nnz;        /* L's and A's entries at create */
+  int64_t a_nnz;               /* A's entries at create */
   int64_t rows_given, entries_total; /* over all ranks */
 };
 
@@ -629,7 +629,6 @@ strata_status_t strata_dist_row_export_create(strata_exec_t *exec, const strata_
   if (!st) {
     X->exec = exec;
     X->entries = T;
-    X->l_nnz = L ? L->nnz : 0;
     X->a_nnz = A ? A->nnz : 0;
     X->rows_given = rep.rows_given;
     X->entries_total = rep.entries_combined;

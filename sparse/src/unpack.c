@@ -37,6 +37,27 @@ _Static_assert(STRATA_SPARSE_REP_MAX_EXAMPLES == STRATA_UNPACK_MAX_EXAMPLES,
                "device report slots match strata_unpack_report_t::examples");
 
 
+/* The unpack arguments of target A and the packets (the rest zero) */
+static strata_sparse_unpack_args_t unpack_args(const strata_crs_matrix_t *A, const int32_t *import_rows,
+                                               const strata_packets_t *packets, const int32_t *col_lids,
+                                               int64_t num_global) {
+  strata_sparse_unpack_args_t a;
+  memset(&a, 0, sizeof a);
+  a.row_offsets = A->row_offsets;
+  a.col_indices = A->col_indices;
+  a.values = A->values;
+  a.num_rows = A->num_rows;
+  a.num_cols = A->num_cols;
+  a.import_rows = import_rows;
+  a.offsets = packets->offsets;
+  a.data = packets->data;
+  a.num_bytes = packets->num_bytes;
+  a.num_packets = packets->num_rows;
+  a.col_lids = col_lids;
+  a.num_global = num_global;
+  return a;
+}
+
 /* The map's table in the unpack arguments (NULL map: the dense col_lids, or the identity) */
 static void unpack_set_map(strata_sparse_unpack_args_t *a, const strata_col_map_t *map) {
   a->map_keys = map ? map->keys : NULL;
@@ -517,15 +538,7 @@ static strata_status_t unpack_insert(strata_exec_t *exec, strata_crs_matrix_t *A
   const int64_t np = packets->num_rows;
   strata_sparse_unpack_insert_args_t a;
   memset(&a, 0, sizeof a);
-  a.u.num_rows = A->num_rows;
-  a.u.num_cols = A->num_cols;
-  a.u.import_rows = import_rows;
-  a.u.offsets = packets->offsets;
-  a.u.data = packets->data;
-  a.u.num_bytes = packets->num_bytes;
-  a.u.num_packets = np;
-  a.u.col_lids = col_lids;
-  a.u.num_global = num_global;
+  a.u = unpack_args(A, import_rows, packets, col_lids, num_global); /* A's arrays: set again once it is fill-complete */
   unpack_set_map(&a.u, o->col_map);
   a.u.mode = (int)STRATA_COMBINE_INSERT;
   int64_t *drep = NULL, total = 0;
@@ -687,20 +700,7 @@ strata_status_t strata_sparse_unpack_combine_opts(strata_exec_t *exec, strata_cr
     st = unpack_refuse_descents(exec, packets, import_rows, plan.descents, mode, rep);
     goto report;
   }
-  strata_sparse_unpack_args_t a;
-  memset(&a, 0, sizeof a);
-  a.row_offsets = A->row_offsets;
-  a.col_indices = A->col_indices;
-  a.values = A->values;
-  a.num_rows = A->num_rows;
-  a.num_cols = A->num_cols;
-  a.import_rows = import_rows;
-  a.offsets = packets->offsets;
-  a.data = packets->data;
-  a.num_bytes = packets->num_bytes;
-  a.num_packets = packets->num_rows;
-  a.col_lids = col_lids;
-  a.num_global = num_global;
+  strata_sparse_unpack_args_t a = unpack_args(A, import_rows, packets, col_lids, num_global);
   unpack_set_map(&a, o.col_map);
   int64_t *drep = plan.rep; /* zeroed by plan_create */
   a.report = drep;
@@ -780,19 +780,7 @@ strata_status_t strata_sparse_unpack_positions(strata_exec_t *exec, const strata
   memset(rep, 0, sizeof rep);
   st = strata_mem_alloc(exec, STRATA_MEM_DEVICE, sizeof rep, (void **)&drep);
   if (st == STRATA_SUCCESS) st = strata_mem_set_async(exec, drep, 0, sizeof rep);
-  strata_sparse_unpack_args_t a;
-  memset(&a, 0, sizeof a);
-  a.row_offsets = A->row_offsets;
-  a.col_indices = A->col_indices;
-  a.num_rows = A->num_rows;
-  a.num_cols = A->num_cols;
-  a.import_rows = import_rows;
-  a.offsets = packets->offsets;
-  a.data = packets->data;
-  a.num_bytes = packets->num_bytes;
-  a.num_packets = np;
-  a.col_lids = col_lids;
-  a.num_global = num_global;
+  strata_sparse_unpack_args_t a = unpack_args(A, import_rows, packets, col_lids, num_global);
   a.mode = (int)STRATA_COMBINE_ZERO;
   a.report = drep;
   a.positions = positions;
