@@ -260,6 +260,14 @@ static void check_product(const char *what, const host_crs_t *A, const host_crs_
 
 /* ------------------------------------------------------------------ tests */
 
+/* t_setup with the kernel-forcing flags cleared (a failed test leaves them set: its fail_msg
+ * returns past the line that clears them) */
+static int setup(void **state) {
+  strata_impl_spgemm_gather = 0;
+  strata_impl_spgemm_lanes = 0;
+  return t_setup(state);
+}
+
 /* random shapes and row-length mixes; the products per row cover every class (at most 64, 512,
  * 2048, more) in the mixed cases */
 static void test_random(void **state) {
@@ -306,6 +314,14 @@ static void test_random_gather(void **state) {
   test_random(state);
   test_shared(state);
   strata_impl_spgemm_gather = 0;
+}
+
+/* the GPUs' NUMERIC of short rows (lanes over A's entries, any B) on every backend */
+static void test_random_lanes(void **state) {
+  strata_impl_spgemm_lanes = 1;
+  test_random(state);
+  test_shared(state);
+  strata_impl_spgemm_lanes = 0;
 }
 
 /* The medium classes' NUMERIC by buckets (strata_spgemm_medium_numeric): rows of A with 33-52
@@ -689,17 +705,18 @@ static void test_bad_input(void **state) {
 
 int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup(test_random, t_setup),
-      cmocka_unit_test_setup(test_random_gather, t_setup),
-      cmocka_unit_test_setup(test_medium_buckets, t_setup),
-      cmocka_unit_test_setup(test_empty, t_setup),
-      cmocka_unit_test_setup(test_shared, t_setup),
-      cmocka_unit_test_setup(test_reuse_determinism, t_setup),
-      cmocka_unit_test_setup(test_s16, t_setup),
-      cmocka_unit_test_setup(test_s18, t_setup),
-      cmocka_unit_test_setup(test_galerkin_random, t_setup),
-      cmocka_unit_test_setup(test_products_beyond_int32, t_setup),
-      cmocka_unit_test_setup(test_bad_input, t_setup),
+      cmocka_unit_test_setup(test_random, setup),
+      cmocka_unit_test_setup(test_random_gather, setup),
+      cmocka_unit_test_setup(test_random_lanes, setup),
+      cmocka_unit_test_setup(test_medium_buckets, setup),
+      cmocka_unit_test_setup(test_empty, setup),
+      cmocka_unit_test_setup(test_shared, setup),
+      cmocka_unit_test_setup(test_reuse_determinism, setup),
+      cmocka_unit_test_setup(test_s16, setup),
+      cmocka_unit_test_setup(test_s18, setup),
+      cmocka_unit_test_setup(test_galerkin_random, setup),
+      cmocka_unit_test_setup(test_products_beyond_int32, setup),
+      cmocka_unit_test_setup(test_bad_input, setup),
   };
   return T_RUN("spgemm", tests);
 }

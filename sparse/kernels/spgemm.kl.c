@@ -39,6 +39,13 @@ STRATA_REDUCE_KERNEL(strata_spgemm_products_max, strata_spgemm_args_t, a, r, i64
 /* all products, in double (no overflow whatever the rows hold) */
 STRATA_REDUCE_KERNEL(strata_spgemm_products_sum, strata_spgemm_args_t, a, r, f64, acc) { *acc += (double)a->ub[r]; }
 
+/* the widest row of C among a class's rows rows[begin + i] (c_off: C's row offsets) */
+STRATA_REDUCE_KERNEL(strata_spgemm_row_size_max, strata_spgemm_args_t, a, i, i64, acc) {
+  const int32_t r = a->rows[a->begin + i];
+  const int64_t len = a->c_off[r + 1] - a->c_off[r];
+  if (len > *acc) *acc = len;
+}
+
 STRATA_FOR_KERNEL(strata_spgemm_classify, strata_spgemm_args_t, a, r) {
   const int c = strata_sparse_row_class(a->ub[r], a->num_classes, a->max_len);
   a->keys[r] = strata_sparse_class_key(c, 0, r);
@@ -117,6 +124,50 @@ STRATA_TEAM_KERNEL(strata_spgemm_short_gather, strata_spgemm_args_t, a, team) {
   const int32_t r = a->rows[a->begin + i];
   const int64_t ab = a->a_off[r], ae = a->a_off[r + 1];
   STRATA_THREAD_VECTOR_RANGE(team, q, a->c_off[r], a->c_off[r + 1]) { strata_spgemm_gather_entry(a, ab, ae, q); }
+}
+
+/* NUMERIC of short rows on GPUs: a team thread per row, its lanes over A's row entries (each lane's
+ * chain of dependent loads is its own A entries', not the row's). A lane scan of B's row lengths
+ * gives each A entry the number t of its first product; each lane writes its entries' products
+ * (column, a · b) at their t in thread scratch (STRATA_SPGEMM_SHORT_LANES_SCRATCH); after the
+ * team's barrier each lane takes C entries of the row and sums, in t order from -0.0, the products
+ * whose column is the entry's: the same terms in the same order as the product-order walk (a
+ * product whose column is not in C's row is dropped, as there; products past SHORT_MAX, which only
+ * A or B of other patterns than the plan's can give, are not written). Every thread of the team
+ * reaches the barrier (those past the class's rows do nothing else). */
+STRATA_TEAM_KERNEL(strata_spgemm_short_lanes, strata_spgemm_args_t, a, team) {
+  const int64_t i = team->league_rank * team->team_size + team->team_rank;
+  const int active = i < a->count;
+  const int32_t r = active ? a->rows[a->begin + i] : 0;
+  double *tval = (double *)team->thread_scratch;
+  int32_t *tcol = (int32_t *)(tval + STRATA_SPGEMM_SHORT_MAX);
+  int64_t np = 0;
+  if (active) {
+    STRATA_THREAD_VECTOR_SCAN(team, p, a->a_off[r], a->a_off[r + 1], np, final) {
+      const int32_t k = a->a_col[p];
+      const int64_t bb = a->b_off[k], be = a->b_off[k + 1];
+      if (final) {
+        const double av = a->a_val[p];
+        const int64_t t0 = np - bb;
+        const int64_t qe = be < STRATA_SPGEMM_SHORT_MAX - t0 ? be : STRATA_SPGEMM_SHORT_MAX - t0;
+        for (int64_t q = bb; q < qe; ++q) {
+          tcol[t0 + q] = a->b_col[q];
+          tval[t0 + q] = av * a->b_val[q];
+        }
+      }
+      np += be - bb;
+    }
+  }
+  strata_team_barrier(team);
+  if (!active) return;
+  if (np > STRATA_SPGEMM_SHORT_MAX) np = STRATA_SPGEMM_SHORT_MAX;
+  STRATA_THREAD_VECTOR_RANGE(team, q, a->c_off[r], a->c_off[r + 1]) {
+    const int32_t col = a->c_col[q];
+    double s = -0.0;
+    for (int64_t t = 0; t < np; ++t)
+      if (tcol[t] == col) s += tval[t];
+    a->c_val[q] = s;
+  }
 }
 
 /* ----------------------------------------------------------------------------- medium rows */
@@ -265,7 +316,54 @@ STRATA_KL_TEAM_FUNC void strata_spgemm_medium_numeric(const strata_team_t *team,
   }
 }
 
-/* A team per row. NUMERIC: by buckets (strata_spgemm_medium_numeric). COUNT / FILL: the products' (col · cap +
+/* NUMERIC of a medium row by a walk in product order, B's rows unique: C's columns and an
+ * accumulator for C's row in team scratch (STRATA_SPGEMM_MED_WALK_SCRATCH(nc_max)); A's entries
+ * one after another, the team's lanes over the entry's B row (its columns distinct: no two lanes
+ * meet), each product added at its column's place in C's row (a binary search in scratch), a
+ * barrier after each A entry. A's entries (column's B row bounds, value) are read a vector width at
+ * a time, one per lane, and handed round by shuffles. The same terms in the same order as the
+ * product-order walk, from -0.0; a product whose column is not in C's row is dropped. Every thread
+ * of the team calls it. */
+STRATA_KL_TEAM_FUNC void strata_spgemm_medium_walk(const strata_team_t *team, const strata_spgemm_args_t *a,
+                                                   int32_t r) {
+  const int64_t cb = a->c_off[r], nc = a->c_off[r + 1] - cb;
+  double *acc = (double *)team->scratch;
+  int32_t *ccol = (int32_t *)(acc + a->nc_max);
+  STRATA_TEAM_VECTOR_RANGE(team, q, 0, nc) {
+    ccol[q] = a->c_col[cb + q];
+    acc[q] = -0.0;
+  }
+  strata_team_barrier(team);
+  const int64_t ab = a->a_off[r], ae = a->a_off[r + 1];
+  const int64_t vl = team->vector_length;
+  for (int64_t c0 = ab; c0 < ae; c0 += vl) {
+    const int64_t mine = c0 + team->vector_rank;
+    int64_t bb = 0, be = 0;
+    double av = 0.0;
+    if (mine < ae) {
+      const int32_t k = a->a_col[mine];
+      bb = a->b_off[k];
+      be = a->b_off[k + 1];
+      av = a->a_val[mine];
+    }
+    const int64_t nj = ae - c0 < vl ? ae - c0 : vl;
+    for (int64_t j = 0; j < nj; ++j) {
+      const int64_t jb = strata_thread_vector_shuffle_i64(team, bb, j);
+      const int64_t je = strata_thread_vector_shuffle_i64(team, be, j);
+      const double jv = strata_thread_vector_shuffle_f64(team, av, j);
+      STRATA_TEAM_VECTOR_RANGE(team, q, jb, je) {
+        const int32_t col = a->b_col[q];
+        const int64_t e = strata_kl_lower_bound_i32(ccol, 0, nc, col);
+        if (e < nc && ccol[e] == col) acc[e] += jv * a->b_val[q];
+      }
+      strata_team_barrier(team);
+    }
+  }
+  STRATA_TEAM_VECTOR_RANGE(team, q, 0, nc) { a->c_val[cb + q] = acc[q]; }
+}
+
+/* A team per row. NUMERIC: by the walk when B's rows are unique (strata_spgemm_medium_walk), else by
+ * buckets (strata_spgemm_medium_numeric). COUNT / FILL: the products' (col · cap +
  * t, a · b) pairs sorted in team scratch, then a team scan over the sorted keys marks each column's
  * first key (its size, its columns). */
 STRATA_TEAM_KERNEL(strata_spgemm_medium, strata_spgemm_args_t, a, team) {
@@ -275,7 +373,10 @@ STRATA_TEAM_KERNEL(strata_spgemm_medium, strata_spgemm_args_t, a, team) {
   int64_t *start = (int64_t *)(vals + cap);
   const int32_t r = a->rows[a->begin + team->league_rank];
   if (a->mode == STRATA_SPGEMM_NUMERIC) {
-    strata_spgemm_medium_numeric(team, a, r);
+    if (a->walk)
+      strata_spgemm_medium_walk(team, a, r);
+    else
+      strata_spgemm_medium_numeric(team, a, r);
     return;
   }
   const int64_t np = strata_spgemm_gather(team, a, r, keys, NULL, start, NULL, 0, NULL);

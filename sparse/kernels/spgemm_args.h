@@ -33,6 +33,12 @@
                                         (size_t)STRATA_SPGEMM_CHUNK * sizeof(int64_t))
 #define STRATA_SPGEMM_MED_NUMERIC_SCRATCH(cap) ((size_t)(cap) * (sizeof(double) + 3 * sizeof(int32_t)) + \
                                                 (size_t)STRATA_SPGEMM_CHUNK * sizeof(int64_t))
+/* team scratch of a medium class's NUMERIC by the walk (strata_spgemm_medium_walk, B's rows unique),
+ * nc_max the widest C row of the class: its accumulator (double) and its columns (int32) */
+#define STRATA_SPGEMM_MED_WALK_SCRATCH(nc_max) ((size_t)(nc_max) * (sizeof(double) + sizeof(int32_t)))
+/* thread scratch of the short class's NUMERIC by lanes (strata_spgemm_short_lanes): a row's
+ * products' values (double) and columns (int32) */
+#define STRATA_SPGEMM_SHORT_LANES_SCRATCH ((size_t)STRATA_SPGEMM_SHORT_MAX * (sizeof(double) + sizeof(int32_t)))
 /* a medium NUMERIC bucket of at most this many products is sorted by insertion in its lane, a
  * longer one by heapsort unless it is in order already */
 #define STRATA_SPGEMM_INSERTION_MAX 32
@@ -59,8 +65,11 @@ typedef struct strata_spgemm_args {
   const int32_t *rows;
   int64_t begin, count;
   int64_t cap;          /* the class's most products per row (medium: scratch capacity and key stride) */
+  int64_t nc_max;       /* the class's widest row of C (medium NUMERIC by the walk: its scratch) */
   int mode;             /* STRATA_SPGEMM_COUNT / FILL / NUMERIC */
   int b_unique;         /* B's rows hold unique columns (long rows: lanes over a B row never collide) */
+  int walk;             /* medium, NUMERIC, b_unique: the product-order walk in scratch
+                           (strata_spgemm_medium_walk) instead of buckets */
   int gather;           /* short, NUMERIC, b_unique: lanes gather each C entry's products
                            (strata_spgemm_gather_entry) instead of a thread's row merge */
   int64_t *c_off;       /* COUNT: sizes [m]; FILL, NUMERIC: C's row offsets [m + 1] */

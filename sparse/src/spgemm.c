@@ -24,6 +24,8 @@ STRATA_KERNEL_DECLARE(strata_spgemm_products_sum);
 STRATA_KERNEL_DECLARE(strata_spgemm_classify);
 STRATA_KERNEL_DECLARE(strata_spgemm_short);
 STRATA_KERNEL_DECLARE(strata_spgemm_short_gather);
+STRATA_KERNEL_DECLARE(strata_spgemm_short_lanes);
+STRATA_KERNEL_DECLARE(strata_spgemm_row_size_max);
 STRATA_KERNEL_DECLARE(strata_spgemm_medium);
 STRATA_KERNEL_DECLARE(strata_spgemm_long);
 STRATA_KERNEL_DECLARE(strata_spmv_narrow);
@@ -39,6 +41,9 @@ STRATA_KERNEL_DECLARE(strata_spmv_narrow);
  * laplace7 100^3 A·A (25 per row) 6.0 -> 0.93 ms, Pᵀ·(A·P) (27) 0.078 -> 0.053 ms; A·P with 2x2x2
  * aggregates (about 4 per row) 0.13 -> 0.22 ms, so below the threshold the product-order walk. */
 #define SHORT_GATHER_MIN_AVG 8
+/* short rows' NUMERIC on GPUs by lanes over A's entries: rows per team x lanes per row */
+#define SHORT_LANES_ROWS 16
+#define SHORT_LANES_LANES 8
 #define MED_S_TEAM 2
 #define MED_L_TEAM 8
 #define LONG_TEAM 8
@@ -47,6 +52,12 @@ STRATA_KERNEL_DECLARE(strata_spmv_narrow);
 #define LONG_ACC_BUDGET ((size_t)1 << 29)
 
 int strata_impl_spgemm_gather = 0;
+int strata_impl_spgemm_lanes = 0;
+/* AB-TEMP: device A/B knobs, removed before landing */
+static int ab_knob(const char *name) {
+  const char *e = getenv(name);
+  return e ? atoi(e) : -1;
+}
 
 /* the classes' most products per row by default: on GPUs the four classes; on host backends (a
  * team is one thread, for which the medium classes' sort network is O(n log^2 n) work against the
@@ -66,6 +77,7 @@ struct strata_spgemm {
   int64_t max[STRATA_SPGEMM_NUM_CLASSES];       /* class c: rows of at most max[c] products (above max[c - 1]) */
   int64_t bounds[STRATA_SPGEMM_NUM_CLASSES + 1]; /* class c's rows: rows[bounds[c] .. bounds[c + 1]) */
   int32_t *rows;                                /* [m] rows grouped by class, ascending within one */
+  int64_t nc_max[STRATA_SPGEMM_NUM_CLASSES];    /* the widest row of C per class (the medium walk's scratch) */
   int64_t long_teams;                           /* the long class's league (accumulators) */
   double *acc;                                  /* [long_teams x n] */
 };
@@ -110,9 +122,23 @@ static strata_status_t launch_class(strata_exec_t *exec, const strata_spgemm_t *
    * SHORT_GATHER_MIN_AVG entries; on host backends only when a test forces it. Medium rows never:
    * buckets search C's row once per product, gathering once per (C entry, A entry) pair, at least
    * as many (perf/NOTES.md) */
-  a->gather = mode == STRATA_SPGEMM_NUMERIC && p->b_unique && c == STRATA_SPGEMM_SHORT &&
-              (strata_impl_spgemm_gather || (!host && p->nnz_c >= SHORT_GATHER_MIN_AVG * (int64_t)p->m));
+  /* short rows' NUMERIC: on GPUs by lanes over A's entries (strata_spgemm_short_lanes); on host
+   * backends the product-order walk; gathering (B's rows unique) only when a test forces it */
+  const int numeric = mode == STRATA_SPGEMM_NUMERIC;
+  a->gather = numeric && p->b_unique && c == STRATA_SPGEMM_SHORT && strata_impl_spgemm_gather;
+  int lanes = numeric && c == STRATA_SPGEMM_SHORT && !a->gather && (strata_impl_spgemm_lanes || !host);
+  int walk = numeric && p->b_unique && (c == STRATA_SPGEMM_MED_S || c == STRATA_SPGEMM_MED_L);
+  { /* AB-TEMP: STRATA_AB_SHORT 0 walk 1 gather 2 lanes; STRATA_AB_MED 0 buckets 1 walk */
+    const int v = ab_knob("STRATA_AB_SHORT"), w = ab_knob("STRATA_AB_MED");
+    if (v >= 0 && numeric && c == STRATA_SPGEMM_SHORT) {
+      a->gather = v == 1 && p->b_unique;
+      lanes = v == 2;
+    }
+    if (w >= 0 && walk) walk = w == 1;
+  }
+  a->walk = walk;
   a->acc = p->acc;
+  a->nc_max = p->nc_max[c];
   static const char *const label[STRATA_SPGEMM_NUM_CLASSES][3] = {
       {"strata_spgemm_short_count", "strata_spgemm_short_fill", "strata_spgemm_short_numeric"},
       {"strata_spgemm_med_s_count", "strata_spgemm_med_s_fill", "strata_spgemm_med_s_numeric"},
@@ -120,6 +146,12 @@ static strata_status_t launch_class(strata_exec_t *exec, const strata_spgemm_t *
       {"strata_spgemm_long_count", "strata_spgemm_long_fill", "strata_spgemm_long_numeric"}};
   const char *lb = label[c][mode];
   strata_team_policy_t pol;
+  if (lanes) {
+    const int ts = host ? 1 : SHORT_LANES_ROWS;
+    pol = strata_team_policy((count + ts - 1) / ts, ts, host ? 1 : SHORT_LANES_LANES);
+    pol.scratch_thread = STRATA_SPGEMM_SHORT_LANES_SCRATCH;
+    return strata_parallel_for_team(exec, lb, &pol, &strata_spgemm_short_lanes, a);
+  }
   if (c == STRATA_SPGEMM_SHORT && a->gather) {
     const int ts = host ? 1 : SHORT_GATHER_ROWS;
     pol = strata_team_policy((count + ts - 1) / ts, ts, host ? 1 : SHORT_GATHER_LANES);
@@ -136,9 +168,13 @@ static strata_status_t launch_class(strata_exec_t *exec, const strata_spgemm_t *
     pol.scratch_team = sizeof(int64_t);
     return strata_parallel_for_team(exec, lb, &pol, &strata_spgemm_long, a);
   }
+  if (walk) {
+    pol = strata_team_policy(count, 1, host ? 1 : GPU_LANES);
+    pol.scratch_team = STRATA_SPGEMM_MED_WALK_SCRATCH(p->nc_max[c]);
+    return strata_parallel_for_team(exec, lb, &pol, &strata_spgemm_medium, a);
+  }
   pol = strata_team_policy(count, host ? 1 : c == STRATA_SPGEMM_MED_S ? MED_S_TEAM : MED_L_TEAM, host ? 1 : GPU_LANES);
-  pol.scratch_team = mode == STRATA_SPGEMM_NUMERIC ? STRATA_SPGEMM_MED_NUMERIC_SCRATCH(a->cap)
-                                                   : STRATA_SPGEMM_MED_SCRATCH(a->cap);
+  pol.scratch_team = numeric ? STRATA_SPGEMM_MED_NUMERIC_SCRATCH(a->cap) : STRATA_SPGEMM_MED_SCRATCH(a->cap);
   return strata_parallel_for_team(exec, lb, &pol, &strata_spgemm_medium, a);
 }
 
@@ -279,6 +315,15 @@ strata_status_t strata_sparse_impl_spgemm_symbolic(strata_exec_t *exec, const st
                           (long long)nnz, (long long)STRATA_SPGEMM_LIMIT);
   if (st == STRATA_SUCCESS) st = strata_mem_copy(exec, M->row_offsets + p->m, &nnz, sizeof nnz);
   M->nnz = p->nnz_c = nnz;
+  for (int c = STRATA_SPGEMM_MED_S; c <= STRATA_SPGEMM_MED_L && st == STRATA_SUCCESS && p->b_unique; ++c) {
+    /* the medium walk's scratch: the class's widest row of C */
+    a.rows = p->rows;
+    a.begin = p->bounds[c];
+    const int64_t count = p->bounds[c + 1] - p->bounds[c];
+    if (count > 0)
+      st = strata_parallel_reduce(exec, "strata_spgemm_row_size_max", strata_range(0, count),
+                                  &strata_spgemm_row_size_max, &a, STRATA_REDUCE_MAX, &p->nc_max[c]);
+  }
   if (st == STRATA_SUCCESS) st = strata_sparse_impl_alloc(exec, (size_t)nnz * sizeof(int32_t), (void **)&M->col_indices);
   if (st == STRATA_SUCCESS) st = strata_sparse_impl_alloc(exec, (size_t)nnz * sizeof(double), (void **)&M->values);
   a.c_col = M->col_indices;

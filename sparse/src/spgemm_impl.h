@@ -23,5 +23,6 @@ void strata_sparse_impl_spgemm_class_rows(const strata_spgemm_t *plan, int64_t r
 /* Tests: nonzero makes host backends take the GPUs' NUMERIC of short rows (lanes over C's entries)
  * too; the values are the same bits either way on host backends (the same products, the same order). */
 extern int strata_impl_spgemm_gather;
+extern int strata_impl_spgemm_lanes; /* tests: the short class's NUMERIC by lanes (the GPUs' way) on host backends too */
 
 #endif
