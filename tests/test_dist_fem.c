@@ -377,6 +377,52 @@ static void test_export_rows(void **state) {
 /* The reusable row export on the same rows: applied twice with ADD (2p, the same as two
  * export_rows), ZERO (nothing), INSERT refused on every rank (nothing combined), staged and not;
  * made from the invalid rows it is refused on every rank with the same counts, and no export. */
+/* REPLACE and ABSMAX through a row export: rank q lists every row with values (q + 1) on the
+ * diagonal and -2 (q + 1) above it. The owner's own entries come last (after the other ranks', by
+ * sender rank), so REPLACE leaves the owner o's values o + 1 and -2 (o + 1); ABSMAX leaves the
+ * largest magnitudes, size and 2 size; the entries below the diagonal (no contribution) stay 0.
+ * The apply reports create's rows as its packets (rows whose values moved), summed equal both ways. */
+static void test_row_export_modes(void **state) {
+  (void)state;
+  export_case_t x;
+  export_case_make(&x, 0);
+  const int64_t ln = x.L->nnz;
+  double *lv = (double *)t_malloc(((size_t)ln + 1) * 8);
+  if (ln) T_OK(strata_mem_copy(T_exec, lv, x.L->values, (size_t)ln * 8));
+  for (int64_t q = 0; q < ln; ++q) lv[q] = lv[q] == 1.0 ? td_rank + 1.0 : -2.0 * (td_rank + 1.0);
+  double *dlv = (double *)t_to_dev(lv, (size_t)ln * 8);
+  strata_dist_row_export_t *X = NULL;
+  strata_dist_export_report_t rc, ra;
+  T_OK(strata_dist_row_export_create(T_exec, x.map, x.L, x.lr, x.rows, x.gid_r, NULL, x.A, NULL, x.n, NULL, &X, &rc));
+  double *v = (double *)t_malloc(((size_t)x.A->nnz + 1) * 8);
+  for (int m = 0; m < 2; ++m) {
+    const strata_combine_mode_t mode = m ? STRATA_COMBINE_ABSMAX : STRATA_COMBINE_REPLACE;
+    if (x.A->nnz) T_OK(strata_mem_set_async(T_exec, x.A->values, 0, (size_t)x.A->nnz * 8));
+    T_OK(strata_dist_row_export_apply(X, T_exec, dlv, mode, x.A->values, &ra));
+    if (x.A->nnz) T_OK(strata_mem_copy(T_exec, v, x.A->values, (size_t)x.A->nnz * 8));
+    int ok = 1;
+    for (int64_t k = 0; k < x.t.n; ++k) {
+      const int64_t g = x.mi.first_gid + x.t.r[k];
+      const double d = m ? (double)td_size : td_rank + 1.0, u = m ? 2.0 * td_size : -2.0 * (td_rank + 1.0);
+      const double w = x.t.c[k] == g ? d : x.t.c[k] == g + 1 ? u : 0.0;
+      ok &= v[k] == w;
+    }
+    TD_CHECK(ok, "%s: the owner's values are not the expected ones", m ? "ABSMAX" : "REPLACE");
+  }
+  int64_t loc[2] = {ra.exchange.packets_sent, ra.exchange.packets_received}, glob[2];
+  MPI_Allreduce(loc, glob, 2, MPI_INT64_T, MPI_SUM, W);
+  TD_CHECK(ra.exchange.packets_sent == rc.exchange.packets_sent && ra.exchange.packets_self == rc.exchange.packets_self &&
+               glob[0] == glob[1] && glob[0] == (int64_t)(td_size - 1) * x.n,
+           "apply's packets: sent %lld (create %lld), over all ranks sent %lld received %lld, expected %lld",
+           (long long)ra.exchange.packets_sent, (long long)rc.exchange.packets_sent, (long long)glob[0],
+           (long long)glob[1], (long long)(td_size - 1) * x.n);
+  T_OK(strata_dist_row_export_destroy(&X));
+  free(v);
+  free(lv);
+  t_dev_free(dlv);
+  export_case_free(&x);
+}
+
 static void test_row_export(void **state) {
   (void)state;
   for (int staged = 0; staged < 2; ++staged) {
@@ -555,6 +601,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup(test_packets_exchange, t_setup),
       cmocka_unit_test_setup(test_export_rows, t_setup),
       cmocka_unit_test_setup(test_row_export, t_setup),
+      cmocka_unit_test_setup(test_row_export_modes, t_setup),
       cmocka_unit_test_setup(test_fem_assembly, t_setup),
       cmocka_unit_test_setup(test_fem_bulk_nodes, t_setup),
       cmocka_unit_test_setup(test_fem_rank_without_nodes, t_setup),

@@ -506,6 +506,7 @@ struct strata_dist_row_export {
   int64_t entries;             /* listed entries on this rank */
   int64_t a_nnz;               /* A's entries at create */
   int64_t rows_given, entries_total; /* over all ranks */
+  int64_t packets_sent, packets_received, packets_self; /* create's rows: to, from other ranks; kept */
 };
 
 strata_status_t strata_dist_row_export_create(strata_exec_t *exec, const strata_dist_map_t *row_map,
@@ -632,6 +633,9 @@ strata_status_t strata_dist_row_export_create(strata_exec_t *exec, const strata_
     X->a_nnz = A ? A->nnz : 0;
     X->rows_given = rep.rows_given;
     X->entries_total = rep.entries_combined;
+    X->packets_sent = rep.exchange.packets_sent;
+    X->packets_received = rep.exchange.packets_received;
+    X->packets_self = rep.exchange.packets_self;
   }
   /* the own entries by slot (a stable counting sort: listed order within a slot), combined by a
    * kernel over their slots with no copy; the others' entries, in listed order, the plan's ghosts */
@@ -777,6 +781,9 @@ strata_status_t strata_dist_row_export_apply(strata_dist_row_export_t *X, strata
     report->rows_given = X->rows_given;
     report->entries_combined = st || mode == STRATA_COMBINE_ZERO ? 0 : X->entries_total;
     report->first_unowned = -1;
+    report->exchange.packets_sent = X->packets_sent; /* the rows whose values move: create's */
+    report->exchange.packets_received = X->packets_received;
+    report->exchange.packets_self = X->packets_self;
     report->exchange.bytes_sent = pi.recv_bytes; /* the plan's import direction, reversed */
     report->exchange.bytes_received = pi.send_bytes;
     report->exchange.num_send_neighbors = pi.num_recv_neighbors;

@@ -568,9 +568,10 @@ strata_status_t strata_dist_row_export_create(strata_exec_t *exec, const strata_
  *  A_values [A's nnz at create] (exec memory) on the owners by `mode`: ADD (an assembly), REPLACE,
  *  ABSMAX or ZERO (strata_dist_plan_export_begin's modes; INSERT refused: the pattern is fixed).
  *  exec NULL: create's (else one of its backend). report (may be NULL): entries_combined,
- *  rows_given, the bytes moved (exchange: bytes_sent / received, neighbours, staged), pack_s (the
- *  gather and the sends started), exchange_s (the wait for the messages), unpack_s (the combine);
- *  no packets; entries_combined 0 for ZERO. Errors (agreed by one MPI_Allreduce of the status
+ *  rows_given, the bytes moved (exchange: bytes_sent / received, neighbours, staged; packets_sent /
+ *  received / self: create's rows whose values move to, from other ranks or stay, though only
+ *  values move), pack_s (the gather and the sends started), exchange_s (the wait for the
+ *  messages), unpack_s (the combine); entries_combined 0 for ZERO. Errors (agreed by one MPI_Allreduce of the status
  *  before anything moves): INVALID_ARGUMENT (NULL L_values with entries, NULL A_values with
  *  slots, an unknown mode or INSERT, exec of another backend); nothing is combined then. This
  *  rank only: NULL X. Collective. Synchronous (A_values complete on return). */
