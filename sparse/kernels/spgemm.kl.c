@@ -321,7 +321,9 @@ STRATA_KL_TEAM_FUNC void strata_spgemm_medium_numeric(const strata_team_t *team,
  * one after another, the team's lanes over the entry's B row (its columns distinct: no two lanes
  * meet), each product added at its column's place in C's row (a binary search in scratch), a
  * barrier after each A entry. A's entries (column's B row bounds, value) are read a vector width at
- * a time, one per lane, and handed round by shuffles. The same terms in the same order as the
+ * a time, one per lane, and handed round by shuffles; each participant's first product of the next
+ * A entry is loaded before the current one is added (its load's latency behind the search and the
+ * barrier). The same terms in the same order as the
  * product-order walk, from -0.0; a product whose column is not in C's row is dropped. Every thread
  * of the team calls it. */
 STRATA_KL_TEAM_FUNC void strata_spgemm_medium_walk(const strata_team_t *team, const strata_spgemm_args_t *a,
@@ -335,7 +337,8 @@ STRATA_KL_TEAM_FUNC void strata_spgemm_medium_walk(const strata_team_t *team, co
   }
   strata_team_barrier(team);
   const int64_t ab = a->a_off[r], ae = a->a_off[r + 1];
-  const int64_t vl = team->vector_length;
+  const int64_t vl = team->vector_length, w = (int64_t)team->team_size * vl;
+  const int64_t me = (int64_t)team->team_rank * vl + team->vector_rank;
   for (int64_t c0 = ab; c0 < ae; c0 += vl) {
     const int64_t mine = c0 + team->vector_rank;
     int64_t bb = 0, be = 0;
@@ -347,16 +350,34 @@ STRATA_KL_TEAM_FUNC void strata_spgemm_medium_walk(const strata_team_t *team, co
       av = a->a_val[mine];
     }
     const int64_t nj = ae - c0 < vl ? ae - c0 : vl;
+    /* step j's B row [jb, je) times jv; its first entry per participant (q) loaded a step early */
+    int64_t jb = strata_thread_vector_shuffle_i64(team, bb, 0), je = strata_thread_vector_shuffle_i64(team, be, 0);
+    double jv = strata_thread_vector_shuffle_f64(team, av, 0);
+    int64_t q = jb + me;
+    int32_t col = q < je ? a->b_col[q] : 0;
+    double bv = q < je ? a->b_val[q] : 0.0;
     for (int64_t j = 0; j < nj; ++j) {
-      const int64_t jb = strata_thread_vector_shuffle_i64(team, bb, j);
-      const int64_t je = strata_thread_vector_shuffle_i64(team, be, j);
-      const double jv = strata_thread_vector_shuffle_f64(team, av, j);
-      STRATA_TEAM_VECTOR_RANGE(team, q, jb, je) {
-        const int32_t col = a->b_col[q];
+      int64_t nb = 0, ne = 0;
+      double nv = 0.0;
+      if (j + 1 < nj) {
+        nb = strata_thread_vector_shuffle_i64(team, bb, j + 1);
+        ne = strata_thread_vector_shuffle_i64(team, be, j + 1);
+        nv = strata_thread_vector_shuffle_f64(team, av, j + 1);
+      }
+      const int64_t nq = nb + me;
+      const int32_t ncol = nq < ne ? a->b_col[nq] : 0;
+      const double nbv = nq < ne ? a->b_val[nq] : 0.0;
+      if (q < je) {
         const int64_t e = strata_kl_lower_bound_i32(ccol, 0, nc, col);
-        if (e < nc && ccol[e] == col) acc[e] += jv * a->b_val[q];
+        if (e < nc && ccol[e] == col) acc[e] += jv * bv;
+      }
+      for (int64_t t = q + w; t < je; t += w) {
+        const int32_t c2 = a->b_col[t];
+        const int64_t e = strata_kl_lower_bound_i32(ccol, 0, nc, c2);
+        if (e < nc && ccol[e] == c2) acc[e] += jv * a->b_val[t];
       }
       strata_team_barrier(team);
+      jb = nb, je = ne, jv = nv, q = nq, col = ncol, bv = nbv;
     }
   }
   STRATA_TEAM_VECTOR_RANGE(team, q, 0, nc) { a->c_val[cb + q] = acc[q]; }

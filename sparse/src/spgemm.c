@@ -37,12 +37,16 @@ STRATA_KERNEL_DECLARE(strata_spmv_narrow);
 /* short rows' NUMERIC on GPUs with B's rows unique: rows per team x lanes over C's row */
 #define SHORT_GATHER_ROWS 32
 #define SHORT_GATHER_LANES 8
-/* ... when C's rows average at least this many entries. On the H200 (perf/NOTES.md, session 19):
- * laplace7 100^3 A·A (25 per row) 6.0 -> 0.93 ms, Pᵀ·(A·P) (27) 0.078 -> 0.053 ms; A·P with 2x2x2
- * aggregates (about 4 per row) 0.13 -> 0.22 ms, so below the threshold the product-order walk. */
-#define SHORT_GATHER_MIN_AVG 8
-/* short rows' NUMERIC on GPUs by lanes over A's entries: rows per team x lanes per row */
-#define SHORT_LANES_ROWS 16
+/* ... when C's rows average at least this many entries (the lanes' scan of all a row's products
+ * per entry grows with them): laplace7 100^3 A·A (25 per row, 49 products) gathering 0.93 ms, by
+ * lanes 1.28, the walk 5.98 (H200, perf/NOTES.md session 27) */
+#define SHORT_GATHER_MIN_AVG 16
+/* the walk when rows average fewer products than this: laplace7 100^3 A·P with 2x2x2 aggregates
+ * (7 products) walk 0.179 ms, gathering 0.227, lanes 0.231; poisson27 50^3 A·P (27 products, 8
+ * entries) lanes 0.079, walk 0.127, gathering 0.134 */
+#define SHORT_WALK_MAX_AVG 16
+/* short rows' NUMERIC on GPUs by lanes over A's entries: threads per team, lanes per row */
+#define SHORT_LANES_THREADS 128
 #define SHORT_LANES_LANES 8
 #define MED_S_TEAM 2
 #define MED_L_TEAM 8
@@ -78,6 +82,7 @@ struct strata_spgemm {
   int64_t bounds[STRATA_SPGEMM_NUM_CLASSES + 1]; /* class c's rows: rows[bounds[c] .. bounds[c + 1]) */
   int32_t *rows;                                /* [m] rows grouped by class, ascending within one */
   int64_t nc_max[STRATA_SPGEMM_NUM_CLASSES];    /* the widest row of C per class (the medium walk's scratch) */
+  double products;                              /* intermediate products in all */
   int64_t long_teams;                           /* the long class's league (accumulators) */
   double *acc;                                  /* [long_teams x n] */
 };
@@ -122,19 +127,26 @@ static strata_status_t launch_class(strata_exec_t *exec, const strata_spgemm_t *
    * SHORT_GATHER_MIN_AVG entries; on host backends only when a test forces it. Medium rows never:
    * buckets search C's row once per product, gathering once per (C entry, A entry) pair, at least
    * as many (perf/NOTES.md) */
-  /* short rows' NUMERIC: on GPUs by lanes over A's entries (strata_spgemm_short_lanes); on host
-   * backends the product-order walk; gathering (B's rows unique) only when a test forces it */
+  /* short rows' NUMERIC on GPUs, by the product's averages per row of A (perf/NOTES.md, session 27):
+   * the product-order walk below SHORT_WALK_MAX_AVG products, gathering (B's rows unique) from
+   * SHORT_GATHER_MIN_AVG entries of C, lanes over A's entries otherwise; on host backends the walk
+   * (tests force the others) */
   const int numeric = mode == STRATA_SPGEMM_NUMERIC;
-  a->gather = numeric && p->b_unique && c == STRATA_SPGEMM_SHORT && strata_impl_spgemm_gather;
-  int lanes = numeric && c == STRATA_SPGEMM_SHORT && !a->gather && (strata_impl_spgemm_lanes || !host);
+  const int short_numeric = numeric && c == STRATA_SPGEMM_SHORT;
+  const double rows = p->m > 0 ? (double)p->m : 1.0;
+  const int gpu_gather = p->b_unique && (double)p->nnz_c >= SHORT_GATHER_MIN_AVG * rows;
+  const int gpu_walk = p->products < SHORT_WALK_MAX_AVG * rows;
+  a->gather = short_numeric && p->b_unique && (strata_impl_spgemm_gather || (!host && !gpu_walk && gpu_gather));
+  int lanes = short_numeric && !a->gather && (strata_impl_spgemm_lanes || (!host && !gpu_walk));
   int walk = numeric && p->b_unique && (c == STRATA_SPGEMM_MED_S || c == STRATA_SPGEMM_MED_L);
-  { /* AB-TEMP: STRATA_AB_SHORT 0 walk 1 gather 2 lanes; STRATA_AB_MED 0 buckets 1 walk */
-    const int v = ab_knob("STRATA_AB_SHORT"), w = ab_knob("STRATA_AB_MED");
-    if (v >= 0 && numeric && c == STRATA_SPGEMM_SHORT) {
+  int vl = SHORT_LANES_LANES;
+  { /* AB-TEMP: STRATA_AB_SHORT 0 walk 1 gather 2 lanes; STRATA_AB_VL lanes per row */
+    const int v = ab_knob("STRATA_AB_SHORT"), w = ab_knob("STRATA_AB_VL");
+    if (v >= 0 && short_numeric) {
       a->gather = v == 1 && p->b_unique;
       lanes = v == 2;
     }
-    if (w >= 0 && walk) walk = w == 1;
+    if (w > 0) vl = w;
   }
   a->walk = walk;
   a->acc = p->acc;
@@ -147,8 +159,8 @@ static strata_status_t launch_class(strata_exec_t *exec, const strata_spgemm_t *
   const char *lb = label[c][mode];
   strata_team_policy_t pol;
   if (lanes) {
-    const int ts = host ? 1 : SHORT_LANES_ROWS;
-    pol = strata_team_policy((count + ts - 1) / ts, ts, host ? 1 : SHORT_LANES_LANES);
+    const int ts = host ? 1 : SHORT_LANES_THREADS / vl;
+    pol = strata_team_policy((count + ts - 1) / ts, ts, host ? 1 : vl);
     pol.scratch_thread = STRATA_SPGEMM_SHORT_LANES_SCRATCH;
     return strata_parallel_for_team(exec, lb, &pol, &strata_spgemm_short_lanes, a);
   }
@@ -206,6 +218,7 @@ static strata_status_t classify(strata_exec_t *exec, strata_spgemm_t *p, strata_
                           "crs_spgemm: %.4g intermediate products in all exceed 2^62 = %lld (the limit); row %lld "
                           "alone has %lld",
                           total, (long long)STRATA_SPGEMM_LIMIT, (long long)most.loc, (long long)most.val);
+  p->products = total;
   a->num_classes = STRATA_SPGEMM_NUM_CLASSES;
   for (int c = 0; c < STRATA_SPGEMM_NUM_CLASSES; ++c) a->max_len[c] = p->max[c];
   a->keys = keys;
