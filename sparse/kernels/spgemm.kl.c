@@ -316,31 +316,39 @@ STRATA_KL_TEAM_FUNC void strata_spgemm_medium_numeric(const strata_team_t *team,
   }
 }
 
-/* NUMERIC of a medium row by a walk in product order, B's rows unique: C's columns and an
- * accumulator for C's row in team scratch (STRATA_SPGEMM_MED_WALK_SCRATCH(nc_max)); A's entries
- * one after another, the team's lanes over the entry's B row (its columns distinct: no two lanes
- * meet), each product added at its column's place in C's row (a binary search in scratch), a
- * barrier after each A entry. A's entries (column's B row bounds, value) are read a vector width at
- * a time, one per lane, and handed round by shuffles; each participant's first product of the next
- * A entry is loaded before the current one is added (its load's latency behind the search and the
- * barrier). The same terms in the same order as the
- * product-order walk, from -0.0; a product whose column is not in C's row is dropped. Every thread
- * of the team calls it. */
-STRATA_KL_TEAM_FUNC void strata_spgemm_medium_walk(const strata_team_t *team, const strata_spgemm_args_t *a,
-                                                   int32_t r) {
-  const int64_t cb = a->c_off[r], nc = a->c_off[r + 1] - cb;
-  double *acc = (double *)team->scratch;
+/* NUMERIC of medium rows by a walk in product order, B's rows unique: a team thread per row, C's
+ * columns and an accumulator for C's row in thread scratch (STRATA_SPGEMM_MED_WALK_SCRATCH(nc_max));
+ * A's entries one after another, the thread's lanes over the entry's B row (its columns distinct:
+ * no two lanes meet), each product added at its column's place in C's row (a binary search in
+ * scratch), a team barrier after each A entry (as many steps as the team's longest row of A). A's
+ * entries (their B row bounds, value) are read a vector width at a time, one per lane, and handed
+ * round by shuffles. The same terms in the same order as the product-order walk, from -0.0; a
+ * product whose column is not in C's row is dropped. */
+STRATA_TEAM_KERNEL(strata_spgemm_medium_walk, strata_spgemm_args_t, a, team) {
+  const int64_t base = team->league_rank * team->team_size;
+  int64_t most;
+  STRATA_TEAM_THREAD_REDUCE(team, u, base, base + team->team_size, MAX, i64, most) {
+    if (u < a->count) {
+      const int32_t ru = a->rows[a->begin + u];
+      const int64_t len = a->a_off[ru + 1] - a->a_off[ru];
+      if (len > most) most = len;
+    }
+  }
+  const int64_t i = base + team->team_rank;
+  const int active = i < a->count;
+  const int32_t r = active ? a->rows[a->begin + i] : 0;
+  const int64_t cb = active ? a->c_off[r] : 0, nc = active ? a->c_off[r + 1] - cb : 0;
+  const int64_t ab = active ? a->a_off[r] : 0, ae = active ? a->a_off[r + 1] : 0;
+  double *acc = (double *)team->thread_scratch;
   int32_t *ccol = (int32_t *)(acc + a->nc_max);
-  STRATA_TEAM_VECTOR_RANGE(team, q, 0, nc) {
+  STRATA_THREAD_VECTOR_RANGE(team, q, 0, nc) {
     ccol[q] = a->c_col[cb + q];
     acc[q] = -0.0;
   }
   strata_team_barrier(team);
-  const int64_t ab = a->a_off[r], ae = a->a_off[r + 1];
-  const int64_t vl = team->vector_length, w = (int64_t)team->team_size * vl;
-  const int64_t me = (int64_t)team->team_rank * vl + team->vector_rank;
-  for (int64_t c0 = ab; c0 < ae; c0 += vl) {
-    const int64_t mine = c0 + team->vector_rank;
+  const int64_t vl = team->vector_length;
+  for (int64_t c0 = 0; c0 < most; c0 += vl) {
+    const int64_t mine = ab + c0 + team->vector_rank;
     int64_t bb = 0, be = 0;
     double av = 0.0;
     if (mine < ae) {
@@ -349,42 +357,24 @@ STRATA_KL_TEAM_FUNC void strata_spgemm_medium_walk(const strata_team_t *team, co
       be = a->b_off[k + 1];
       av = a->a_val[mine];
     }
-    const int64_t nj = ae - c0 < vl ? ae - c0 : vl;
-    /* step j's B row [jb, je) times jv; its first entry per participant (q) loaded a step early */
-    int64_t jb = strata_thread_vector_shuffle_i64(team, bb, 0), je = strata_thread_vector_shuffle_i64(team, be, 0);
-    double jv = strata_thread_vector_shuffle_f64(team, av, 0);
-    int64_t q = jb + me;
-    int32_t col = q < je ? a->b_col[q] : 0;
-    double bv = q < je ? a->b_val[q] : 0.0;
+    const int64_t nj = most - c0 < vl ? most - c0 : vl;
     for (int64_t j = 0; j < nj; ++j) {
-      int64_t nb = 0, ne = 0;
-      double nv = 0.0;
-      if (j + 1 < nj) {
-        nb = strata_thread_vector_shuffle_i64(team, bb, j + 1);
-        ne = strata_thread_vector_shuffle_i64(team, be, j + 1);
-        nv = strata_thread_vector_shuffle_f64(team, av, j + 1);
-      }
-      const int64_t nq = nb + me;
-      const int32_t ncol = nq < ne ? a->b_col[nq] : 0;
-      const double nbv = nq < ne ? a->b_val[nq] : 0.0;
-      if (q < je) {
+      const int64_t jb = strata_thread_vector_shuffle_i64(team, bb, j);
+      const int64_t je = strata_thread_vector_shuffle_i64(team, be, j);
+      const double jv = strata_thread_vector_shuffle_f64(team, av, j);
+      STRATA_THREAD_VECTOR_RANGE(team, q, jb, je) {
+        const int32_t col = a->b_col[q];
         const int64_t e = strata_kl_lower_bound_i32(ccol, 0, nc, col);
-        if (e < nc && ccol[e] == col) acc[e] += jv * bv;
-      }
-      for (int64_t t = q + w; t < je; t += w) {
-        const int32_t c2 = a->b_col[t];
-        const int64_t e = strata_kl_lower_bound_i32(ccol, 0, nc, c2);
-        if (e < nc && ccol[e] == c2) acc[e] += jv * a->b_val[t];
+        if (e < nc && ccol[e] == col) acc[e] += jv * a->b_val[q];
       }
       strata_team_barrier(team);
-      jb = nb, je = ne, jv = nv, q = nq, col = ncol, bv = nbv;
     }
   }
-  STRATA_TEAM_VECTOR_RANGE(team, q, 0, nc) { a->c_val[cb + q] = acc[q]; }
+  STRATA_THREAD_VECTOR_RANGE(team, q, 0, nc) { a->c_val[cb + q] = acc[q]; }
 }
 
-/* A team per row. NUMERIC: by the walk when B's rows are unique (strata_spgemm_medium_walk), else by
- * buckets (strata_spgemm_medium_numeric). COUNT / FILL: the products' (col · cap +
+/* A team per row. NUMERIC (B's rows not unique; else strata_spgemm_medium_walk): by buckets
+ * (strata_spgemm_medium_numeric). COUNT / FILL: the products' (col · cap +
  * t, a · b) pairs sorted in team scratch, then a team scan over the sorted keys marks each column's
  * first key (its size, its columns). */
 STRATA_TEAM_KERNEL(strata_spgemm_medium, strata_spgemm_args_t, a, team) {
@@ -394,10 +384,7 @@ STRATA_TEAM_KERNEL(strata_spgemm_medium, strata_spgemm_args_t, a, team) {
   int64_t *start = (int64_t *)(vals + cap);
   const int32_t r = a->rows[a->begin + team->league_rank];
   if (a->mode == STRATA_SPGEMM_NUMERIC) {
-    if (a->walk)
-      strata_spgemm_medium_walk(team, a, r);
-    else
-      strata_spgemm_medium_numeric(team, a, r);
+    strata_spgemm_medium_numeric(team, a, r);
     return;
   }
   const int64_t np = strata_spgemm_gather(team, a, r, keys, NULL, start, NULL, 0, NULL);

@@ -33,7 +33,7 @@
                                         (size_t)STRATA_SPGEMM_CHUNK * sizeof(int64_t))
 #define STRATA_SPGEMM_MED_NUMERIC_SCRATCH(cap) ((size_t)(cap) * (sizeof(double) + 3 * sizeof(int32_t)) + \
                                                 (size_t)STRATA_SPGEMM_CHUNK * sizeof(int64_t))
-/* team scratch of a medium class's NUMERIC by the walk (strata_spgemm_medium_walk, B's rows unique),
+/* thread scratch of a medium class's NUMERIC by the walk (strata_spgemm_medium_walk, B's rows unique),
  * nc_max the widest C row of the class: its accumulator (double) and its columns (int32) */
 #define STRATA_SPGEMM_MED_WALK_SCRATCH(nc_max) ((size_t)(nc_max) * (sizeof(double) + sizeof(int32_t)))
 /* thread scratch of the short class's NUMERIC by lanes (strata_spgemm_short_lanes): a row's
@@ -68,8 +68,6 @@ typedef struct strata_spgemm_args {
   int64_t nc_max;       /* the class's widest row of C (medium NUMERIC by the walk: its scratch) */
   int mode;             /* STRATA_SPGEMM_COUNT / FILL / NUMERIC */
   int b_unique;         /* B's rows hold unique columns (long rows: lanes over a B row never collide) */
-  int walk;             /* medium, NUMERIC, b_unique: the product-order walk in scratch
-                           (strata_spgemm_medium_walk) instead of buckets */
   int gather;           /* short, NUMERIC, b_unique: lanes gather each C entry's products
                            (strata_spgemm_gather_entry) instead of a thread's row merge */
   int64_t *c_off;       /* COUNT: sizes [m]; FILL, NUMERIC: C's row offsets [m + 1] */

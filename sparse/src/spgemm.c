@@ -27,6 +27,7 @@ STRATA_KERNEL_DECLARE(strata_spgemm_short_gather);
 STRATA_KERNEL_DECLARE(strata_spgemm_short_lanes);
 STRATA_KERNEL_DECLARE(strata_spgemm_row_size_max);
 STRATA_KERNEL_DECLARE(strata_spgemm_medium);
+STRATA_KERNEL_DECLARE(strata_spgemm_medium_walk);
 STRATA_KERNEL_DECLARE(strata_spgemm_long);
 STRATA_KERNEL_DECLARE(strata_spmv_narrow);
 
@@ -48,6 +49,8 @@ STRATA_KERNEL_DECLARE(strata_spmv_narrow);
 /* short rows' NUMERIC on GPUs by lanes over A's entries: threads per team, lanes per row */
 #define SHORT_LANES_THREADS 128
 #define SHORT_LANES_LANES 8
+/* medium rows' NUMERIC by the walk on GPUs: rows per team (a warp of lanes each) */
+#define MED_WALK_ROWS 2
 #define MED_S_TEAM 2
 #define MED_L_TEAM 8
 #define LONG_TEAM 8
@@ -148,7 +151,8 @@ static strata_status_t launch_class(strata_exec_t *exec, const strata_spgemm_t *
     }
     if (w > 0) vl = w;
   }
-  a->walk = walk;
+  int med_walk_rows = MED_WALK_ROWS;
+  if (ab_knob("STRATA_AB_MEDROWS") > 0) med_walk_rows = ab_knob("STRATA_AB_MEDROWS"); /* AB-TEMP */
   a->acc = p->acc;
   a->nc_max = p->nc_max[c];
   static const char *const label[STRATA_SPGEMM_NUM_CLASSES][3] = {
@@ -181,9 +185,10 @@ static strata_status_t launch_class(strata_exec_t *exec, const strata_spgemm_t *
     return strata_parallel_for_team(exec, lb, &pol, &strata_spgemm_long, a);
   }
   if (walk) {
-    pol = strata_team_policy(count, 1, host ? 1 : GPU_LANES);
-    pol.scratch_team = STRATA_SPGEMM_MED_WALK_SCRATCH(p->nc_max[c]);
-    return strata_parallel_for_team(exec, lb, &pol, &strata_spgemm_medium, a);
+    const int ts = host ? 1 : med_walk_rows;
+    pol = strata_team_policy((count + ts - 1) / ts, ts, host ? 1 : GPU_LANES);
+    pol.scratch_thread = STRATA_SPGEMM_MED_WALK_SCRATCH(p->nc_max[c]);
+    return strata_parallel_for_team(exec, lb, &pol, &strata_spgemm_medium_walk, a);
   }
   pol = strata_team_policy(count, host ? 1 : c == STRATA_SPGEMM_MED_S ? MED_S_TEAM : MED_L_TEAM, host ? 1 : GPU_LANES);
   pol.scratch_team = numeric ? STRATA_SPGEMM_MED_NUMERIC_SCRATCH(a->cap) : STRATA_SPGEMM_MED_SCRATCH(a->cap);
