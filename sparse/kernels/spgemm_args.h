@@ -7,8 +7,9 @@
 
 /* Row classes by the row's intermediate products (Σ over A's row of B's row lengths), each its
  * own launch: SHORT a team thread per row, a sorted list in thread scratch; MED_S / MED_L a team
- * per row, the (column, product) pairs sorted in team scratch (COUNT / FILL) or the products put
- * in buckets by C entry in team scratch (NUMERIC); LONG a team per row with a dense
+ * per row, the (column, product) pairs sorted in team scratch (COUNT / FILL); their NUMERIC a team
+ * thread per row walking the products in order into C's row in thread scratch (B's rows unique)
+ * or the products put in buckets by C entry in team scratch; LONG a team per row with a dense
  * accumulator of n columns per team in device memory. */
 #define STRATA_SPGEMM_SHORT 0
 #define STRATA_SPGEMM_MED_S 1

@@ -5,8 +5,9 @@
  * Symbolic: products per row (a kernel; their largest and their sum checked against 2^62), rows
  * grouped by class on the device (strata_sparse_impl_group_by_class), a COUNT launch per class
  * (exact row sizes), a device scan to C's row offsets, a FILL launch per class (sorted columns).
- * Numeric: one launch per class (on GPUs with B's rows unique, short rows (C's rows averaging >= 8
- * entries) gather: lanes over C's entries; medium rows put their products in buckets by C entry).
+ * Numeric: one launch per class (short rows on GPUs by lanes over A's entries, or gathering, or
+ * the product-order walk, by the product's averages; medium rows by a walk in product order with
+ * C's row in scratch when B's rows are unique, else by buckets per C entry).
  * The plan keeps the grouped rows, the class bounds and the long class's accumulators, so numeric
  * is that one pass. */
 #include <stdlib.h>
@@ -60,11 +61,7 @@ STRATA_KERNEL_DECLARE(strata_spmv_narrow);
 
 int strata_impl_spgemm_gather = 0;
 int strata_impl_spgemm_lanes = 0;
-/* AB-TEMP: device A/B knobs, removed before landing */
-static int ab_knob(const char *name) {
-  const char *e = getenv(name);
-  return e ? atoi(e) : -1;
-}
+
 
 /* the classes' most products per row by default: on GPUs the four classes; on host backends (a
  * team is one thread, for which the medium classes' sort network is O(n log^2 n) work against the
@@ -126,33 +123,19 @@ static strata_status_t launch_class(strata_exec_t *exec, const strata_spgemm_t *
   a->cap = p->max[c];
   a->mode = mode;
   a->b_unique = p->b_unique;
-  /* NUMERIC by gathering (B's rows unique): on GPUs, short rows where C's rows average at least
-   * SHORT_GATHER_MIN_AVG entries; on host backends only when a test forces it. Medium rows never:
-   * buckets search C's row once per product, gathering once per (C entry, A entry) pair, at least
-   * as many (perf/NOTES.md) */
   /* short rows' NUMERIC on GPUs, by the product's averages per row of A (perf/NOTES.md, session 27):
    * the product-order walk below SHORT_WALK_MAX_AVG products, gathering (B's rows unique) from
    * SHORT_GATHER_MIN_AVG entries of C, lanes over A's entries otherwise; on host backends the walk
-   * (tests force the others) */
+   * (tests force the others). Medium rows' NUMERIC: the walk in scratch when B's rows are unique,
+   * buckets otherwise (two lanes could meet on a repeated column) */
   const int numeric = mode == STRATA_SPGEMM_NUMERIC;
   const int short_numeric = numeric && c == STRATA_SPGEMM_SHORT;
   const double rows = p->m > 0 ? (double)p->m : 1.0;
   const int gpu_gather = p->b_unique && (double)p->nnz_c >= SHORT_GATHER_MIN_AVG * rows;
   const int gpu_walk = p->products < SHORT_WALK_MAX_AVG * rows;
   a->gather = short_numeric && p->b_unique && (strata_impl_spgemm_gather || (!host && !gpu_walk && gpu_gather));
-  int lanes = short_numeric && !a->gather && (strata_impl_spgemm_lanes || (!host && !gpu_walk));
-  int walk = numeric && p->b_unique && (c == STRATA_SPGEMM_MED_S || c == STRATA_SPGEMM_MED_L);
-  int vl = SHORT_LANES_LANES;
-  { /* AB-TEMP: STRATA_AB_SHORT 0 walk 1 gather 2 lanes; STRATA_AB_VL lanes per row */
-    const int v = ab_knob("STRATA_AB_SHORT"), w = ab_knob("STRATA_AB_VL");
-    if (v >= 0 && short_numeric) {
-      a->gather = v == 1 && p->b_unique;
-      lanes = v == 2;
-    }
-    if (w > 0) vl = w;
-  }
-  int med_walk_rows = MED_WALK_ROWS;
-  if (ab_knob("STRATA_AB_MEDROWS") > 0) med_walk_rows = ab_knob("STRATA_AB_MEDROWS"); /* AB-TEMP */
+  const int lanes = short_numeric && !a->gather && (strata_impl_spgemm_lanes || (!host && !gpu_walk));
+  const int walk = numeric && p->b_unique && (c == STRATA_SPGEMM_MED_S || c == STRATA_SPGEMM_MED_L);
   a->acc = p->acc;
   a->nc_max = p->nc_max[c];
   static const char *const label[STRATA_SPGEMM_NUM_CLASSES][3] = {
@@ -163,8 +146,8 @@ static strata_status_t launch_class(strata_exec_t *exec, const strata_spgemm_t *
   const char *lb = label[c][mode];
   strata_team_policy_t pol;
   if (lanes) {
-    const int ts = host ? 1 : SHORT_LANES_THREADS / vl;
-    pol = strata_team_policy((count + ts - 1) / ts, ts, host ? 1 : vl);
+    const int ts = host ? 1 : SHORT_LANES_THREADS / SHORT_LANES_LANES;
+    pol = strata_team_policy((count + ts - 1) / ts, ts, host ? 1 : SHORT_LANES_LANES);
     pol.scratch_thread = STRATA_SPGEMM_SHORT_LANES_SCRATCH;
     return strata_parallel_for_team(exec, lb, &pol, &strata_spgemm_short_lanes, a);
   }
@@ -185,7 +168,7 @@ static strata_status_t launch_class(strata_exec_t *exec, const strata_spgemm_t *
     return strata_parallel_for_team(exec, lb, &pol, &strata_spgemm_long, a);
   }
   if (walk) {
-    const int ts = host ? 1 : med_walk_rows;
+    const int ts = host ? 1 : MED_WALK_ROWS;
     pol = strata_team_policy((count + ts - 1) / ts, ts, host ? 1 : GPU_LANES);
     pol.scratch_thread = STRATA_SPGEMM_MED_WALK_SCRATCH(p->nc_max[c]);
     return strata_parallel_for_team(exec, lb, &pol, &strata_spgemm_medium_walk, a);
