@@ -282,9 +282,16 @@ static strata_status_t make_steps(strata_exec_t *exec, strata_sptrsv_t *p, int h
   return st;
 }
 
+/* WALK's lanes per row on GPUs: one for rows of at most this many strict entries on average, else
+ * the power of two at least twice the average (up to the warp). H200, BiCGSTAB + ILU(0) (perf/NOTES.md,
+ * session 27): laplace7 150^3 (3 strict entries a row) 5.30 ms an iteration with one lane, 9.0
+ * with two, 6.77 with four; the FEM matrix (7 a row) 0.615 / 0.52 / 0.354 / 0.267 / 0.232 s with
+ * 1 / 2 / 4 / 8 / 16 lanes. */
+#define WALK_ONE_LANE_MAX_AVG 4
+
 /* WALK's team and league. Host: one thread per team taking WALK_CHUNK_HOST positions a ticket.
- * GPUs: lanes per row from the average row, the team's other threads rows (a chunk is a row per
- * team thread), and enough teams for WALK_FLIGHT times the widest level's rows. */
+ * GPUs: lanes per row from the average row (WALK_ONE_LANE_MAX_AVG), the team's other threads rows
+ * (a chunk is a row per team thread), and enough teams for WALK_FLIGHT times the widest level's rows. */
 static void walk_shape(strata_sptrsv_t *p, int host, int warp) {
   int64_t widest = 1;
   for (int l = 0; p->level_bounds && l < p->num_levels; ++l)
@@ -296,7 +303,8 @@ static void walk_shape(strata_sptrsv_t *p, int host, int warp) {
   } else {
     const int64_t avg = p->n > 0 ? (p->m + p->n - 1) / p->n : 1;
     int lanes = 1;
-    while (lanes < warp && lanes < avg) lanes *= 2;
+    if (avg > WALK_ONE_LANE_MAX_AVG)
+      while (lanes < warp && lanes < 2 * avg) lanes *= 2;
     p->walk_lanes = lanes;
     p->walk_rows = WALK_TEAM_THREADS_GPU / lanes > 0 ? WALK_TEAM_THREADS_GPU / lanes : 1;
     p->walk_chunk = p->walk_rows;
