@@ -374,9 +374,6 @@ static void test_export_rows(void **state) {
   export_case_free(&x);
 }
 
-/* The reusable row export on the same rows: applied twice with ADD (2p, the same as two
- * export_rows), ZERO (nothing), INSERT refused on every rank (nothing combined), staged and not;
- * made from the invalid rows it is refused on every rank with the same counts, and no export. */
 /* REPLACE and ABSMAX through a row export: rank q lists every row with values (q + 1) on the
  * diagonal and -2 (q + 1) above it. The owner's own entries come last (after the other ranks', by
  * sender rank), so REPLACE leaves the owner o's values o + 1 and -2 (o + 1); ABSMAX leaves the
@@ -423,6 +420,9 @@ static void test_row_export_modes(void **state) {
   export_case_free(&x);
 }
 
+/* The reusable row export on the same rows: applied twice with ADD (2p, the same as two
+ * export_rows), ZERO (nothing), INSERT refused on every rank (nothing combined), staged and not;
+ * made from the invalid rows it is refused on every rank with the same counts, and no export. */
 static void test_row_export(void **state) {
   (void)state;
   for (int staged = 0; staged < 2; ++staged) {

@@ -324,7 +324,8 @@ static void test_random_lanes(void **state) {
   strata_impl_spgemm_lanes = 0;
 }
 
-/* The medium classes' NUMERIC by buckets (strata_spgemm_medium_numeric): rows of A with 33-52
+/* The medium classes' NUMERIC by the walk (strata_spgemm_medium_walk: the SORTED case, B's rows
+ * unique) and by buckets (strata_spgemm_medium_numeric: the DUPS case): rows of A with 33-52
  * entries, of 66-416 products (medium-small) and 660-1976 (medium-large) landing on 40 columns (buckets of up
  * to ~50 products, past the insertion sort's 32), B with and without repeated columns; one row of
  * A all -0.0 times positive B rows (every entry -0.0: the sums start from -0.0). Bit for bit
@@ -676,6 +677,14 @@ static void test_bad_input(void **state) {
   strata_crs_matrix_t Cw = *C;
   Cw.num_cols = 5;
   t_expect_msg(strata_crs_spgemm_numeric(T_exec, plan, A, B4, &Cw), STRATA_ERR_INVALID_ARGUMENT, "3 x 5", "3 x 6");
+  if (B4->fill_complete) { /* the plan's B was fill-complete: a B that is not any more is refused */
+    strata_crs_matrix_t Bn = *B4;
+    Bn.fill_complete = 0;
+    t_expect_msg(strata_crs_spgemm_numeric(T_exec, plan, A, &Bn, C), STRATA_ERR_INVALID_ARGUMENT, "not fill-complete",
+                 "new plan");
+  } else {
+    fail_msg("bad input: the sorted B is not fill-complete");
+  }
   T_OK(strata_crs_spgemm_numeric(T_exec, plan, A, B4, C));
   strata_spgemm_destroy(&plan);
   strata_crs_destroy(&C);

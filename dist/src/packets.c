@@ -781,9 +781,9 @@ strata_status_t strata_dist_row_export_apply(strata_dist_row_export_t *X, strata
     report->rows_given = X->rows_given;
     report->entries_combined = st || mode == STRATA_COMBINE_ZERO ? 0 : X->entries_total;
     report->first_unowned = -1;
-    report->exchange.packets_sent = X->packets_sent; /* the rows whose values move: create's */
-    report->exchange.packets_received = X->packets_received;
-    report->exchange.packets_self = X->packets_self;
+    report->exchange.packets_sent = st ? 0 : X->packets_sent; /* the rows whose values moved: create's */
+    report->exchange.packets_received = st ? 0 : X->packets_received;
+    report->exchange.packets_self = st ? 0 : X->packets_self;
     report->exchange.bytes_sent = pi.recv_bytes; /* the plan's import direction, reversed */
     report->exchange.bytes_received = pi.send_bytes;
     report->exchange.num_send_neighbors = pi.num_recv_neighbors;

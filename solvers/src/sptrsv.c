@@ -282,8 +282,8 @@ static strata_status_t make_steps(strata_exec_t *exec, strata_sptrsv_t *p, int h
   return st;
 }
 
-/* WALK's lanes per row on GPUs: one for rows of at most this many strict entries on average, else
- * the power of two at least twice the average (up to the warp). H200, BiCGSTAB + ILU(0) (perf/NOTES.md,
+/* WALK's lanes per row on GPUs: one for rows of at most this many strict entries on average (the
+ * average rounded up), else the power of two at least twice the average (up to the warp). H200, BiCGSTAB + ILU(0) (perf/NOTES.md,
  * session 27): laplace7 150^3 (3 strict entries a row) 5.30 ms an iteration with one lane, 9.0
  * with two, 6.77 with four; the FEM matrix (7 a row) 0.615 / 0.52 / 0.354 / 0.267 / 0.232 s with
  * 1 / 2 / 4 / 8 / 16 lanes. */

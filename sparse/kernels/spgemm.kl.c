@@ -3,9 +3,11 @@
  * The products of row r are numbered in a fixed order: A's row entries p in storage order, and for
  * each B's row col[p] entries in storage order (product t). Every entry of C is the sum of its
  * products in that order, starting from -0.0 (the identity of IEEE addition, so a lone product
- * keeps its sign): the short class adds in product order as it walks the row, the medium classes'
- * NUMERIC puts each product's number t in its C entry's bucket and sums each bucket sorted by t
- * (their COUNT / FILL sort the (column, t) keys), the long class walks A's entries one after
+ * keeps its sign): the short class adds in product order as it walks the row (or sums each C
+ * entry's products in t order: the lanes and the gathering), the medium classes' NUMERIC walks A's
+ * entries in order into C's row in scratch when B's rows are unique, else puts each product's
+ * number t in its C entry's bucket and sums each bucket sorted by t (their COUNT / FILL sort the
+ * (column, t) keys), the long class walks A's entries one after
  * another (lanes over one B row touch distinct columns when B's rows are unique; one lane walks
  * the row otherwise). So the values are the same on every run, thread
  * count and backend (up to a compiler's contraction of a·b + s into an FMA on GPUs). */
@@ -337,7 +339,9 @@ STRATA_TEAM_KERNEL(strata_spgemm_medium_walk, strata_spgemm_args_t, a, team) {
   const int64_t i = base + team->team_rank;
   const int active = i < a->count;
   const int32_t r = active ? a->rows[a->begin + i] : 0;
-  const int64_t cb = active ? a->c_off[r] : 0, nc = active ? a->c_off[r + 1] - cb : 0;
+  const int64_t cb = active ? a->c_off[r] : 0;
+  int64_t nc = active ? a->c_off[r + 1] - cb : 0;
+  if (nc > a->nc_max) nc = a->nc_max; /* only a C of another pattern than the plan's: scratch kept */
   const int64_t ab = active ? a->a_off[r] : 0, ae = active ? a->a_off[r + 1] : 0;
   double *acc = (double *)team->thread_scratch;
   int32_t *ccol = (int32_t *)(acc + a->nc_max);

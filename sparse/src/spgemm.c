@@ -33,8 +33,9 @@ STRATA_KERNEL_DECLARE(strata_spgemm_long);
 STRATA_KERNEL_DECLARE(strata_spmv_narrow);
 
 /* GPU team shapes (threads x lanes): short rows 128 threads of one lane (a thread per row), medium
- * rows 2 x 32 (up to 512 products) and 8 x 32 (up to 2048), long rows 8 x 32. Not measured yet:
- * perf/NOTES.md will hold the numbers. Host backends: teams of one. */
+ * rows 2 x 32 (up to 512 products) and 8 x 32 (up to 2048) for COUNT / FILL and the buckets, long
+ * rows 8 x 32; the NUMERIC shapes below were measured (perf/NOTES.md, sessions 19 and 27), these
+ * not. Host backends: teams of one. */
 #define SHORT_TEAM 128
 /* short rows' NUMERIC on GPUs with B's rows unique: rows per team x lanes over C's row */
 #define SHORT_GATHER_ROWS 32
@@ -367,6 +368,10 @@ strata_status_t strata_crs_spgemm_numeric(strata_exec_t *exec, const strata_spge
                             "crs_spgemm_numeric: C is %d x %d with %lld entries; the plan's C is %d x %d with %lld",
                             (int)C->num_rows, (int)C->num_cols, (long long)C->nnz, (int)p->m, (int)p->n,
                             (long long)p->nnz_c);
+  if (p->b_unique && !B->fill_complete)
+    return strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
+                            "crs_spgemm_numeric: B is not fill-complete (repeated or unsorted columns); the plan was "
+                            "made for a fill-complete B (the same pattern is needed: make a new plan)");
   strata_spgemm_args_t a;
   args_init(&a, A, B);
   a.c_off = C->row_offsets;

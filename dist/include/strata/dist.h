@@ -570,7 +570,7 @@ strata_status_t strata_dist_row_export_create(strata_exec_t *exec, const strata_
  *  exec NULL: create's (else one of its backend). report (may be NULL): entries_combined,
  *  rows_given, the bytes moved (exchange: bytes_sent / received, neighbours, staged; packets_sent /
  *  received / self: create's rows whose values move to, from other ranks or stay, though only
- *  values move), pack_s (the gather and the sends started), exchange_s (the wait for the
+ *  values move; 0 after an error), pack_s (the gather and the sends started), exchange_s (the wait for the
  *  messages), unpack_s (the combine); entries_combined 0 for ZERO. Errors (agreed by one MPI_Allreduce of the status
  *  before anything moves): INVALID_ARGUMENT (NULL L_values with entries, NULL A_values with
  *  slots, an unknown mode or INSERT, exec of another backend); nothing is combined then. This

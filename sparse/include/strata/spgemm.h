@@ -6,8 +6,9 @@
  * Rows are grouped by their number of intermediate products (Σ over A's row of B's row lengths,
  * computed on the device): short rows (at most 64) a team thread each with a sorted list in
  * thread scratch (numeric on GPUs: lanes over A's row or over C's row); medium rows (at most 512,
- * 2048) a team each, the (column, product) pairs sorted in team scratch (numeric: a team thread's
- * lanes add each A entry's products into C's row held in scratch, A's entries in order); long rows
+ * 2048) a team each, the (column, product) pairs sorted in team scratch (numeric, B's rows unique:
+ * a team thread per row, its lanes adding each A entry's products into C's row held in scratch,
+ * A's entries in order; else by buckets per C entry); long rows
  * a team each with a dense accumulator of n columns in device memory; each class its own launch. Host backends (teams of one thread) send every row beyond the short
  * class to the dense accumulator. Every entry of C is the sum of its products in a fixed order —
  * A's row entries in storage order, for each B's row entries in storage order — starting from
