@@ -378,6 +378,64 @@ static void test_partition_metis(void **state) {
   host_crs_free(&hu);
 }
 
+/* A host matrix from rows of column lists (values 1; -1 ends a row's list) */
+static host_crs_t from_rows(int32_t n, const int32_t *cols) {
+  host_crs_t h = host_alloc(n, 64);
+  int64_t k = 0;
+  for (int32_t i = 0; i < n; ++i) {
+    for (; *cols >= 0; ++cols) h.ci[k] = *cols, h.v[k++] = 1.0;
+    ++cols;
+    h.ro[i + 1] = k;
+  }
+  h.nnz = k;
+  return h;
+}
+
+static void partition_of(const host_crs_t *h, int32_t P, strata_partitioner_t how, int32_t *part) {
+  strata_crs_matrix_t *A = to_device(h);
+  memset(part, 0xFF, sizeof(int32_t) * (size_t)h->nr);
+  T_OK(strata_partition_rows(T_exec, A, P, how, part));
+  expect_valid_parts(part, h->nr, P);
+  strata_crs_destroy(&A);
+}
+
+/* EDGE_CASES D14 (METIS 5.1: nparts = 1 crashes PartGraphKway; nparts > n leaves parts empty) and
+ * D15 (METIS's graph from a matrix with a diagonal, an asymmetric entry, a duplicate, an empty row).
+ * The path of 6 vertices in 1 part: all zeros by METIS and AUTO; in 8 parts refused (the limit
+ * named); 3 vertices in 2 parts: valid ids. A 6 x 6 matrix with all four D15 features gives the
+ * partition of its graph written plainly (no diagonal, symmetric, no duplicate). */
+static void test_partition_d14_d15(void **state) {
+  (void)state;
+  if (!strata_have_metis()) {
+    print_message("strata built without METIS: D14 / D15 not tested here\n");
+    return;
+  }
+  host_crs_t path = laplace1d(6), three = laplace1d(3);
+  int32_t part[6];
+  for (int how = 0; how < 2; ++how) {
+    partition_of(&path, 1, how ? STRATA_PARTITION_AUTO : STRATA_PARTITION_METIS, part);
+    for (int32_t i = 0; i < 6; ++i) assert_int_equal(part[i], 0);
+  }
+  strata_crs_matrix_t *A = to_device(&path);
+  t_expect_msg(strata_partition_rows(T_exec, A, 8, STRATA_PARTITION_METIS, part), STRATA_ERR_INVALID_ARGUMENT,
+               "num_parts = 8", "[1, 6]");
+  strata_crs_destroy(&A);
+  partition_of(&three, 2, STRATA_PARTITION_METIS, part);
+  /* D15: rows 0-1-2-3-4 a path plus 0-4, row 5 empty; (0,0), (3,3) diagonals, (1,2) stored on one
+   * side only, (2,3) twice */
+  static const int32_t messy[] = {0, 1, 4, -1, 0, 2, -1, 3, 3, -1, 2, 3, 4, -1, 3, 0, -1, -1};
+  static const int32_t plain[] = {1, 4, -1, 0, 2, -1, 1, 3, -1, 2, 4, -1, 3, 0, -1, -1};
+  host_crs_t hm = from_rows(6, messy), hp = from_rows(6, plain);
+  int32_t pm[6], pp[6];
+  for (int32_t P = 2; P <= 3; ++P) {
+    partition_of(&hm, P, STRATA_PARTITION_METIS, pm);
+    partition_of(&hp, P, STRATA_PARTITION_METIS, pp);
+    for (int32_t i = 0; i < 6; ++i)
+      if (pm[i] != pp[i]) fail_msg("D15, %d parts: row %d in part %d, %d without the diagonal and duplicate", P, i, pm[i], pp[i]);
+  }
+  host_crs_free(&hm), host_crs_free(&hp), host_crs_free(&path), host_crs_free(&three);
+}
+
 static void test_partition_bad(void **state) {
   (void)state;
   host_crs_t h = laplace1d(5);
@@ -876,6 +934,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_partition_contiguous, t_setup),
       cmocka_unit_test_setup(test_partition_metis, t_setup),
+      cmocka_unit_test_setup(test_partition_d14_d15, t_setup),
       cmocka_unit_test_setup(test_partition_bad, t_setup),
       cmocka_unit_test_setup(test_blocks_grid, t_setup),
       cmocka_unit_test_setup(test_blocks_unsymmetric, t_setup),
