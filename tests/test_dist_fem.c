@@ -3,11 +3,15 @@
  * the same entry from every rank summed: EDGE_CASES D7, D8), and the FEM job's distributed
  * assembly against its single-rank assembly (with and without bulk nodes, a rank owning no
  * nodes). Run under mpirun (tests/dist.cmake). */
+#include <limits.h>
 #include <math.h>
 
 #include "fem_dist.h"
 #include "strata/schwarz.h"
 #include "test_dist_common.h"
+
+/* dist/src/dist_impl.h: the most bytes a packet exchange puts in one MPI message (tests lower it) */
+extern int64_t strata_impl_dist_message_max;
 
 static MPI_Comm W = MPI_COMM_WORLD;
 
@@ -232,6 +236,21 @@ static void packets_check(int staging) {
   const strata_status_t st = strata_dist_packets_exchange(W, T_exec, pk, cnt, ids, &po, &rv1, &rid1, NULL);
   if (td_size > 1) td_expect(st, STRATA_ERR_INVALID_ARGUMENT, "rank 1: dist packets exchange: send_counts sum to", NULL);
   else T_OK(st);
+  strata_packets_destroy(&rv1);
+  free(rid1);
+  /* D9: a message above MPI's int count is refused on every rank, the bytes and the limit named (the
+   * limit lowered to 16 bytes here: every packet to another rank has at least 24) */
+  if (td_size > 1 && td_rank == 1) cnt[0] -= 1;
+  strata_impl_dist_message_max = 16;
+  rv1 = NULL, rid1 = NULL;
+  const strata_status_t s9 = strata_dist_packets_exchange(W, T_exec, pk, cnt, ids, &po, &rv1, &rid1, NULL);
+  strata_impl_dist_message_max = INT_MAX;
+  if (td_size > 1) {
+    td_expect(s9, STRATA_ERR_INVALID_ARGUMENT, "bytes", "at most 16 bytes per message");
+    TD_CHECK(!rv1 && !rid1, "a refused exchange returned packets");
+  } else {
+    T_OK(s9); /* one rank: no message */
+  }
   strata_packets_destroy(&rv1);
   free(rid1);
   strata_packets_destroy(&rv0);

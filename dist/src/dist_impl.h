@@ -33,6 +33,10 @@ strata_status_t strata_impl_agree_message(MPI_Comm comm, strata_status_t st, int
 /* blocking form: begin + end */
 strata_status_t strata_impl_agree(MPI_Comm comm, strata_status_t st);
 
+/* The most bytes strata_dist_packets_exchange puts in one MPI message: INT_MAX (MPI's int count,
+ * EDGE_CASES D9); tests lower it to see the refusal without 2 GB messages. */
+extern int64_t strata_impl_dist_message_max;
+
 /* 1 if MPI is initialized and not finalized; else sets the message and returns 0 */
 int strata_impl_mpi_ready(const char *what);
 

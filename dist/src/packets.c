@@ -13,6 +13,8 @@ STRATA_KERNEL_DECLARE(strata_dist_combine);
 
 enum { TAG_META = 31, TAG_DATA = 32 };
 
+int64_t strata_impl_dist_message_max = INT_MAX;
+
 static strata_status_t host_from_exec(strata_exec_t *exec, void *dst, const void *src, size_t bytes) {
   if (!bytes) return STRATA_SUCCESS;
   return strata_mem_copy(exec, dst, src, bytes);
@@ -63,10 +65,11 @@ static strata_status_t exchange(MPI_Comm comm, strata_exec_t *exec, const strata
   for (int r = 0; r < size; ++r) {
     /* the data message is the larger one: a packet has at least 8 bytes, its (length, id) pair 2 int64 */
     const int64_t big = sc[2 * r + 1], rbig = rc[2 * r + 1];
-    if (!st && r != rank && (big > INT_MAX || rbig > INT_MAX))
+    const int64_t most = strata_impl_dist_message_max;
+    if (!st && r != rank && (big > most || rbig > most))
       st = strata_error_set(STRATA_ERR_INVALID_ARGUMENT,
-                            "%s: a message of %lld bytes %s rank %d: at most %d bytes per message (MPI's int count)", what,
-                            (long long)(big > INT_MAX ? big : rbig), big > INT_MAX ? "to" : "from", r, INT_MAX);
+                            "%s: a message of %lld bytes %s rank %d: at most %lld bytes per message (MPI's int count)",
+                            what, (long long)(big > most ? big : rbig), big > most ? "to" : "from", r, (long long)most);
     rstart[r + 1] = rstart[r] + rc[2 * r];
     rbstart[r + 1] = rbstart[r] + rc[2 * r + 1];
   }
