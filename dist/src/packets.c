@@ -424,7 +424,6 @@ static strata_status_t route_rows(const char *what, strata_exec_t *exec, const s
 static strata_status_t report_sums(const char *what, const strata_dist_map_t *row_map, const int64_t *local,
                                    const char *outcome, strata_dist_export_report_t *rep) {
   MPI_Comm comm = row_map->comm;
-  const int size = row_map->size;
   int64_t sum[5];
   MPI_Allreduce(local, sum, 5, MPI_INT64_T, MPI_SUM, comm);
   rep->rows_given = sum[0];
@@ -438,7 +437,6 @@ static strata_status_t report_sums(const char *what, const strata_dist_map_t *ro
   const int64_t mine = lowest == row_map->rank ? rep->first_unowned : -1;
   MPI_Allreduce(&mine, &row, 1, MPI_INT64_T, MPI_MAX, comm);
   rep->first_unowned = row;
-  (void)size;
   if (rep->invalid_entries > 0 && rep->rows_unowned > 0)
     return strata_error_set(STRATA_ERR_INVALID_DATA,
                             "%s: %lld entries not combined over all ranks: %lld of them in %lld rows that no rank owns in the "

@@ -63,7 +63,6 @@ STRATA_KERNEL_DECLARE(strata_spmv_narrow);
 int strata_impl_spgemm_gather = 0;
 int strata_impl_spgemm_lanes = 0;
 
-
 /* the classes' most products per row by default: on GPUs the four classes; on host backends (a
  * team is one thread, for which the medium classes' sort network is O(n log^2 n) work against the
  * dense accumulator's O(n)) rows beyond the short class go to the long class */
